@@ -1,0 +1,1 @@
+"""tinyc.solver: Bulls-and-Cows / Mastermind games, strategies and whole-game evaluation."""

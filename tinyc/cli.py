@@ -1,0 +1,126 @@
+"""The ``tinyc`` command: the shell, ``tinyc run``, ``tinyc FILE.ipl`` and the stage views.
+
+Exit status: 0 on success, 1 when a tiny-c error stopped the program (its report is on stderr),
+2 for bad command-line use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__
+from .console import Console
+from .errors import ExitProgram, TinyCError, error_report
+from .interpreter import DEFAULT_MEMORY, Machine
+from .workspace import Workspace
+
+COMMANDS = ("run", "shell")
+
+
+def machine_options(p: argparse.ArgumentParser) -> None:
+    """The options of reference section 14 that every way of running tiny-c accepts."""
+    p.add_argument("--int-bits", type=int, choices=(16, 32), default=32,
+                   help="int width: 32 (Linux port, default) or 16 (DOS era)")
+    p.add_argument("--memory", type=int, default=DEFAULT_MEMORY, metavar="BYTES",
+                   help=f"size of the flat memory (default {DEFAULT_MEMORY})")
+    p.add_argument("--strip-cr", action="store_true", help="drop CR bytes from the output")
+    p.add_argument("--echo", action="store_true", help="echo each input line read")
+    p.add_argument("--engine", choices=("reference", "fast"), default=default_engine(),
+                   help="execution engine (default: %(default)s)")
+    p.add_argument("--random-divisor", type=int, choices=(7, 8), default=8,
+                   help="divisor in the library's random: 8 (2015, default) or 7 (2017 library)")
+    p.add_argument("--max-depth", type=int, default=1000, metavar="N",
+                   help="active function calls before error 17 (default 1000)")
+
+
+def default_engine() -> str:
+    try:
+        from . import compiler  # noqa: F401
+        return "fast"
+    except ImportError:
+        return "reference"
+
+
+def make_machine(args: argparse.Namespace, console: Console | None = None) -> Machine:
+    if args.memory < 200_000:
+        raise SystemExit("tinyc: --memory must be at least 200000 bytes (the shell's buffers live there)")
+    console = console or Console(strip_cr=args.strip_cr, echo=args.echo)
+    return Machine(args.memory, args.int_bits, console, args.engine, args.max_depth, args.random_divisor)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """``tinyc run FILE... [--entry NAME]``: load the library and the files, run the statement NAME."""
+    m = make_machine(args)
+    m.boot_library()
+    ws = Workspace(m)
+    for f in args.files:
+        n = ws.read_file(f)
+        if n < 0:
+            print(f"tinyc: {f}: " + ("file not found" if n == -1 else "does not fit the program buffer"),
+                  file=sys.stderr)
+            return 2
+    try:
+        err, cu = ws.run(args.entry.encode("latin-1"))
+    except ExitProgram:
+        err = 0
+    m.console.flush()
+    if err:
+        sys.stdout.flush()
+        sys.stderr.write(ws.report(err, cu))
+        return 1
+    return 0
+
+
+def cmd_ipl(path: str, args: argparse.Namespace) -> int:
+    """``tinyc FILE.ipl``: boot a system file; no library unless the file holds it (section 4)."""
+    try:
+        text = Path(path).read_bytes().replace(b"\r", b"")
+    except OSError as e:
+        print(f"tinyc: {path}: {e.strerror}", file=sys.stderr)
+        return 2
+    m = make_machine(args)
+    try:
+        m.boot_ipl(text)
+    except ExitProgram:
+        pass
+    except TinyCError as e:
+        m.console.flush()
+        sys.stderr.write(error_report(e.code, b"\n" + text, e.address + 1))
+        return 1
+    finally:
+        m.console.flush()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(
+        prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
+        epilog="With no command, starts the tc> shell.  tinyc FILE.ipl boots a system file.")
+    parser.add_argument("--version", action="version", version=f"tinyc {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    run = sub.add_parser("run", help="run a tiny-c program: tinyc run FILE... [--entry NAME]")
+    run.add_argument("files", nargs="+", metavar="FILE")
+    run.add_argument("--entry", default="main", help="statement to run (default: main)")
+    machine_options(run)
+    shell = sub.add_parser("shell", help="the tc> shell (the default with no command)")
+    machine_options(shell)
+    if argv and not argv[0].startswith("-") and argv[0] not in sub.choices:
+        ipl = argparse.ArgumentParser(prog="tinyc FILE.ipl")
+        ipl.add_argument("file")
+        machine_options(ipl)
+        a = ipl.parse_args(argv)
+        return cmd_ipl(a.file, a)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv = ["shell"] + argv
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return cmd_run(args)
+    from .shell import run_shell
+    return run_shell(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

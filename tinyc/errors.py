@@ -1,0 +1,89 @@
+"""tiny-c error numbers and the shell's error report (reference sections 10.1 and 10.2)."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ErrorCode(IntEnum):
+    """The numbered errors of reference section 10.1, plus 30 (division by zero, section 14 item 2)."""
+
+    STATERR = 1   # statement not recognised
+    CURSERR = 2   # cursor ran off the program: unbalanced [ or (, unterminated literal
+    SYMERR = 3    # symbol expected
+    RPARERR = 5   # ) missing
+    RANGERR = 6   # subscript out of range (also: address outside the flat memory)
+    CLASERR = 7   # subscripting a non-array
+    SYNXERR = 9   # factor not recognised
+    LVALERR = 14  # assignment to a non-lvalue
+    PUSHERR = 16  # expression-stack overflow
+    TMFUERR = 17  # too many active functions
+    TMVRERR = 18  # variable table full
+    TMVLERR = 19  # value space exhausted
+    LINKERR = 20  # link (program scan) error
+    ARGSERR = 21  # argument count differs from parameter count
+    LBRCERR = 22  # [ expected
+    MCERR = 24    # bad MC number
+    SYMERRA = 26  # symbol not found in any level
+    DIVERR = 30   # division by zero
+    KILL = 99     # user interrupt
+
+    @property
+    def text(self) -> str:
+        return _TEXTS[self]
+
+
+_TEXTS = {
+    ErrorCode.STATERR: "statement not recognised",
+    ErrorCode.CURSERR: "cursor ran off the program",
+    ErrorCode.SYMERR: "symbol expected",
+    ErrorCode.RPARERR: ") missing",
+    ErrorCode.RANGERR: "subscript out of range",
+    ErrorCode.CLASERR: "subscript on a non-array",
+    ErrorCode.SYNXERR: "syntax error",
+    ErrorCode.LVALERR: "not an lvalue",
+    ErrorCode.PUSHERR: "expression too complex",
+    ErrorCode.TMFUERR: "too many active functions",
+    ErrorCode.TMVRERR: "too many variables",
+    ErrorCode.TMVLERR: "out of memory",
+    ErrorCode.LINKERR: "link error",
+    ErrorCode.ARGSERR: "wrong number of arguments",
+    ErrorCode.LBRCERR: "[ expected",
+    ErrorCode.MCERR: "bad MC number",
+    ErrorCode.SYMERRA: "undefined symbol",
+    ErrorCode.DIVERR: "division by zero",
+    ErrorCode.KILL: "stopped",
+}
+
+
+class TinyCError(Exception):
+    """A tiny-c error: its number and the error cursor, an absolute byte address in the flat memory.
+
+    Only the first error is kept (section 10.1): code that catches and re-raises keeps the original."""
+
+    def __init__(self, code: ErrorCode | int, address: int):
+        self.code = ErrorCode(code) if code in ErrorCode._value2member_map_ else code
+        self.address = address
+        super().__init__(f"tiny-c error {int(code)} at {address}")
+
+
+class ExitProgram(Exception):
+    """MC 10: the interpreter terminates (section 8)."""
+
+
+def error_report(code: int, text: bytes, cursor: int) -> str:
+    """The shell's report of error ``code`` at byte offset ``cursor`` of a program buffer (section 10.2).
+
+    ``text`` is the buffer as the Linux shell holds it: ``text[0]`` is the newline sentinel ``pr(0)`` and
+    the program occupies ``text[1:]``.  ``cursor`` is clamped to ``0..len(text)-1``.  Returns three
+    lines, each ending in a newline: `` L --- err  E``, the program line, and a ``<`` under the cursor.
+    """
+    cursor = max(0, min(cursor, len(text) - 1))
+    line_no = text.count(b"\n", 0, cursor)
+    start = text.rfind(b"\n", 0, cursor) + 1 if cursor > 0 else 0
+    end = text.find(b"\n", start)
+    if text[cursor:cursor + 1] == b"\n" and cursor == 0:
+        start = end = 0
+    line = text[start:end if end >= 0 else len(text)]
+    shown = line.replace(b"\0", b'"').decode("latin-1")
+    return f" {line_no} --- err  {int(code)}\n{shown}\n{' ' * (cursor - start)}<\n"

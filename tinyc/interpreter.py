@@ -1,0 +1,233 @@
+"""The machine: flat memory, symbol levels, console and engine, and the ways a program starts.
+
+:class:`Machine` is the one context object every stage shares.  It boots a system file (IPL) the way
+the original does (section 4, "Program entry"), and runs an application held in memory as MC 11 does
+(section 8): link its text as the program level, run one statement, report the error and cursor.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import lru_cache
+from importlib import resources
+
+from . import ast
+from .console import Console
+from .errors import ErrorCode, TinyCError
+from .lexer import Level, canonical, scan_levels, tokenize
+from .linker import LinkedText, link
+from .memory import Memory
+from .parser import parse_program, parse_statements
+from .symbols import Symbol, SymbolTable
+
+DEFAULT_MEMORY = 1 << 20
+DEFAULT_MAX_DEPTH = 1000
+
+
+def system_file() -> bytes:
+    """The project's own system file (library, ``endlibrary``, a small shell), ``tinyc/lib/system.ipl``."""
+    return resources.files("tinyc").joinpath("lib/system.ipl").read_bytes()
+
+
+@lru_cache(maxsize=256)
+def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = None) -> ast.Program:
+    """Parse and cache: the same text at the same address with the same names gives the same AST."""
+    levels = [Level(dict(names)) for names in outer]
+    return parse_program(text.decode("latin-1"), levels, base,
+                         Level(dict(program)) if program is not None else None)
+
+
+def _key(levels: list[Level]) -> tuple[tuple[tuple[str, bool], ...], ...]:
+    return tuple(tuple(sorted(level.names.items())) for level in levels)
+
+
+class Machine:
+    """A tiny-c machine: ``memory_size`` bytes of flat memory, ints of ``int_bits`` bits.
+
+    ``library`` and ``program`` are the two global symbol levels; ``top`` is the first free byte of
+    value space (globals, then call frames, grow upward from there).  ``engine`` names the execution
+    engine ("reference", or "fast" once that engine exists).
+    """
+
+    def __init__(self, memory_size: int = DEFAULT_MEMORY, int_bits: int = 32,
+                 console: Console | None = None, engine: str = "reference",
+                 max_depth: int = DEFAULT_MAX_DEPTH, random_divisor: int = 8):
+        self.memory = Memory(memory_size, int_bits)
+        self.console = console or Console()
+        self.library = SymbolTable("library")
+        self.program: SymbolTable | None = None
+        self.library_lex = Level()
+        self.library_text: LinkedText | None = None
+        self._library_names: set[str] = set()
+        self._library_views: dict = {}
+        self.top = 0
+        self.units: dict = {}
+        self.max_depth = max_depth
+        self.random_divisor = random_divisor
+        self.engine = make_engine(engine, self)
+        if sys.getrecursionlimit() < 40 * max_depth + 1000:
+            sys.setrecursionlimit(40 * max_depth + 1000)
+
+    # ---- value space
+
+    def allocate(self, type_: str, count: int, at: int) -> int:
+        """Zeroed space for ``count`` elements of ``type_`` at the top of value space; error 19 if full."""
+        size = self.memory.sizeof(type_) * count
+        addr = self.top
+        if addr + size > self.memory.size:
+            raise TinyCError(ErrorCode.TMVLERR, at)
+        self.memory.data[addr:addr + size] = bytes(size)
+        self.top = addr + size
+        return addr
+
+    def load_text(self, text: bytes) -> int:
+        """Copy a text into memory at the top of value space; returns its base address."""
+        base = self.top
+        if base + len(text) + 1 > self.memory.size:
+            raise TinyCError(ErrorCode.TMVLERR, base)
+        self.memory.store(base, text + b"\0")
+        self.top = base + len(text) + 1
+        return base
+
+    def close_unit(self, unit: int) -> None:
+        f = self.units.pop(unit, None)
+        if f is not None:
+            f.close()
+
+    # ---- booting
+
+    def boot_library(self, text: bytes | None = None) -> None:
+        """Load a system file and link the part before ``endlibrary`` as the library level.
+
+        This is how ``tinyc run`` and the shell start: the IPL's own start-up block and shell are
+        not run.  ``text`` defaults to the project's system file.
+        """
+        text = self._patch_random(system_file() if text is None else text)
+        base = self.load_text(text)
+        program = _parse(text, base, ())
+        items = []
+        for item in program.items:
+            if isinstance(item, ast.EndLibrary):
+                break
+            items.append(item)
+        linked = self._link(ast.Program(program.pos, program.end, items), base, text)
+        self._set_library(linked)
+
+    def boot_ipl(self, text: bytes) -> None:
+        """Boot a system file as ``tinyc FILE.ipl`` does: link both levels, run its first statement."""
+        base = self.load_text(text)
+        linked = self._link(_parse(text, base, ()), base, text)
+        self._set_library(linked)
+        if len(linked.tables) > 1:
+            self.program = linked.tables[1]
+            self.program_lex = linked.lex_levels[1]
+        if linked.startup is not None:
+            self.engine.run([linked.startup])
+
+    def _set_library(self, linked: LinkedText) -> None:
+        self.library_text = linked
+        self.library = linked.tables[0]
+        self.library_lex = linked.lex_levels[0]
+        tokens = tokenize(linked.text.decode("latin-1"))
+        self._library_names = {canonical(t.value) for t in tokens if t.type == "NAME"}
+        first, after = scan_levels(tokens)
+        self._system_level = after or Level()  # the system file's own program level (its shell)
+        self._library_classes = self._classes(self._system_level.names)
+        self._library_views = {}
+
+    def _classes(self, program: dict[str, bool]) -> dict[str, bool]:
+        """Function (True) or variable (False) for each name the library uses, with ``program`` linked."""
+        lib = self.library_lex.names
+        return {n: program.get(n, lib.get(n, False)) for n in self._library_names}
+
+    def _link(self, program: ast.Program, base: int, text: bytes) -> LinkedText:
+        return link(program, base, text, self.allocate, self.engine.evaluate_constant)
+
+    def _patch_random(self, text: bytes) -> bytes:
+        """Section 14 item 3: ``--random-divisor 7`` gives the 2017 library's ``random``."""
+        if self.random_divisor == 8:
+            return text
+        return text.replace(b"(last/8)", b"(last/%d)" % self.random_divisor)
+
+    # ---- MC 11
+
+    def run_application(self, start: int, end: int, progstart: int) -> tuple[int, int]:
+        """Link the text ``progstart..end`` (inclusive) as the program level and run the statement at ``start``.
+
+        Returns ``(error number, cursor - progstart)``; ``(0, 0)`` when the statement ran to its end.
+        The program's globals are allocated just after its text and freed afterwards, as are its frames;
+        the previous program level is restored (section 8, MC 11).
+        """
+        saved = (self.program, self.library, self.top)
+        try:
+            text = self.memory.block(progstart, end)
+            self.top = max(self.top, end + 1)
+            program = _parse(text, progstart, _key([self.library_lex]))
+            linked = self._link(program, progstart, text)
+            self.program = linked.tables[0]
+            self.library = self._library_view(linked.lex_levels[0])
+            stmts = parse_statements(self._statement_text(start), [linked.lex_levels[0], self.library_lex],
+                                     base=start)
+            self.engine.run(stmts)
+            return 0, 0
+        except TinyCError as e:
+            return int(e.code), e.address - progstart
+        except RecursionError:  # nesting deeper than the parser's stack: expression stack overflow
+            return int(ErrorCode.PUSHERR), start - progstart
+        finally:
+            self.program, self.library, self.top = saved
+
+    def _statement_text(self, start: int) -> str:
+        """The typed statement at ``start``: up to the end of its line (a NUL outside a string ends it)."""
+        data = self.memory.data
+        i, quote = start, False
+        while i < self.memory.size:
+            c = data[i]
+            if c == 10 or (c == 0 and not quote):
+                break
+            if c == 34:
+                quote = not quote
+            elif c == 0:
+                quote = False
+            i += 1
+        return bytes(data[start:i]).decode("latin-1")
+
+    def _library_view(self, program_lex: Level) -> SymbolTable:
+        """The library as code linked with this program sees it.
+
+        Library code looks names up in the program's globals first (gotcha 11), so when the program makes
+        a function of a name the library uses as a variable (or the reverse), the library text is parsed
+        again with that classification; its variables stay the same objects, so their values persist.
+        """
+        if self.library_text is None:
+            return self.library
+        # the system file's own program level stays in the key so that its shell part still parses
+        merged = {**self._system_level.names, **program_lex.names}
+        if self._classes(merged) == self._library_classes:
+            return self.library_text.tables[0]
+        changed = tuple(sorted(merged.items()))
+        view = self._library_views.get(changed)
+        if view is None:
+            lt = self.library_text
+            program = _parse(lt.text, lt.base, (), changed)
+            view = SymbolTable("library")
+            for sym in lt.tables[0]:
+                view.define(sym)
+            for item in program.items:
+                if isinstance(item, ast.EndLibrary):
+                    break
+                if isinstance(item, ast.Function) and view.get(item.name).function is not None:
+                    view.symbols[item.name] = Symbol(item.name, "func", address=item.pos, function=item)
+            self._library_views[changed] = view
+        return view
+
+
+def make_engine(name: str, machine: Machine):
+    """The execution engine called ``name``: "reference" (the tree-walking evaluator) or "fast"."""
+    if name == "reference":
+        from .evaluator import Evaluator
+        return Evaluator(machine)
+    if name == "fast":
+        from .compiler import FastEngine
+        return FastEngine(machine)
+    raise ValueError(f"unknown engine {name!r}")

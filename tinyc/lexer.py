@@ -1,0 +1,178 @@
+"""Lexer: tiny-c source text to a token stream ready for the LALR parser.
+
+Tokens come from Lark's basic lexer over the terminals of ``grammar.lark`` (reference section 2).
+Whether a bare name is a call is decided here, not in the grammar (reference section 4, section 14
+item 8): like C's typedef-name "lexer hack", :func:`classify` retypes each NAME that denotes a function
+in its scope (the running function's locals first, then the program level, then the library level) as
+FNAME, or FNAME0 when the line ends right after it.  It also marks the "(" after if/while (CPAREN),
+the "(" after a function name or MC (CALLPAREN), and a "return" that ends its line (RETURN0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters
+
+from .errors import ErrorCode, TinyCError
+
+GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
+_LAYOUT = {"WS", "COMMENT", "NEWLINE"}
+
+
+def canonical(name: str) -> str:
+    """The significant form of a name: 8 or more characters keep the first 7 plus the last (section 2)."""
+    return name if len(name) < 8 else name[:7] + name[-1]
+
+
+@lru_cache(maxsize=1)
+def _tokenizer() -> Lark:
+    return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program")
+
+
+def tokenize(text: str, base: int = 0) -> list[Token]:
+    """All tokens of ``text`` including layout (WS, COMMENT, NEWLINE), each with ``start_pos``/``end_pos``.
+
+    Raises TinyCError 2 (CURSERR) for an unterminated string or character literal and 9 (SYNXERR) for a
+    character no token can start with; the error offset is ``base`` plus the position in ``text``.
+    """
+    try:
+        return list(_tokenizer().lex(text, dont_ignore=True))
+    except UnexpectedCharacters as e:
+        code = ErrorCode.CURSERR if text[e.pos_in_stream] in "'\"" else ErrorCode.SYNXERR
+        raise TinyCError(code, base + e.pos_in_stream) from None
+
+
+@dataclass
+class Level:
+    """One symbol level as the lexer needs it: canonical name -> True for a function, False for a variable.
+
+    The first declaration of a name in a level wins (section 3, "Within one level the first matching
+    entry wins")."""
+
+    names: dict[str, bool] = field(default_factory=dict)
+
+    def add(self, name: str, is_function: bool) -> None:
+        self.names.setdefault(canonical(name), is_function)
+
+
+def scan_levels(tokens: list[Token]) -> tuple[Level, Level | None]:
+    """The top-level symbols of a text, as the linker's scan sees them (section 4, "Linking").
+
+    Returns ``(first, after)``: the symbols before ``endlibrary`` and, if the text holds an
+    ``endlibrary``, the symbols after it (else None).  A top-level declaration declares variables;
+    any other top-level name is a function; top-level ``[...]`` blocks are skipped.
+    """
+    levels = [Level()]
+    sig = [t for t in tokens if t.type not in _LAYOUT]
+    depth, i, in_func = 0, 0, False
+    skip: set[int] = set()
+    while i < len(sig):
+        t = sig[i]
+        if t.type == "LSQB":
+            depth += 1
+        elif t.type == "RSQB":
+            depth = max(0, depth - 1)
+            in_func = in_func and depth > 0
+        elif depth == 0 and t.type == "ENDLIBRARY":
+            levels.append(Level())
+        elif depth == 0 and not in_func and t.type in ("INT", "CHAR"):
+            names = _declared_names(sig, i)
+            for name in names:
+                levels[-1].add(name.value, False)
+            skip = {id(name) for name in names}
+        elif depth == 0 and not in_func and t.type == "NAME" and id(t) in skip:
+            pass
+        elif depth == 0 and not in_func and t.type == "NAME":
+            levels[-1].add(t.value, True)
+            in_func = True  # parameter declarations follow until the body's "["
+        i += 1
+    return levels[0], (levels[1] if len(levels) > 1 else None)
+
+
+def _declared_names(sig: list[Token], i: int) -> list[Token]:
+    """The NAME tokens declared by the int/char keyword at ``sig[i]``: ``int a, b(n), c``."""
+    names = []
+    i += 1
+    while i < len(sig) and sig[i].type == "NAME":
+        names.append(sig[i])
+        i += 1
+        if i < len(sig) and sig[i].type == "LPAR":
+            depth = 0
+            while i < len(sig):
+                depth += {"LPAR": 1, "RPAR": -1}.get(sig[i].type, 0)
+                i += 1
+                if depth == 0:
+                    break
+        if i < len(sig) and sig[i].type == "COMMA":
+            i += 1
+        else:
+            break
+    return names
+
+
+def classify(tokens: list[Token], outer: list[Level]) -> list[Token]:
+    """Drop layout tokens and retype names and parentheses for the parser (the lexer hack).
+
+    ``outer`` lists the symbol levels searched after a function's locals, in order (program level, then
+    library level).  Locals are the parameters and body declarations of the enclosing function that
+    come before the token in the text, so a local shadows a function of the same name from there on.
+    Returns a new list of tokens with the layout removed.
+    """
+    out: list[Token] = []
+    n = len(tokens)
+    declared: set[int] = set()  # indexes of NAME tokens that are being declared
+    local: set[str] | None = None  # locals of the function being scanned, None at top level
+    depth = 0
+
+    def next_sig(j: int) -> Token | None:
+        while j < n and tokens[j].type == "WS":
+            j += 1
+        return tokens[j] if j < n else None
+
+    sig_index = [k for k, t in enumerate(tokens) if t.type not in _LAYOUT]
+    sig = [tokens[k] for k in sig_index]
+    for pos, t in enumerate(sig):
+        if t.type in ("INT", "CHAR"):
+            for name in _declared_names(sig, pos):
+                declared.add(id(name))
+                if local is not None or depth > 0:
+                    (local if local is not None else set()).add(canonical(name.value))
+        if t.type == "LSQB":
+            depth += 1
+        elif t.type == "RSQB":
+            depth = max(0, depth - 1)
+            if depth == 0:
+                local = None
+        kind = t.type
+        following = next_sig(sig_index[pos] + 1)
+        if kind == "NAME" and id(t) not in declared:
+            if depth == 0 and local is None:
+                local = set()  # a function definition: its parameters are declared next
+                kind = "FNAME"
+            elif _is_function(canonical(t.value), local or set(), outer):
+                kind = "FNAME"
+            if kind == "FNAME" and (following is None or following.type in ("NEWLINE", "COMMENT")):
+                kind = "FNAME0"
+        elif kind == "RETURN" and (following is None or following.type in ("NEWLINE", "COMMENT")):
+            kind = "RETURN0"
+        elif kind == "LPAR" and out:
+            prev = out[-1].type
+            if prev in ("IF", "WHILE"):
+                kind = "CPAREN"
+            elif prev in ("FNAME", "MC"):
+                kind = "CALLPAREN"
+        out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
+    return out
+
+
+def _is_function(name: str, local: set[str], outer: list[Level]) -> bool:
+    if name in local:
+        return False
+    for level in outer:
+        if name in level.names:
+            return level.names[name]
+    return False

@@ -1,0 +1,166 @@
+"""Machine calls: ``MC a1,...,ak,N`` (reference section 8).
+
+The last argument is the MC number; each routine takes its own arguments from the end of the list, as
+the original popped them from its stack (extra leading arguments are ignored, too few is error 21).
+Each routine returns the call's int value.  Numbers with no routine give error 24.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .errors import ErrorCode, ExitProgram, TinyCError
+
+if TYPE_CHECKING:
+    from .interpreter import Machine
+
+BLOCK = 512          # bytes per MC 4 read, the chunk size the library's readfile/writefile use
+VERSION = 7          # MC 1005 (section 13 item 1: the Linux value is unknown; 7 is the JS port's)
+
+
+def _need_input(value, node):
+    if value is None:  # end of input while a program reads: stopped as by Ctrl-C (section 14 item 10)
+        raise TinyCError(ErrorCode.KILL, node.pos)
+    return value
+
+
+def mc_putc(m: Machine, node, c):
+    m.console.write(bytes([c & 0xFF]))
+    return c
+
+
+def mc_getc(m: Machine, node):
+    return _need_input(m.console.read_char(), node)
+
+
+def mc_open(m: Machine, node, rw, name, size, unit):
+    path = m.memory.cstring(name).decode("latin-1")
+    m.close_unit(unit)
+    try:
+        m.units[unit] = open(path, "rb" if rw == 1 else "wb")
+    except OSError:
+        return -1
+    return 0
+
+
+def mc_read(m: Machine, node, where, unit):
+    f = m.units.get(unit)
+    if f is None:
+        return -2
+    data = f.read(BLOCK)
+    if not data:
+        return -1
+    m.memory.store(where, data)
+    return len(data)
+
+
+def mc_write(m: Machine, node, first, last, unit):
+    f = m.units.get(unit)
+    if f is None:
+        return -2
+    data = m.memory.block(first, last)
+    f.write(data)
+    return len(data)
+
+
+def mc_close(m: Machine, node, unit):
+    m.close_unit(unit)
+    return 0
+
+
+def mc_movebl(m: Machine, node, first, last, k):
+    """Move bytes first..last inclusive by k bytes (up if k > 0), overlap-safe."""
+    data = m.memory.block(first, last)
+    m.memory.store(first + k, data)
+    return 0
+
+
+def mc_countch(m: Machine, node, first, last, ch):
+    return m.memory.block(first, last).count(ch & 0xFF)
+
+
+def mc_scann(m: Machine, node, first, last, ch, counter):
+    """Scan first..last for the n-th ch, n held in the int at ``counter`` (decremented as found)."""
+    n = m.memory.read(counter, "int")
+    if n == 0:
+        return -1
+    mem, ch = m.memory, ch & 0xFF
+    addr = first
+    while True:
+        if mem.byte(addr) == ch:
+            n -= 1
+            if n == 0:
+                break
+        if addr >= last:
+            break
+        addr += 1
+    m.memory.write(counter, "int", n)
+    return addr - first
+
+
+def mc_exit(m: Machine, node):
+    raise ExitProgram()
+
+
+def mc_appl(m: Machine, node, facts, start, end, progstart):
+    """Link progstart..end as the program level, run the statement at start, report in facts(0..1)."""
+    err, cursor = m.run_application(start, end, progstart)
+    m.memory.write(facts, "int", err)
+    m.memory.write(facts + m.memory.int_size, "int", cursor)
+    return 0
+
+
+def mc_chrdy(m: Machine, node):
+    return m.console.key_ready()
+
+
+def mc_putbl(m: Machine, node, first, last):
+    m.console.write(m.memory.block(first, last).replace(b"\0", b'"'))
+    return 0
+
+
+def mc_putn(m: Machine, node, n):
+    m.console.write(str(n).encode())
+    return n
+
+
+def mc_getln(m: Machine, node, buf):
+    line = _need_input(m.console.read_line(), node)
+    m.memory.store(buf, line + b"\0")
+    return len(line)
+
+
+def mc_setmem(m: Machine, node, start, count, ch):
+    m.memory.fill(start, count, ch)
+    return 0
+
+
+def mc_beep(m: Machine, node, freq, duration):
+    return 0  # no sound device is assumed; a bell byte would corrupt piped output
+
+
+def mc_version(m: Machine, node):
+    return VERSION
+
+
+ROUTINES: dict[int, Callable] = {
+    1: mc_putc, 2: mc_getc, 3: mc_open, 4: mc_read, 5: mc_write, 6: mc_close, 7: mc_movebl,
+    8: mc_countch, 9: mc_scann, 10: mc_exit, 11: mc_appl, 12: mc_chrdy, 13: mc_putbl, 14: mc_putn,
+    15: mc_getln, 16: mc_setmem, 17: mc_beep, 1005: mc_version,
+}
+ARITY = {n: f.__code__.co_argcount - 2 for n, f in ROUTINES.items()}
+
+
+def machine_call(m: Machine, values: list[int], node) -> int:
+    """Run ``MC values...``; ``values[-1]`` is the MC number.  Raises TinyCError 24 or 21."""
+    if not values:
+        raise TinyCError(ErrorCode.MCERR, node.end)
+    number = values[-1]
+    routine = ROUTINES.get(number)
+    if routine is None:
+        raise TinyCError(ErrorCode.MCERR, node.end)
+    k = ARITY[number]
+    if len(values) - 1 < k:
+        raise TinyCError(ErrorCode.ARGSERR, node.end)
+    args = values[len(values) - 1 - k:len(values) - 1]
+    return routine(m, node, *args)

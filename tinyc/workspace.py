@@ -1,0 +1,74 @@
+"""The program buffer of the tiny-c shell, kept in the flat memory as the Linux shell keeps it.
+
+The Linux shell (reference sections 3 and 9.2) declares ``char ln(133)`` directly before
+``char pr(90000)``: ``pr(0)`` is a newline sentinel, the program is ``pr(1..pe)``, and a typed
+statement is placed in ``ln`` padded with spaces, so it runs on into that newline.  ``tinyc run`` and
+the shell both use this buffer, so a program's globals and string addresses are the same in both.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import error_report
+from .interpreter import Machine
+
+LINE = 133       # ln(133): the typed line
+CAPACITY = 90000  # pr(90000) and lp: the Linux shell's buffer
+
+
+class Workspace:
+    """``ln`` and ``pr`` allocated in ``machine``'s memory after the library, with ``pe`` the program end.
+
+    Offsets into the program (cursor, ``pe``) are relative to ``pr``, as MC 11 reports them.
+    """
+
+    def __init__(self, machine: Machine, capacity: int = CAPACITY):
+        self.machine = machine
+        self.capacity = capacity
+        self.ln = machine.allocate("char", LINE + 1, 0)
+        self.pr = machine.allocate("char", capacity + 1, 0)
+        machine.memory.data[self.pr] = 10
+        self.pe = 0
+
+    @property
+    def text(self) -> bytes:
+        """``pr(0..pe)``: the sentinel newline and the program."""
+        return self.machine.memory.block(self.pr, self.pr + self.pe)
+
+    @property
+    def free(self) -> int:
+        return self.capacity - self.pe
+
+    def append(self, data: bytes) -> bool:
+        """Append bytes at the program end; False (nothing changed) if they do not fit."""
+        if self.pe + len(data) > self.capacity:
+            return False
+        self.machine.memory.store(self.pr + self.pe + 1, data)
+        self.pe += len(data)
+        return True
+
+    def read_file(self, path: str | Path) -> int:
+        """Append a file as ``.r`` does: returns its byte count, -1 if missing, -2 if it does not fit.
+
+        CR bytes are dropped after reading (section 2, the Linux shell strips them).
+        """
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return -1
+        if not self.append(data.replace(b"\r", b"")):
+            return -2
+        return len(data)
+
+    def run(self, statement: bytes) -> tuple[int, int]:
+        """Run one statement against the program (MC 11); returns (error number, cursor in pr)."""
+        mem = self.machine.memory
+        line = statement[:LINE]
+        mem.store(self.ln, line)
+        mem.fill(self.ln + len(line), LINE + 1 - len(line), 32)
+        return self.machine.run_application(self.ln, self.pr + self.pe, self.pr)
+
+    def report(self, error: int, cursor: int) -> str:
+        """The shell's three-line error report for an error at ``cursor`` (section 10.2)."""
+        return error_report(error, self.text, cursor)

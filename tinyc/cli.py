@@ -16,7 +16,16 @@ from .errors import ExitProgram, TinyCError, error_report
 from .interpreter import DEFAULT_MEMORY, Machine
 from .workspace import Workspace
 
-COMMANDS = ("run", "shell")
+# Stage views and tools that live in their own modules: name -> (module, help).  Each module has
+# ``add_arguments(parser)`` and ``command(args) -> int``.
+TOOLS = {
+    "tokens": ("tinyc.views", "print the token stream of a program, with line:column"),
+    "parse": ("tinyc.views", "print the Lark parse tree of a program"),
+    "ast": ("tinyc.views", "print the AST of a program, with source offsets"),
+    "link": ("tinyc.views", "print the symbol levels and the memory map after linking"),
+    "trace": ("tinyc.trace", "run a program, printing each statement as it runs"),
+    "compile": ("tinyc.compiler", "print the Python the fast engine generates for a program"),
+}
 
 
 def machine_options(p: argparse.ArgumentParser) -> None:
@@ -50,11 +59,25 @@ def make_machine(args: argparse.Namespace, console: Console | None = None) -> Ma
     return Machine(args.memory, args.int_bits, console, args.engine, args.max_depth, args.random_divisor)
 
 
+def boot(args: argparse.Namespace, console: Console | None = None) -> tuple[Machine, Workspace]:
+    """A machine with the system library booted and an empty program buffer.
+
+    Raises SystemExit with the report if the system file itself has an error."""
+    m = make_machine(args, console)
+    try:
+        m.boot_library()
+    except TinyCError as e:
+        from .interpreter import system_file
+        text = system_file()
+        sys.stderr.write("tinyc: error in the system file\n"
+                         + error_report(e.code, b"\n" + text, e.address + 1))
+        raise SystemExit(1)
+    return m, Workspace(m)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """``tinyc run FILE... [--entry NAME]``: load the library and the files, run the statement NAME."""
-    m = make_machine(args)
-    m.boot_library()
-    ws = Workspace(m)
+    m, ws = boot(args)
     for f in args.files:
         n = ws.read_file(f)
         if n < 0:
@@ -107,6 +130,14 @@ def main(argv: list[str] | None = None) -> int:
     machine_options(run)
     shell = sub.add_parser("shell", help="the tc> shell (the default with no command)")
     machine_options(shell)
+    for name, (module, help_) in TOOLS.items():
+        tool = sub.add_parser(name, help=help_)
+        try:
+            import importlib
+            importlib.import_module(module).add_arguments(tool, name)
+        except (ImportError, AttributeError):
+            tool.set_defaults(unavailable=True)
+        tool.set_defaults(tool_module=module)
     if argv and not argv[0].startswith("-") and argv[0] not in sub.choices:
         ipl = argparse.ArgumentParser(prog="tinyc FILE.ipl")
         ipl.add_argument("file")
@@ -118,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "run":
         return cmd_run(args)
+    if args.command in TOOLS:
+        if getattr(args, "unavailable", False):
+            print(f"tinyc: {args.command} is not available in this version", file=sys.stderr)
+            return 2
+        import importlib
+        return importlib.import_module(args.tool_module).command(args)
     from .shell import run_shell
     return run_shell(args)
 

@@ -1,0 +1,262 @@
+"""``tinyc-solver`` (also ``python -m tinyc.solver``): evaluate, play, hint, score.
+
+Bad input (unknown game or strategy, malformed code, impossible or inconsistent scores)
+prints one line ``tinyc-solver: error: ...`` on stderr and exits with status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+
+import numpy as np
+
+from .games import GAMES, Game, GameError, bc_code, from_bc_code, get_game, score
+from .strategies import STRATEGIES, make_strategy
+from .table import score_table
+
+PROG = "tinyc-solver"
+
+
+class UsageError(Exception):
+    """Bad command-line input: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, no usage dump
+        raise UsageError(message)
+
+
+def _strategy_options(args) -> dict:
+    opts = {}
+    rnd = {"seed": args.seed, "divisor": args.divisor, "bits": args.int_bits}
+    given = {k: v for k, v in rnd.items() if v is not None}
+    if args.strategy == "random":
+        opts.update(given)
+    elif given:
+        raise UsageError("--seed, --divisor and --int-bits apply to the random strategy only")
+    return opts
+
+
+def parse_score(text: str, game: Game, bc: bool = False) -> tuple[int, int]:
+    """A typed score: "B,C", "B C", "1b2c" (bulls, cows), or with ``bc`` bc.tc's 0-13 code."""
+    t = text.strip().lower()
+    if bc:
+        if not t.isdigit():
+            raise GameError(f"score {text!r}: give bc.tc's score code 0-13")
+        bulls, cows = from_bc_code(int(t))
+    else:
+        m = re.fullmatch(r"(\d+)\s*b?\s*[, ]?\s*(\d+)\s*c?", t)
+        if not m:
+            raise GameError(f"score {text!r}: give bulls and cows, e.g. '1,2' or '1b2c'")
+        bulls, cows = int(m.group(1)), int(m.group(2))
+    game.score_id(bulls, cows)  # validates
+    return bulls, cows
+
+
+def _add_game(p, strategy=True):
+    p.add_argument("--game", "-g", default="bulls-cows-1to9",
+                   help=f"one of {', '.join(GAMES)} (default bulls-cows-1to9)")
+    if strategy:
+        p.add_argument("--strategy", "-s", default="knuth",
+                       help=f"one of {', '.join(STRATEGIES)} (default knuth)")
+        p.add_argument("--seed", type=int, help="random: seed=last=N (default 99)")
+        p.add_argument("--divisor", type=int, choices=(7, 8), help="random: RNG divisor (default 8)")
+        p.add_argument("--int-bits", type=int, choices=(16, 32), help="random: int width (default 32)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="Bulls-and-Cows / Mastermind solver (tinyc project).")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    e = sub.add_parser("evaluate", help="play every secret and summarise the tries")
+    _add_game(e)
+    e.add_argument("--first", type=int, help="only the first N secrets (ascending order)")
+    e.add_argument("--max-guesses", type=int, default=60, help="give a game up after N guesses")
+    e.add_argument("--json", action="store_true", help="print one JSON object")
+    e.add_argument("--plot", metavar="FILE.png", help="draw the histogram (needs matplotlib)")
+    e.add_argument("--show-last", type=int, default=0, metavar="K",
+                   help="print the guesses of the last K games, as bca.tc does")
+
+    pl = sub.add_parser("play", help="the computer guesses the code you think of")
+    _add_game(pl)
+    pl.add_argument("--bc", action="store_true", help="answer with bc.tc's 0-13 score codes")
+
+    h = sub.add_parser("hint", help="remaining candidates and the next guess after GUESS=B,C ...")
+    _add_game(h)
+    h.add_argument("moves", nargs="*", metavar="GUESS=B,C", help="guesses with their scores")
+    h.add_argument("--limit", type=int, default=20, help="list at most N candidates")
+
+    s = sub.add_parser("score", help="score code A against code B")
+    _add_game(s, strategy=False)
+    s.add_argument("a")
+    s.add_argument("b")
+    return p
+
+
+# ---- commands -------------------------------------------------------------------------------
+
+def cmd_evaluate(args) -> int:
+    from .evaluate import evaluate
+    game = get_game(args.game)
+    opts = _strategy_options(args)
+    strat = make_strategy(args.strategy, game, **opts)
+    if args.first is not None and args.first < 1:
+        raise UsageError("--first must be at least 1")
+    if args.max_guesses < 1:
+        raise UsageError("--max-guesses must be at least 1")
+    if args.plot:
+        from .plot import require_matplotlib
+        require_matplotlib()
+    n = game.size if args.first is None else min(args.first, game.size)
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=n, desc=f"{game.name}/{strat.name}", unit="game", file=sys.stderr)
+    try:
+        ev = evaluate(game, strat, first=n, max_guesses=args.max_guesses,
+                      keep_games=args.show_last > 0, progress=bar.update if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    if args.json:
+        print(json.dumps(ev.as_json()))
+    else:
+        _print_evaluation(ev, game, args, opts)
+    if ev.failed or ev.repeated:
+        stream = sys.stderr if args.json else sys.stdout
+        _print_problems(ev, game, stream)
+    if args.plot:
+        from .plot import plot_histogram
+        plot_histogram(ev, args.plot)
+    return 0
+
+
+def _print_evaluation(ev, game, args, opts):
+    extra = f" ({', '.join(f'{k} {v}' for k, v in opts.items())})" if opts else ""
+    print(f"game {ev.game}, strategy {ev.strategy}{extra}, {ev.secrets} secrets")
+    if args.show_last:
+        for k in range(max(0, ev.secrets - args.show_last), ev.secrets):
+            r = ev.games[k]
+            seq = " ".join(game.codes[g] for g in r.guesses)
+            print(f" {k} {game.codes[r.secret]} {seq} {len(r.guesses)} tries!"
+                  + ("" if r.solved else f" (not solved: {r.reason})"))
+    print("tries  games")
+    for t in range(1, ev.worst + 1):
+        print(f"{t:5d}  {ev.histogram.get(t, 0):5d}")
+    a = ev.average_exact
+    print(f"total {ev.total}  average {ev.average:.5f} ({a.numerator}/{a.denominator})  "
+          f"worst {ev.worst}  time {ev.seconds:.3f} s")
+
+
+def _print_problems(ev, game, stream):
+    if ev.failed:
+        reasons: dict[str, int] = {}
+        for r in ev.failed:
+            key = re.sub(r"\s*\(.*\)$", "", r.reason)
+            reasons[key] = reasons.get(key, 0) + 1
+        detail = "; ".join(f"{v} {k}" for k, v in reasons.items())
+        example = game.codes[ev.failed[0].secret]
+        print(f"NOT SOLVED: {len(ev.failed)} of {ev.secrets} secrets ({detail}; e.g. {example}); "
+              "they are left out of the histogram and average", file=stream)
+    if ev.repeated:
+        print(f"REPEATED A GUESS: {len(ev.repeated)} of {ev.secrets} games", file=stream)
+
+
+def _read_line(prompt: str) -> str:
+    print(prompt, end="", flush=True)
+    line = sys.stdin.readline()
+    if not line:
+        raise UsageError("input ended")
+    return line
+
+
+def cmd_play(args) -> int:
+    game = get_game(args.game)
+    table = score_table(game)
+    strat = make_strategy(args.strategy, game, table, **_strategy_options(args))
+    strat.reset()
+    cands = np.arange(game.size)
+    history: list[tuple[int, int]] = []
+    how = "bc.tc score code 0-13" if args.bc else "bulls,cows"
+    print(f"Think of a {game.name} code: {game.description}. Score each guess as {how}.")
+    for turn in range(1, 61):
+        g = strat.next_guess(cands if strat.uses_candidates else None, history)
+        bulls, cows = parse_score(_read_line(f"guess {turn}: {game.codes[g]}  score? "), game, args.bc)
+        if bulls == game.length:
+            print(f"Got it in {turn} {'guess' if turn == 1 else 'guesses'}.")
+            return 0
+        sid = game.score_id(bulls, cows)
+        history.append((g, sid))
+        cands = cands[table.block([g], cands)[0] == sid]
+        if len(cands) == 0:
+            raise GameError("inconsistent scores: no code fits them all")
+    raise GameError(f"the {strat.name} strategy gave up after 60 guesses")
+
+
+def cmd_hint(args) -> int:
+    game = get_game(args.game)
+    table = score_table(game)
+    strat = make_strategy(args.strategy, game, table, **_strategy_options(args))
+    history = []
+    for mv in args.moves:
+        if "=" not in mv:
+            raise GameError(f"move {mv!r}: write GUESS=BULLS,COWS, e.g. 1234=1,2")
+        code, sc = mv.split("=", 1)
+        g = game.code_id(code)
+        bulls, cows = parse_score(sc, game)
+        history.append((g, game.score_id(bulls, cows)))
+    cands = np.arange(game.size)
+    for g, sid in history:
+        cands = cands[table.block([g], cands)[0] == sid]
+    if len(cands) == 0:
+        raise GameError("inconsistent scores: no code fits them all")
+    strat.reset()
+    if not strat.deterministic and not strat.uses_candidates:
+        # a stateful strategy (phase) must replay its own game to know where it is
+        for k, (g, _) in enumerate(history):
+            own = strat.next_guess(None, history[:k])
+            if own != g:
+                raise GameError(f"the {strat.name} strategy would have guessed "
+                                f"{game.codes[own]} at move {k + 1}, not {game.codes[g]}")
+    if any(sid == game.win for _, sid in history):
+        print("solved")
+        return 0
+    nxt = strat.next_guess(cands if strat.uses_candidates else None, history)
+    shown = " ".join(game.codes[c] for c in cands[:args.limit])
+    more = f" ... (+{len(cands) - args.limit})" if len(cands) > args.limit else ""
+    print(f"{len(cands)} candidates: {shown}{more}")
+    print(f"next guess ({strat.name}): {game.codes[nxt]}")
+    return 0
+
+
+def cmd_score(args) -> int:
+    game = get_game(args.game)
+    a, b = game.normalize(args.a), game.normalize(args.b)
+    bulls, cows = score(a, b)
+    code = f" (bc.tc score {bc_code(bulls, cows)})" if game.length == 4 else ""
+    print(f"{a} {b}: {bulls} bulls {cows} cows{code}")
+    return 0
+
+
+COMMANDS = {"evaluate": cmd_evaluate, "play": cmd_play, "hint": cmd_hint, "score": cmd_score}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``tinyc-solver``; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args)
+    except (UsageError, GameError, ValueError, TypeError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

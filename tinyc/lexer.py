@@ -114,18 +114,19 @@ def _declared_names(sig: list[Token], i: int) -> list[Token]:
     return names
 
 
-def classify(tokens: list[Token], outer: list[Level]) -> list[Token]:
+def classify(tokens: list[Token], outer: list[Level], statements: bool = False) -> list[Token]:
     """Drop layout tokens and retype names and parentheses for the parser (the lexer hack).
 
     ``outer`` lists the symbol levels searched after a function's locals, in order (program level, then
     library level).  Locals are the parameters and body declarations of the enclosing function that
     come before the token in the text, so a local shadows a function of the same name from there on.
-    Returns a new list of tokens with the layout removed.
+    With ``statements`` the tokens are statements to run (MC 11), not a program, so a name at the top
+    level is a use, not a function definition.  Returns a new list of tokens with the layout removed.
     """
     out: list[Token] = []
     n = len(tokens)
     declared: set[int] = set()  # indexes of NAME tokens that are being declared
-    local: set[str] | None = None  # locals of the function being scanned, None at top level
+    local: set[str] | None = set() if statements else None  # the function's locals; None at top level
     depth = 0
 
     def next_sig(j: int) -> Token | None:
@@ -145,7 +146,7 @@ def classify(tokens: list[Token], outer: list[Level]) -> list[Token]:
             depth += 1
         elif t.type == "RSQB":
             depth = max(0, depth - 1)
-            if depth == 0:
+            if depth == 0 and not statements:
                 local = None
         kind = t.type
         following = next_sig(sig_index[pos] + 1)

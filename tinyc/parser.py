@@ -55,12 +55,17 @@ def prepare(text: str, outer: list[Level] | None = None, base: int = 0,
     return classify(tokens, levels), levels
 
 
-def parse_tree(tokens: list[Token], start: str = "program", base: int = 0) -> Tree:
-    """The Lark parse tree of classified ``tokens``; raises TinyCError on a syntax error."""
+def parse_tree(tokens: list[Token], start: str = "program", base: int = 0, text: str = "") -> Tree:
+    """The Lark parse tree of classified ``tokens``; raises TinyCError on a syntax error.
+
+    ``text`` (the source) lets the error cursor sit where the original would detect the error: after
+    the last token that parsed and the blanks that follow it on its line."""
     try:
         return _parser().parse(tokens, start=start)
     except UnexpectedInput as e:
-        raise _syntax_error(e, tokens, start, base) from None
+        raise _syntax_error(e, tokens, base, text) from None
+    except RecursionError:
+        raise TinyCError(ErrorCode.PUSHERR, base) from None
 
 
 def parse_program(text: str, outer: list[Level] | None = None, base: int = 0,
@@ -70,13 +75,13 @@ def parse_program(text: str, outer: list[Level] | None = None, base: int = 0,
     Node positions are absolute: ``base`` (the text's address in memory) plus the offset in ``text``.
     """
     tokens, _ = prepare(text, outer, base, program)
-    return _to_ast(parse_tree(tokens, "program", base), base)
+    return _to_ast(parse_tree(tokens, "program", base, text), base)
 
 
 def parse_statements(text: str, outer: list[Level], base: int = 0) -> list[ast.Stmt]:
     """Parse statements typed at the shell or started by MC 11, with names resolved in ``outer``."""
-    tokens = classify(tokenize(text, base), outer)
-    tree = parse_tree(tokens, "statements", base)
+    tokens = classify(tokenize(text, base), outer, statements=True)
+    tree = parse_tree(tokens, "statements", base, text)
     return _to_ast(tree, base).body
 
 
@@ -89,18 +94,29 @@ def _to_ast(tree: Tree, base: int):
         raise
 
 
-def _syntax_error(e: UnexpectedInput, tokens: list[Token], start: str, base: int) -> TinyCError:
+def _detected_at(tokens: list[Token], bad: Token | None, text: str) -> int:
+    """Offset just after the last good token and the spaces or tabs that follow it on its line."""
+    i = next((k for k, t in enumerate(tokens) if t is bad), len(tokens))
+    if i == 0:
+        return bad.start_pos if bad is not None and i < len(tokens) else 0
+    at = tokens[i - 1].end_pos
+    while at < len(text) and text[at] in " \t\f\r":
+        at += 1
+    return at
+
+
+def _syntax_error(e: UnexpectedInput, tokens: list[Token], base: int, text: str) -> TinyCError:
     """Map a Lark parse error to a tiny-c error number and cursor (section 10.1)."""
     if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
         # the program ended inside a construct: unbalanced [ or (
         expected = set(getattr(e, "expected", ()) or ())
-        end = tokens[-1].end_pos if tokens else 0
+        end = max(len(text.rstrip("\n")), tokens[-1].end_pos if tokens else 0)
         if expected <= {"RPAR"}:
             return TinyCError(ErrorCode.RPARERR, base + end)
         return TinyCError(ErrorCode.CURSERR, base + end)
     assert isinstance(e, UnexpectedToken)
     tok, expected = e.token, set(e.expected)
-    at = base + tok.start_pos
+    at = base + _detected_at(tokens, tok, text)
     if expected <= {"RPAR", "COMMA"} and "RPAR" in expected:
         code = ErrorCode.RPARERR
     elif expected == {"NAME"}:

@@ -88,6 +88,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         err, cu = ws.run(args.entry.encode("latin-1"))
     except ExitProgram:
         err = 0
+    if m.console.last != b"\n":  # pl puts its newline first, so output usually ends mid-line
+        m.console.write(b"\n")
     m.console.flush()
     if err:
         sys.stdout.flush()

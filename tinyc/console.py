@@ -27,8 +27,11 @@ class Console:
         self.strip_cr = strip_cr
         self.echo = echo
         self._buf = bytearray()
+        self.last = b"\n"  # the last byte written, so a command can end an unfinished line
 
     def write(self, data: bytes) -> None:
+        if data:
+            self.last = data[-1:]
         self._buf += data
         if len(self._buf) > 8192:
             self.flush()

@@ -1,0 +1,142 @@
+"""The tinyc-solver command line."""
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tinyc.solver.cli import main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_evaluate_json_keys_exactly(capsys):
+    code, out, err = run(capsys, "evaluate", "--game", "mastermind", "--strategy", "knuth", "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert list(obj) == ["game", "strategy", "secrets", "histogram", "total", "average", "worst",
+                         "seconds"]
+    assert obj["histogram"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
+    assert obj["total"] == 5801 and obj["worst"] == 5 and obj["secrets"] == 1296
+    assert err == ""                                   # no progress bar off a terminal
+
+
+def test_evaluate_text_bca(capsys):
+    code, out, _ = run(capsys, "evaluate", "--strategy", "random", "--seed", "3141",
+                       "--first", "300", "--show-last", "4")
+    assert code == 0
+    assert " 296 1925 6598 1654 2964 2681 1936 1925 6 tries!" in out
+    assert "    5    135" in out
+    assert "(1529/300)" in out
+
+
+def test_evaluate_reports_unsolved(capsys):
+    code, out, _ = run(capsys, "evaluate", "--game", "hex", "--strategy", "phase", "--first", "40")
+    assert code == 0
+    assert "NOT SOLVED" in out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["evaluate", "--game", "chess"], "unknown game"),
+    (["evaluate", "--strategy", "guess"], "unknown strategy"),
+    (["evaluate", "--strategy", "knuth", "--seed", "4"], "random strategy only"),
+    (["evaluate", "--first", "0"], "--first"),
+    (["evaluate", "--game", "mastermind", "--strategy", "phase"], "hex"),
+    (["score", "12345", "1234"], "not a bulls-cows-1to9 code"),
+    (["score", "1123", "1234"], "repeat"),
+    (["hint", "--game", "mastermind", "1122=1,0", "1122=2,0"], "inconsistent"),
+    (["hint", "--game", "mastermind", "1122=3,1"], "impossible score"),
+    (["hint", "--game", "mastermind", "1122"], "GUESS=BULLS,COWS"),
+    (["hint", "1234=x"], "score"),
+    (["bogus"], "invalid choice"),
+    ([], "required"),
+])
+def test_bad_input_is_one_line_and_status_2(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("tinyc-solver: error:")
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_score(capsys):
+    code, out, _ = run(capsys, "score", "--game", "hits-strikes", "1234", "1122")
+    assert code == 0 and out.strip() == "1234 1122: 1 bulls 1 cows (bc.tc score 6)"
+
+
+def test_hint(capsys):
+    code, out, _ = run(capsys, "hint", "--game", "mastermind", "1122=1,0", "1344=2,2")
+    assert code == 0
+    assert out.splitlines() == ["3 candidates: 1434 1443 3144", "next guess (knuth): 1434"]
+
+
+def test_hint_phase_replays_its_own_game(capsys):
+    code, out, _ = run(capsys, "hint", "--game", "hex", "--strategy", "phase",
+                       "0123=0,1", "4567=1,1", "89AB=0,0", "CDEF=0,1")
+    assert code == 0 and out.splitlines()[-1] == "next guess (phase): 0567"
+    code, _, err = run(capsys, "hint", "--game", "hex", "--strategy", "phase", "4567=0,1")
+    assert code == 2 and "would have guessed 0123" in err
+
+
+def test_play(capsys, monkeypatch):
+    # the user thinks of 2178 and scores each guess (read from the prompt) as "BbCc"
+    from tinyc.solver import cli
+    from tinyc.solver.games import score
+    secret, guesses = "2178", []
+
+    def answer(prompt):
+        guess = prompt.split()[2]          # "guess N: CODE  score? "
+        guesses.append(guess)
+        return "%db%dc\n" % score(guess, secret)
+
+    monkeypatch.setattr(cli, "_read_line", answer)
+    code, out, _ = run(capsys, "play", "--strategy", "knuth")
+    assert code == 0 and guesses[0] == "1234" and guesses[-1] == secret
+    assert f"Got it in {len(guesses)} guesses." in out
+
+
+def test_play_bc_codes_and_inconsistency(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("9\n9\n9\n"))
+    code, out, err = run(capsys, "play", "--bc", "--strategy", "random", "--seed", "7")
+    assert code == 2 and "inconsistent" in err
+
+
+def test_play_input_ends(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, _, err = run(capsys, "play")
+    assert code == 2 and "input ended" in err
+
+
+def test_plot(capsys, tmp_path):
+    target = tmp_path / "h.png"
+    code, out, err = run(capsys, "evaluate", "--game", "mastermind", "--plot", str(target))
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert code == 2 and "matplotlib" in err and out == ""
+    else:
+        assert code == 0 and target.stat().st_size > 1000
+
+
+def test_python_dash_m():
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    p = subprocess.run([sys.executable, "-m", "tinyc.solver", "score", "--game", "mastermind",
+                        "1122", "1221"], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert p.returncode == 0 and p.stdout.strip() == "1122 1221: 2 bulls 2 cows (bc.tc score 4)"
+
+
+def test_solver_does_not_import_interpreter():
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    code = ("import sys, tinyc.solver.cli, tinyc.solver.seeds; "
+            "print(sorted(m for m in sys.modules if m.startswith('tinyc') "
+            "and not m.startswith('tinyc.solver')))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert p.returncode == 0 and p.stdout.strip() == "['tinyc']"

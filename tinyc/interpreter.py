@@ -161,7 +161,7 @@ class Machine:
         saved = (self.program, self.library, self.top)
         try:
             text = self.memory.block(progstart, end)
-            self.top = max(self.top, end + 1)
+            self.top = end + 1  # its globals go just after its text (section 14 item 14)
             program = _parse(text, progstart, _key([self.library_lex]))
             linked = self._link(program, progstart, text)
             self.program = linked.tables[0]

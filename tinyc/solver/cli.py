@@ -13,7 +13,7 @@ import sys
 import numpy as np
 
 from .games import GAMES, Game, GameError, bc_code, from_bc_code, get_game, score
-from .strategies import STRATEGIES, make_strategy
+from .strategies import STRATEGIES, PhaseStuck, make_strategy
 from .table import score_table
 
 PROG = "tinyc-solver"
@@ -98,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
 # ---- commands -------------------------------------------------------------------------------
 
 def cmd_evaluate(args) -> int:
+    """``evaluate``: play every secret (or --first N) and print the summary."""
     from .evaluate import evaluate
     game = get_game(args.game)
     opts = _strategy_options(args)
@@ -173,6 +174,7 @@ def _read_line(prompt: str) -> str:
 
 
 def cmd_play(args) -> int:
+    """``play``: the computer guesses the code the user thinks of (scores read from stdin)."""
     game = get_game(args.game)
     table = score_table(game)
     strat = make_strategy(args.strategy, game, table, **_strategy_options(args))
@@ -196,6 +198,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_hint(args) -> int:
+    """``hint``: remaining candidates and the strategy's next guess after GUESS=B,C moves."""
     game = get_game(args.game)
     table = score_table(game)
     strat = make_strategy(args.strategy, game, table, **_strategy_options(args))
@@ -232,6 +235,7 @@ def cmd_hint(args) -> int:
 
 
 def cmd_score(args) -> int:
+    """``score``: bulls, cows and bc.tc's 0-13 code of two codes."""
     game = get_game(args.game)
     a, b = game.normalize(args.a), game.normalize(args.b)
     bulls, cows = score(a, b)
@@ -248,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
-    except (UsageError, GameError, ValueError, TypeError) as exc:
+    except (UsageError, ValueError, PhaseStuck) as exc:  # GameError is a ValueError
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -59,6 +59,7 @@ class Evaluation:
 
     @property
     def average(self) -> float:
+        """Average tries of the solved games (float)."""
         return float(self.average_exact)
 
     def as_json(self) -> dict:

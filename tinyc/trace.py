@@ -1,0 +1,402 @@
+"""``tinyc trace``: run a program on the reference engine, printing each statement as it runs.
+
+A trace line is ``LINE | source  changes``: the file line, the statement's source text indented by call
+depth, and the variables the statement changed (visible scalars, array contents and array pointers,
+compared before and after; ``(true)``/``(false)`` for a condition).  An ``if``, ``while`` or ``for`` shows
+its header each time its condition is tested; a ``for`` header also shows what its init or step changed.
+Calls of the program's functions show as ``call f(args)`` and ``f(args) returns v`` (a ``char`` array
+argument with the string it points to); with ``--calls`` only those calls and returns are shown.  The statement given with
+``--entry`` shows as line ``entry``; the library's own statements are not traced unless ``--library``.
+
+Where the trace goes: the trace is written to stderr and the program's output to stdout unchanged, so
+``2>trace.txt`` separates them.  When both reach the same place (a terminal, or ``2>&1``) the program
+output is flushed before each trace line, and a trace line starts on a fresh line even when the
+program left its output mid-line (``pl`` puts its newline first); a line end the program writes
+right after a trace line is then absorbed, so that ``pl`` does not add an empty line after each one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from typing import Callable
+
+from . import ast
+from .console import Console
+from .errors import ExitProgram
+from .evaluator import BreakSignal, Evaluator
+from .interpreter import DEFAULT_MEMORY, Machine
+from .symbols import Symbol
+from .views import LINE, load, read_program
+
+DEFAULT_LIMIT = 1000
+
+
+class TracingConsole(Console):
+    """A Console that tells the tracer before the program writes or reads, so lines appear in order."""
+
+    def __init__(self, *args, before: Callable[[], None] = lambda: None, **kw):
+        super().__init__(*args, **kw)
+        self.before = before
+        self.mid_line = False  # program output since the last trace line does not end in a newline
+        self.fresh = False     # a trace line was just written: absorb the line end the program writes next
+
+    def write(self, data: bytes) -> None:
+        if data:
+            self.before()
+        if self.fresh:
+            data = data.lstrip(b"\r")
+            if data:
+                self.fresh = False
+                data = data[1:] if data[:1] == b"\n" else data
+        if data:
+            self.mid_line = not data.endswith(b"\n")
+        super().write(data)
+
+    def read_line(self) -> bytes | None:
+        self.before()
+        return super().read_line()
+
+    def read_char(self) -> int | None:
+        self.before()
+        return super().read_char()
+
+
+class Tracer(Evaluator):
+    """The reference evaluator, reporting statements, conditions and calls to ``emit`` as they run.
+
+    ``emit`` receives one trace line (no newline).  ``calls`` shows calls and returns only; ``limit``
+    is the number of trace lines after which tracing stops and the program runs on untraced;
+    ``library`` traces inside library functions too.  Call :meth:`locate` once the program is loaded.
+    """
+
+    name = "reference"
+
+    def __init__(self, machine: Machine, emit: Callable[[str], None], calls: bool = False,
+                 limit: int = DEFAULT_LIMIT, library: bool = False):
+        super().__init__(machine)
+        self.emit_line = emit
+        self.calls_only = calls
+        self.limit = limit
+        self.library_too = library
+        self.active = limit > 0
+        self.count = 0
+        self.open: list[list] = []  # statements and calls begun but not finished: [label, printed]
+        self.spans: list[tuple[int, int, str]] = []
+
+    def locate(self, text: bytes, base: int, ln: int, library: bytes, library_base: int) -> None:
+        """Where the program (at ``base``, ``text[0]`` = the sentinel), the entry statement and the
+        library live, to number lines and decide what is traced."""
+        self._texts = [(base, base + len(text), text, ""), (ln, base, None, "entry"),
+                       (library_base, library_base + len(library), b"\n" + library, "lib ")]
+
+    # ---- output
+
+    def _where(self, pos: int) -> str | None:
+        """The line label of ``pos`` if code there is traced: a file line, "entry" or "lib N"."""
+        for lo, hi, text, kind in self._texts:
+            if lo <= pos < hi:
+                if kind == "entry":
+                    return "entry"
+                if kind == "lib ":
+                    return kind + str(text.count(b"\n", 0, pos - lo + 1)) if self.library_too else None
+                return str(text.count(b"\n", 0, pos - lo))
+        return None
+
+    def _source(self, start: int, end: int) -> str:
+        text = bytes(self.mem.data[start:end]).split(b"\n")[0].rstrip()
+        more = " ..." if bytes(self.mem.data[start:end]).rstrip().count(b"\n") else ""
+        return text.replace(b"\0", b'"').decode("latin-1") + more
+
+    def _print(self, label: str) -> None:
+        if not self.active:
+            return
+        self.count += 1
+        if self.count > self.limit:
+            self.active = False
+            self.emit_line(f"trace: {self.limit} lines shown (--limit); the program runs on untraced")
+            return
+        self.emit_line(label)
+
+    def _flush_open(self) -> None:
+        """Print the statements and calls begun but not yet shown (something nested is about to print)."""
+        for entry in self.open:
+            if not entry[3]:
+                entry[3] = True
+                self._print(f"{entry[0]:>5} | {entry[1]}{entry[2]}")
+
+    def _begin(self, line: str, text: str) -> None:
+        self._flush_open()
+        self.open.append([line, "  " * self.depth, text, False])
+
+    def _end(self, note: str, again: str = "...") -> None:
+        """Finish the innermost open line: print it with ``note``, or if it was printed already (something
+        nested came first), print ``again`` and ``note`` on a line of its own."""
+        line, indent, text, printed = self.open.pop()
+        if not printed:
+            self._print(f"{f'{line:>5} | {indent}{text}':<44} {note}".rstrip())
+        elif note:
+            self._print(f"{line:>5} | {indent}{again} {note}")
+
+    # ---- variables: snapshots of the visible ones, and what changed
+
+    def _visible(self) -> dict[str, Symbol]:
+        seen: dict[str, Symbol] = {}
+        levels = [self.frame.locals.values() if self.frame else (), self.m.program or (), self.m.library]
+        for level in levels:
+            for s in level:
+                if s.kind == "var" and s.name not in seen:
+                    seen[s.name] = s
+        return seen
+
+    def _content(self, s: Symbol) -> bytes:
+        size = self.mem.sizeof(s.type)
+        if s.length > 1:
+            n = s.length * size
+        elif s.type == "char":  # a pointer parameter: show the string it points to
+            n = 64
+        else:
+            n = size
+        lo = max(0, min(s.address, self.mem.size))
+        return bytes(self.mem.data[lo:min(lo + n, self.mem.size)])
+
+    def _snapshot(self) -> dict[str, tuple]:
+        snap = {}
+        for name, s in self._visible().items():
+            if s.array:
+                snap[name] = (id(s), s.address, self._content(s), s)
+            else:
+                snap[name] = (id(s), self.mem.read(s.address, s.type), None, s)
+        return snap
+
+    def _changes(self, before: dict[str, tuple]) -> str:
+        out = []
+        for name, (ident, value, content, s) in self._snapshot().items():
+            old = before.get(name)
+            if old is not None and old[0] != ident:
+                old = None
+            if not s.array:
+                if old is None or old[1] != value:
+                    out.append(f"{name}={value}")
+                continue
+            if old is None:
+                out.append(f"{name}({s.length - 1}) new")
+                continue
+            if old[1] != value:
+                out.append(f"{name}={value}")
+            if old[2] != content:
+                out.append(self._array_change(s, old[2], content))
+        return ", ".join(out)
+
+    def _array_change(self, s: Symbol, old: bytes, new: bytes) -> str:
+        if s.type == "char":
+            shown = new.split(b"\0")[0]
+            cut = "..." if len(shown) > 40 else ""
+            return f'{s.name}="{shown[:40].decode("latin-1")}{cut}"'.replace("\n", "\\n").replace("\r", "\\r")
+        size = self.mem.sizeof("int")
+        changed = [i for i in range(len(new) // size) if old[i * size:(i + 1) * size] != new[i * size:(i + 1) * size]]
+        shown = [f"{s.name}({i})={self.mem.read(s.address + i * size, 'int')}" for i in changed[:4]]
+        return ", ".join(shown) + (f", ... {len(changed) - 4} more" if len(changed) > 4 else "")
+
+    # ---- statements
+
+    def _traced(self, node: ast.Node) -> str | None:
+        return self._where(node.pos) if self.active and not self.calls_only else None
+
+    def execute(self, node: ast.Stmt) -> None:
+        where = self._traced(node) if not isinstance(node, (ast.Block, ast.If, ast.While, ast.For)) else None
+        if where is None:
+            return super().execute(node)
+        self._begin(where, self._source(node.pos, node.end))
+        before = self._snapshot()
+        try:
+            super().execute(node)
+        finally:
+            self._end(self._changes(before) if self.active else "")
+
+    def _test(self, node: ast.Node, header_end: int, test: Callable[[], int]) -> int:
+        """Evaluate a condition (with a for's init or step), tracing the statement's header."""
+        where = self._traced(node)
+        if where is None:
+            return test()
+        self.cursor = node.pos
+        self._begin(where, self._source(node.pos, header_end))
+        before = self._snapshot()
+        value = 0
+        try:
+            value = test()
+        finally:
+            if self.active:
+                note = self._changes(before)
+                self._end((note + "  " if note else "") + ("(true)" if value else "(false)"))
+            else:
+                self._end("")
+        return value
+
+    def exec_if(self, node: ast.If) -> None:
+        if self._test(node, node.then.pos, lambda: self.eval(node.cond)):
+            self.execute(node.then)
+        elif node.orelse is not None:
+            self.execute(node.orelse)
+
+    def exec_while(self, node: ast.While) -> None:
+        while self._test(node, node.body.pos, lambda: self.eval(node.cond)):
+            try:
+                self.execute(node.body)
+            except BreakSignal:
+                break
+
+    def exec_for(self, node: ast.For) -> None:
+        step = node.init
+
+        def test() -> int:
+            if step is not None:
+                self.eval(step)
+            return 1 if node.cond is None else self.eval(node.cond)
+        while self._test(node, node.body.pos, test):
+            try:
+                self.execute(node.body)
+            except BreakSignal:
+                break
+            step = node.step
+
+    # ---- calls
+
+    def call(self, sym: Symbol, args: list[int], node: ast.Node) -> int:
+        if not (self.active and self._where(sym.function.body.pos) is not None):
+            return super().call(sym, args, node)
+        site = self._where(node.pos)
+        params = [(p.type, d) for p in sym.function.params for d in p.names]
+        shown = ", ".join(self._argument(t, d, v) for (t, d), v in zip(params, args))
+        label = f"{sym.name}({shown})"
+        self._begin(site or "", "call " + label)
+        result = None
+        try:
+            result = super().call(sym, args, node)
+            return result
+        finally:
+            self._end("" if result is None else f"returns {result}", label)
+
+
+    def _argument(self, type_: str, d: ast.Declarator, value: int) -> str:
+        """An argument as passed: a number; for a ``char`` array parameter also the string it points to."""
+        if type_ != "char" or d.size is None or value <= 0:
+            return str(value)
+        text = self.mem.cstring(value) if value < self.mem.size else b""
+        cut = "..." if len(text) > 24 else ""
+        return f'{value} "{text[:24].decode("latin-1")}{cut}"'.replace("\n", "\\n").replace("\r", "\\r")
+
+
+def _same_destination(a, b) -> bool:
+    try:
+        sa, sb = os.fstat(a.fileno()), os.fstat(b.fileno())
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = False,
+               limit: int = DEFAULT_LIMIT, library: bool = False, shared: bool = False,
+               strip_cr: bool = False, echo: bool = False, int_bits: int = 32,
+               memory: int = DEFAULT_MEMORY, max_depth: int = 1000, random_divisor: int = 8,
+               system: bytes | None = None):
+    """Load ``program`` as ``tinyc run`` does and run ``entry`` traced.
+
+    ``inp``/``out`` are the program's binary input and output, ``trace_out`` a text stream for the trace;
+    ``shared`` says the two outputs end up in one place (then a trace line never starts mid-line);
+    ``system`` is a system file's text to take the library from (default tinyc/lib/system.ipl).
+    Returns ``(loaded, error, cursor)``; ``loaded.workspace.report(error, cursor)`` is the tiny-c report.
+    """
+    holder: list[Tracer] = []
+    console = TracingConsole(inp, out, strip_cr=strip_cr, echo=echo,
+                             before=lambda: holder and holder[0]._flush_open())
+
+    def emit(line: str) -> None:
+        console.flush()
+        if shared and console.mid_line:
+            trace_out.write("\n")
+        console.mid_line = False
+        console.fresh = shared
+        trace_out.write(line + "\n")
+        trace_out.flush()
+
+    m = Machine(memory, int_bits, console, "reference", max_depth, random_divisor)
+    tracer = Tracer(m, emit, calls, limit, library)
+    holder.append(tracer)
+    m.engine = tracer
+    loaded = load(program, machine=m, system=system)
+    ws, lib = loaded.workspace, m.library_text
+    tracer.locate(ws.text, ws.pr, ws.ln, lib.text, lib.base)
+    try:
+        err, cu = ws.run(entry.encode("latin-1"))
+    except ExitProgram:
+        err, cu = 0, 0
+    if console.last != b"\n":
+        console.write(b"\n")
+    console.flush()
+    return loaded, err, cu
+
+
+def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: int = DEFAULT_LIMIT,
+          stdin: bytes = b"", library: bool = False, **machine) -> str:
+    """The transcript of a traced run: program output (CR bytes dropped) and trace lines interleaved,
+    then the tiny-c error report if the program stopped with an error.  ``machine`` takes the keyword
+    options of :func:`run_traced` (int_bits, memory, max_depth, random_divisor, system)."""
+    program = text.encode("latin-1") if isinstance(text, str) else text
+    out = io.BytesIO()
+
+    class _Text(io.TextIOBase):
+        def write(self, s: str) -> int:
+            out.write(s.encode("latin-1"))
+            return len(s)
+
+    loaded, err, cu = run_traced(program, entry, io.BytesIO(stdin), out, _Text(), calls, limit, library,
+                                 shared=True, strip_cr=True, **machine)
+    result = out.getvalue().decode("latin-1")
+    return result + (loaded.workspace.report(err, cu) if err else "")
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    """Options of ``tinyc trace FILE [--entry NAME] [--calls] [--limit N] [--library]``."""
+    parser.add_argument("file", metavar="FILE", help="a tiny-c program")
+    parser.add_argument("--entry", default="main", help="statement to run (default: main)")
+    parser.add_argument("--calls", action="store_true", help="show only calls (with arguments) and returns")
+    parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
+                        help=f"trace lines to show before the program runs on untraced (default {DEFAULT_LIMIT})")
+    parser.add_argument("--library", action="store_true", help="trace inside library functions too")
+    parser.add_argument("--int-bits", type=int, choices=(16, 32), default=32, help="int width (default 32)")
+    parser.add_argument("--memory", type=int, default=DEFAULT_MEMORY, metavar="BYTES",
+                        help=f"size of the flat memory (default {DEFAULT_MEMORY})")
+    parser.add_argument("--strip-cr", action="store_true", help="drop CR bytes from the program's output")
+    parser.add_argument("--echo", action="store_true", help="echo each input line read")
+    parser.add_argument("--random-divisor", type=int, choices=(7, 8), default=8,
+                        help="divisor in the library's random (default 8)")
+    parser.add_argument("--max-depth", type=int, default=1000, metavar="N",
+                        help="active function calls before error 17 (default 1000)")
+
+
+def command(args: argparse.Namespace) -> int:
+    """Run the traced program; 1 with the tiny-c report on an error, 2 for bad command-line use."""
+    program = read_program(args.file)
+    if program is None:
+        return 2
+    if args.memory < 200_000:
+        print("tinyc: --memory must be at least 200000 bytes", file=sys.stderr)
+        return 2
+    if len(args.entry) > LINE:
+        print(f"tinyc: --entry is longer than {LINE} characters", file=sys.stderr)
+        return 2
+    try:
+        loaded, err, cu = run_traced(
+            program, args.entry, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls, args.limit,
+            args.library, _same_destination(sys.stdout, sys.stderr), args.strip_cr, args.echo,
+            args.int_bits, args.memory, args.max_depth, args.random_divisor)
+    except ValueError as e:
+        print(f"tinyc: {args.file}: {e}", file=sys.stderr)
+        return 2
+    if err:
+        sys.stderr.write(loaded.workspace.report(err, cu))
+        return 1
+    return 0

@@ -1,0 +1,391 @@
+"""Stage views: what each stage of the interpreter makes of a program, as readable text.
+
+One function per stage, for notebooks and tests: :func:`tokens` (lexer and lexer hack), :func:`parse_tree`
+(the Lark LALR parse tree), :func:`ast_dump` (our AST with source positions) and :func:`link_map` (symbol
+levels and the memory map).  The ``tinyc tokens|parse|ast|link`` subcommands print the same text.
+
+A program is placed the way ``tinyc run`` places it: the system library is booted, the shell's buffers
+``ln`` and ``pr`` are allocated after it, and the file is loaded into ``pr`` (reference section 9.2), so
+every address shown is the address the program really runs at.  A statement given with ``-e`` is
+placed in ``ln``, as a statement typed at the shell is.  Positions print as ``line:column`` (1-based,
+line 1 = the first line of the file) and as absolute byte addresses ``@address``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from lark import Token, Tree
+
+from . import ast
+from .errors import TinyCError, error_report
+from .interpreter import DEFAULT_MEMORY, Machine
+from .lexer import Level, canonical, classify, tokenize
+from .linker import LinkedText, link
+from .parser import parse_program, parse_statements, prepare
+from .parser import parse_tree as _lark_tree
+from .workspace import LINE, Workspace
+
+LAYOUT = ("WS", "COMMENT", "NEWLINE")
+
+
+# ---- loading a program as `tinyc run` does
+
+@dataclass
+class Loaded:
+    """A booted machine with a program in the shell's ``pr`` buffer and an optional statement for ``ln``.
+
+    ``text`` is ``pr(0..pe)`` decoded (``text[0]`` is the newline sentinel, so ``text.count("\\n", 0, i)``
+    is the 1-based file line of offset ``i``); ``base`` is the address of ``pr(0)``.
+    """
+
+    machine: Machine
+    workspace: Workspace
+    statement: str | None = None
+
+    @property
+    def base(self) -> int:
+        return self.workspace.pr
+
+    @property
+    def text(self) -> str:
+        return self.workspace.text.decode("latin-1")
+
+    def program_levels(self) -> list[Level]:
+        """The name levels the program is classified with: the library's (section 3)."""
+        return [self.machine.library_lex]
+
+    def statement_levels(self) -> list[Level]:
+        """The name levels of a typed statement: the program's own top level, then the library."""
+        _, levels = prepare(self.text, self.program_levels(), self.base)
+        return levels
+
+    def report(self, e: TinyCError) -> str:
+        """The tiny-c error report for ``e``: in the statement if it lies in ``ln``, else in the program."""
+        ws = self.workspace
+        if self.statement is not None and ws.ln <= e.address < ws.pr:
+            return error_report(e.code, b"\n" + self.statement.encode("latin-1"), e.address - ws.ln + 1)
+        return ws.report(e.code, e.address - ws.pr)
+
+
+def load(program: bytes = b"", statement: str | None = None, int_bits: int = 32,
+         memory: int = DEFAULT_MEMORY, machine: Machine | None = None, system: bytes | None = None) -> Loaded:
+    """Boot a library on ``machine`` (a new reference-engine Machine by default) and load ``program``.
+
+    ``system`` is a system file's text (default: tinyc/lib/system.ipl); its part before ``endlibrary``
+    becomes the library level.
+    CR bytes are dropped from the program, as ``.r`` drops them.  Raises ValueError if the program does
+    not fit the 90000-byte ``pr`` buffer.
+    """
+    m = machine or Machine(memory, int_bits)
+    m.boot_library(system)
+    ws = Workspace(m)
+    if not ws.append(program.replace(b"\r", b"")):
+        raise ValueError("the program does not fit the program buffer")
+    return Loaded(m, ws, statement)
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line (of the file: text[0] is the sentinel line 0) and column of ``offset`` in ``text``."""
+    start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset), offset - start + 1
+
+
+def _show(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+
+
+# ---- stage 1: tokens
+
+_WHY = {
+    "FNAME0": "a call with no arguments: the line ends right after the name",
+    "CPAREN": "the statement's own parenthesis: its ) is optional",
+    "CALLPAREN": "opens an argument list",
+    "RETURN0": "return at the end of a line: returns 0",
+}
+
+
+def _token_rows(loaded: Loaded, layout: bool) -> list[tuple[Token, str, str]]:
+    """(raw token, parser type, note) for the program, or for the ``-e`` statement if there is one."""
+    if loaded.statement is not None:
+        text, base = loaded.statement, loaded.workspace.ln
+        levels = loaded.statement_levels()
+        classified = classify(tokenize(text, base), levels, statements=True)
+    else:
+        text, base = loaded.text, loaded.base
+        classified, levels = prepare(text, loaded.program_levels(), base)
+    raw = tokenize(text, base)
+    by_pos = {t.start_pos: t for t in classified}
+    rows, depth = [], 0
+    for t in raw:
+        c = by_pos.get(t.start_pos)
+        if c is None:
+            if layout:
+                rows.append((t, t.type, ""))
+            continue
+        depth += {"LSQB": 1, "RSQB": -1}.get(c.type, 0)
+        note = ""
+        if c.type != t.type:
+            note = f"was {t.type}: "
+            if c.type in ("FNAME", "FNAME0"):
+                name = canonical(t.value)
+                if loaded.statement is None and depth == 0:
+                    where = "defines a function"
+                elif name in levels[0].names:
+                    where = "a function of this program"
+                else:
+                    where = "a library function"
+                note += where + ("; " + _WHY["FNAME0"] if c.type == "FNAME0" else "")
+            else:
+                note += _WHY[c.type]
+        rows.append((t, c.type, note))
+    return rows
+
+
+def tokens(text: str | bytes, statement: str | None = None, layout: bool = False, **machine) -> str:
+    """The token stream of a program (or of ``statement`` typed against it), one token a line.
+
+    Each line: ``line:col``, the type the parser sees, the token text, and for a retyped token the
+    lexer type it had and why.  That retyping is the lexer hack: whether ``pn x`` is a call depends on
+    whether ``pn`` is a function in scope, which a context-free grammar cannot know, so the lexer looks
+    the name up and hands the parser FNAME instead of NAME.  ``layout`` includes blanks, comments and
+    newlines (which the parser never sees).  Raises TinyCError on a bad character or literal.
+    """
+    loaded = text if isinstance(text, Loaded) else load(_bytes(text), statement, **machine)
+    src = loaded.statement if loaded.statement is not None else loaded.text
+    out = []
+    for t, kind, note in _token_rows(loaded, layout):
+        line, col = _line_col("\n" + src if loaded.statement is not None else src,
+                              t.start_pos + (loaded.statement is not None))
+        value = _show(t.value)
+        out.append(f"{line:>4}:{col:<4} {kind:<10} {value:<12} {note}".rstrip())
+    return "\n".join(out) + "\n"
+
+
+# ---- stage 2: the Lark parse tree
+
+def _tree_lines(node, indent: int, out: list[str]) -> None:
+    pad = "  " * indent
+    if isinstance(node, Token):
+        out.append(f"{pad}{node.type} {_show(node.value)!r}")
+        return
+    out.append(pad + node.data)
+    for child in node.children:
+        _tree_lines(child, indent + 1, out)
+
+
+def parse_tree(text: str | bytes, statement: str | None = None, **machine) -> str:
+    """The Lark LALR parse tree, one node a line, indented; tokens show as ``TYPE 'text'``.
+
+    Rules the grammar inlines (names starting with ``?`` or ``_``) do not appear; punctuation the
+    grammar names only to match (``[``, ``]``, ``;``...) is dropped by Lark.  Raises TinyCError.
+    """
+    loaded = text if isinstance(text, Loaded) else load(_bytes(text), statement, **machine)
+    if loaded.statement is not None:
+        base = loaded.workspace.ln
+        toks = classify(tokenize(loaded.statement, base), loaded.statement_levels(), statements=True)
+        tree = _lark_tree(toks, "statements", base, loaded.statement)
+    else:
+        toks, _ = prepare(loaded.text, loaded.program_levels(), loaded.base)
+        tree = _lark_tree(toks, "program", loaded.base, loaded.text)
+    out: list[str] = []
+    _tree_lines(tree, 0, out)
+    return "\n".join(out) + "\n"
+
+
+# ---- stage 3: the AST
+
+def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) -> None:
+    attrs, children = [], []
+    for f in fields(node):
+        if f.name in ("pos", "end"):
+            continue
+        v = getattr(node, f.name)
+        if isinstance(v, (int, str)):
+            attrs.append(f"{v} {chr(v & 255)!r}" if isinstance(node, ast.CharLit) else f"{f.name}={v}"
+                         if f.name == "length" else str(v))
+        elif isinstance(v, list):
+            children += [(f.name, c) for c in v]
+        elif v is not None:
+            children.append((f.name, v))
+    head = "  " * indent + (f"{label}: " if label else "") + type(node).__name__
+    head += (" " + " ".join(attrs)) if attrs else ""
+    out.append(f"{head:<44} {place(node.pos)}-{place(node.end)}  @{node.pos}")
+    plain = {"items", "body", "names", "args", "params"}
+    for name, child in children:
+        _node_lines(child, "" if name in plain else name, indent + 1, place, out)
+
+
+def ast_dump(text: str | bytes, statement: str | None = None, **machine) -> str:
+    """Our AST (tinyc/ast.py), one node a line: the node type and its plain fields, indented children
+    (labelled by field when the role is not obvious: cond, then, else, left, right...), then the source
+    span ``line:col-line:col`` (end exclusive) and ``@address`` of its first byte.  Raises TinyCError.
+    """
+    loaded = text if isinstance(text, Loaded) else load(_bytes(text), statement, **machine)
+    out: list[str] = []
+    if loaded.statement is not None:
+        ln, src = loaded.workspace.ln, "\n" + loaded.statement
+        stmts = parse_statements(loaded.statement, loaded.statement_levels(), ln)
+
+        def place(addr: int) -> str:
+            return "%d:%d" % _line_col(src, addr - ln + 1)
+        for s in stmts:
+            _node_lines(s, "", 0, place, out)
+    else:
+        src, base = loaded.text, loaded.base
+
+        def place(addr: int) -> str:
+            return "%d:%d" % _line_col(src, addr - base)
+        _node_lines(parse_program(src, loaded.program_levels(), base), "", 0, place, out)
+    return "\n".join(out).replace("orelse:", "else:") + "\n"
+
+
+# ---- stage 4: linking and the memory map
+
+def link_program(loaded: Loaded) -> LinkedText:
+    """Link the program as MC 11 does: its globals are allocated just after its text (section 14 item 14).
+
+    Leaves the allocation in place (``machine.top`` moves past the globals); raises TinyCError."""
+    m, ws = loaded.machine, loaded.workspace
+    text = ws.text
+    m.top = ws.pr + ws.pe + 1
+    program = parse_program(text.decode("latin-1"), loaded.program_levels(), ws.pr)
+    return link(program, ws.pr, text, m.allocate, m.engine.evaluate_constant)
+
+
+def _symbol_rows(table, source: bytes, base: int, sizeof) -> list[str]:
+    rows = []
+    for s in table:
+        if s.kind == "func":
+            fn = s.function
+            line = source.count(b"\n", 0, fn.pos - base) + (0 if source[:1] == b"\n" else 1)
+            params = ",".join(d.name for d in fn.param_names)
+            what, size = "function", fn.end - fn.pos
+            where = f"text, line {line}" + (f", params {params}" if params else "")
+        elif s.array:
+            what, size = f"{s.type} array", s.length * sizeof(s.type)
+            where = f"{s.length} elements, ({s.length - 1}) declared"
+        else:
+            what, size, where = s.type, sizeof(s.type), ""
+        rows.append(f"  {s.name:<9} {what:<11} {size:>7} bytes  @{s.address:<8} {where}".rstrip())
+    return rows
+
+
+def link_map(text: str | bytes, show_library: bool = True, **machine) -> str:
+    """The linked program: the library and program symbol levels, then the memory map.
+
+    Each symbol line: its canonical name, class (function, int, char, int array, char array), size in
+    bytes (a function's: its source text), its address (a function's: where its text starts; an
+    array's: its data) and, for a function, its line.  The memory map lists the regions of the flat
+    memory from address 0 up.  With ``show_library`` False the library's functions are only counted.  Raises TinyCError when the program has a syntax or link error.
+    """
+    loaded = text if isinstance(text, Loaded) else load(_bytes(text), **machine)
+    m, ws = loaded.machine, loaded.workspace
+    lib = m.library_text
+    lib_globals = (lib.base + len(lib.text) + 1, ws.ln)
+    globals_ = (ws.pr + ws.pe + 1, 0)
+    linked = link_program(loaded)
+    globals_ = (globals_[0], m.top)
+    sizeof = m.memory.sizeof
+    out = [f"level 1, library: {len(list(m.library))} symbols, linked from the system file"]
+    shown = [s for s in m.library if show_library or s.kind != "func"]
+    out += _symbol_rows(shown, lib.text, lib.base, sizeof)
+    if not show_library:
+        out.append(f"  ... and {len(list(m.library)) - len(shown)} functions (tinyc link --library lists them)")
+    for table in linked.tables:
+        count = len(list(table))
+        out.append(f"level 2, program: {count} symbols" + ("" if count else " (none)"))
+        out += _symbol_rows(table, ws.text, ws.pr, sizeof)
+    out.append("level 3, locals: made when a function runs (its parameters and declarations)")
+    pr_end = ws.pr + ws.capacity + 1
+    regions = [
+        (lib.base, lib.base + len(lib.text) + 1, "system text: the system file (its library part is linked), NUL-ended"),
+        (*lib_globals, "library globals"),
+        (ws.ln, ws.pr, f"ln({LINE}): the shell's line buffer, where a typed statement goes"),
+        (ws.pr, ws.pr + 1, "pr(0): the newline sentinel before the program"),
+        (ws.pr + 1, ws.pr + ws.pe + 1, "program text, pr(1..pe), pe = %d" % ws.pe),
+        (*globals_, "program globals, allocated when the program is linked"),
+        (globals_[1], pr_end, "free: the rest of pr; call frames (parameters, locals) grow up from here"),
+        (pr_end, m.memory.size, "free: after pr, for frames that outgrow it"),
+    ]
+    regions = [(lo, hi, what) for lo, hi, what in regions if hi > lo or what.startswith("program")]
+    out.append(f"memory map ({m.memory.size} bytes, {m.memory.sizeof('int')}-byte ints):")
+    for first, end, what in regions:
+        shown = f"{first}..{end - 1}" if end > first else f"{first}"
+        out.append(f"  {shown:<17} {end - first:>7} bytes  {what}")
+    return "\n".join(out) + "\n"
+
+
+def _bytes(text: str | bytes) -> bytes:
+    return text.encode("latin-1") if isinstance(text, str) else text
+
+
+# ---- the command line
+
+VIEWS = {"tokens": tokens, "parse": parse_tree, "ast": ast_dump, "link": link_map}
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    """Options of ``tinyc tokens|parse|ast|link``: a FILE, a statement (``-e``), or both."""
+    parser.add_argument("file", nargs="?", metavar="FILE", help="a tiny-c program")
+    if name != "link":
+        parser.add_argument("-e", dest="statement", metavar="STATEMENT",
+                            help="show a statement as the shell would run it (against FILE, if given)")
+    if name == "link":
+        parser.add_argument("--library", action="store_true", help="also list the library's functions")
+    if name == "tokens":
+        parser.add_argument("--layout", action="store_true", help="also show blanks, comments and newlines")
+    parser.add_argument("--int-bits", type=int, choices=(16, 32), default=32, help="int width (default 32)")
+    parser.add_argument("--memory", type=int, default=DEFAULT_MEMORY, metavar="BYTES",
+                        help=f"size of the flat memory (default {DEFAULT_MEMORY})")
+
+
+def read_program(path: str | None) -> bytes | None:
+    """The bytes of ``path`` ("" if None), or None after printing why it cannot be read."""
+    if path is None:
+        return b""
+    try:
+        return Path(path).read_bytes()
+    except OSError as e:
+        print(f"tinyc: {path}: {e.strerror}", file=sys.stderr)
+        return None
+
+
+def command(args: argparse.Namespace) -> int:
+    """Print one stage view; 1 with the tiny-c report on a syntax error, 2 for bad command-line use.
+
+    ``tinyc tokens`` prints the tokens of a program the parser rejects, then the report."""
+    statement = getattr(args, "statement", None)
+    if args.file is None and statement is None:
+        print(f"tinyc {args.command}: give a FILE" + ("" if args.command == "link" else " or -e STATEMENT"),
+              file=sys.stderr)
+        return 2
+    program = read_program(args.file)
+    if program is None:
+        return 2
+    if args.memory < 200_000:
+        print("tinyc: --memory must be at least 200000 bytes", file=sys.stderr)
+        return 2
+    try:
+        loaded = load(program, statement, args.int_bits, args.memory)
+    except ValueError as e:
+        print(f"tinyc: {args.file}: {e}", file=sys.stderr)
+        return 2
+    try:
+        if args.command == "tokens":
+            text = tokens(loaded, layout=args.layout)
+            sys.stdout.write(text)
+            text = ""
+            parse_tree(loaded)  # the tokens are shown; a syntax error the parser finds is reported too
+        elif args.command == "link":
+            text = link_map(loaded, show_library=args.library)
+        else:
+            text = VIEWS[args.command](loaded)
+    except TinyCError as e:
+        sys.stderr.write(loaded.report(e))
+        return 1
+    sys.stdout.write(text)
+    return 0

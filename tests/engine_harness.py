@@ -1,0 +1,32 @@
+"""Run a tiny-c program on a chosen engine and collect what can be compared: output bytes, error, cursor."""
+
+from __future__ import annotations
+
+import io
+
+from tinyc.console import Console
+from tinyc.errors import ExitProgram
+from tinyc.interpreter import Machine
+from tinyc.workspace import Workspace
+
+
+def run_program(source: bytes | str, engine: str, entry: str = "main", stdin: bytes = b"",
+                int_bits: int = 32, max_depth: int = 200, memory: int = 1 << 20) -> tuple[bytes, int, int]:
+    """(output bytes, error number, cursor in the program buffer) of ``tinyc run`` on ``source``."""
+    if isinstance(source, str):
+        source = source.encode("latin-1")
+    out = io.BytesIO()
+    m = Machine(memory, int_bits, Console(io.BytesIO(stdin), out), engine, max_depth)
+    m.boot_library()
+    ws = Workspace(m)
+    assert ws.append(source.replace(b"\r", b""))
+    try:
+        err, cursor = ws.run(entry.encode("latin-1"))
+    except ExitProgram:
+        err, cursor = -1, 0
+    m.console.flush()
+    return out.getvalue(), err, cursor
+
+
+def both(source, **kw) -> tuple[tuple, tuple]:
+    return run_program(source, "reference", **kw), run_program(source, "fast", **kw)

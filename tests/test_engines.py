@@ -1,0 +1,118 @@
+"""The fast engine against the reference evaluator: same output bytes, error number and error cursor."""
+
+from pathlib import Path
+
+import pytest
+
+from engine_harness import both, run_program
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.tc"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_examples(path):
+    ref, fast = both(path.read_bytes())
+    assert ref[1] == 0, ref
+    assert fast == ref
+
+
+@pytest.mark.parametrize("games", [1, 7])
+def test_bca(games):
+    src = (ROOT / "programs/bca.tc").read_bytes()
+    ref, fast = both(src, entry="bca", stdin=b"3141\n%d\n" % games)
+    assert b"Average number of tries" in ref[0]
+    assert fast == ref
+
+
+def test_bc_plays_a_game():
+    src = (ROOT / "programs/bc.tc").read_bytes()
+    # the scores of some game: whatever the program guesses, answer "0B0C" then run out of input
+    ref, fast = both(src, entry="bullcow", stdin=b"77\n9\n9\n")
+    assert ref[1] == 99
+    assert fast == ref
+
+
+# Each program: (source, what it exercises).  Every run-time error number appears at least once.
+PROGRAMS = [
+    ("main [ int a(3); a(4)=1 ]", "6: subscript past the end"),
+    ("main [ int a(3),i; i=-1; pn a(i) ]", "6: negative subscript read"),
+    ("main [ char p(0); p=-5; pn p(1) ]", "6: unchecked pointer below memory"),
+    ("main [ char p(0); p=1048575; pn p(0); pn p(1) ]", "6: unchecked pointer past memory"),
+    ("main [ int p(0); p=1048573; p(0)=7 ]", "6: int store straddling the end"),
+    ("main [ int x; x(1)=2 ]", "7: subscript on a scalar"),
+    ("main [ pn(1)=2 ]", "14: assignment to a call"),
+    ("main [ (1+2)=3 ]", "14: not an lvalue"),
+    ("f int n [ return f(n+1) ]\nmain [ f 0 ]", "17: runaway recursion"),
+    ("f int n [ int a(50); if(n) f(n-1) ]\nmain [ f 100 ]", "17 with frames holding arrays"),
+    ("main [ int k; while(k<5000) [ int x; ++k ] ]", "18: too many declarations in one call"),
+    ("main [ int a(300000) ]", "19: out of value space"),
+    ("f int a,b [ return a+b ]\nmain [ pn f(1) ]", "21: too few arguments"),
+    ("main [ MC 1,2,3,99 ]", "24: bad MC number"),
+    ("main [ pn nosuch ]", "26: undefined symbol"),
+    ("int v\nmain [ v(1,2) ]", "26: call of a variable"),
+    ("main [ int z; pn 7/z ]", "30: division by zero"),
+    ("main [ int z; pn 7%z ]", "30: remainder by zero"),
+    ("main [ pn gn() ]", "99: input ends while reading"),
+    ("main [ int x; x=2147483647; ++x; pn x; x=x*x*x; pn x; pn -2147483647-1/-1 ]", "wrap-around"),
+    ("main [ int x; x=-2147483647-1; pn x/-1; pn x%-1; pn -7/2; pn -7%2; pn 7%-2 ]", "C division"),
+    ("main [ char c; c=300; pn c; c=c+200; pn c; pn (c=129) ]", "char stores truncate"),
+    ("char s(5)\nmain [ s(0)=200; pn s(0); ++s(0); pn s(0); pn ++s(1) ]", "char array elements"),
+    ("int a(2),b\nmain [ a=b; pn a; a(0)=5; pn b; ++a; pn a ]", "assignable array names"),
+    ("int q(3)\nf int a(3) [ a(1)=9; return a(1) ]\nmain [ pn f(0); pn f(q); pn q(1) ]",
+     "array parameters: fresh space for 0"),
+    ("main [ int i; for(i=0;i<5;++i) [ if(i==3) break; pn i ] ; pn i ]", "for and break"),
+    ("main [ int i; while(1) [ ++i; if(i>3) break ]; pn i; f ]\nf [ break; pn 1 ]", "break ends a function"),
+    ("main [ pn !0; pn !5; pn (3<4)+(4<3); pn -(1<2); pn +(1==1) ]", "relational values are ints"),
+    ("main [ int x; x=5; pn x; int x; pn x ]", "a redeclaration keeps the first binding"),
+    ("f [ x=3; int x; x=4; pn x ]\nint x\nmain [ f; pn x ]", "a name used before its declaration is global"),
+    ("main [ if(1) [ int y; y=2; pn y ] ]", "declaration in a nested block"),
+    ("int g\nmain [ pn (g=5); pn g; pn ++g; pn (x=2); ]\nint x", "assignments as values"),
+    ("main [ ps \"ab\"; pn \"xy\"-\"ab\" ]", "string literal addresses"),
+    ("main [ int a(2); int b(2); pn b-a; pn f(); int c(0); pn c-b ]\nf [ int z(9); return z ]",
+     "frame addresses in value space"),
+    ("main [ int x,y; x=y=7; pn x+y; pn (x=x+1)*(y=y*2) ]", "chained assignments"),
+    ("main [ pn MC 5,7,2,14; pn MC 65,1 ]", "extra MC arguments are ignored"),
+    ("main [ char b(20); strcpy b,\"hello\"; strcat b,\" you\"; ps b; pn strlen(b) ]", "library strings"),
+    ("main [ int k; k=3; while(k) --k; pn k; pn (k=-1)*(-1) ]", "conditions on raw values"),
+    ("int a(4)\nmain [ a(a(0)+1)=a(0)=2; pn a(0); pn a(1); pn a(3) ]", "subscript evaluated before the value"),
+    ("main [ pn f(2147483647,1) ]\nf int a,b [ return a+b ]", "argument wrap"),
+    ("f char c [ return c ]\nmain [ pn f(511) ]", "char parameters truncate"),
+    ("main [ int i; i=2147483647; pn (i+1<0); pn ((i+i)&0) ]", "comparison after wrap"),
+]
+
+
+@pytest.mark.parametrize("src,why", PROGRAMS, ids=[p[1] for p in PROGRAMS])
+def test_programs(src, why):
+    ref, fast = both(src, stdin=b"")
+    assert fast == ref
+
+
+def test_every_error_number_is_covered():
+    seen = {run_program(src, "reference")[1] for src, _ in PROGRAMS}
+    assert {6, 7, 14, 17, 18, 19, 21, 24, 26, 30, 99} <= seen
+
+
+def test_int_bits_16():
+    src = "main [ int x; x=32767; ++x; pn x; pn x*x; pn 300*300; char c; c=x; pn c ]"
+    ref, fast = both(src, int_bits=16)
+    assert ref[1] == 0
+    assert fast == ref
+
+
+def test_mc11_nested_program_sees_its_own_globals():
+    # the system file's shell runs a program through MC 11; the fast engine links each run anew
+    from tinyc.interpreter import system_file
+    import io
+    from tinyc.console import Console
+    from tinyc.interpreter import Machine
+    outs = []
+    for engine in ("reference", "fast"):
+        out = io.BytesIO()
+        m = Machine(1 << 20, 32, Console(io.BytesIO(b"int x\nmain [ x=x+1; pn x ]\n.main\n.main\n.x\n"), out),
+                    engine, 200)
+        m.boot_ipl(system_file())
+        m.console.flush()
+        outs.append(out.getvalue())
+    assert b" 1" in outs[0]
+    assert outs[1] == outs[0]

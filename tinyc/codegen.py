@@ -1,0 +1,671 @@
+"""Code generator of the fast engine: one tiny-c function (or top-level statement list) to Python source.
+
+The generated source is a factory ``def _make(_N): def f_NAME(params..., _t, _d): ...; return f_NAME``
+executed with a per-link globals dict (see :mod:`tinyc.fastrt`).  Conventions in the generated code:
+
+* a scalar local or parameter ``x`` is the Python local ``v_x``; a local array ``a`` is its pointer
+  ``p_a`` (plus ``w_a``/``b_a``/``n_a``: the aligned int view, base index and view length, when ``a`` is
+  never reassigned);
+* ``_t`` is the value-space top (bytes) and ``_d`` the number of active tiny-c calls: both are passed
+  down the calls, so returning needs no bookkeeping (reference section 3, "Memory layout"; 14 item 11);
+* globals come from the link's table: ``gw_x[gi_x]`` an int scalar, ``_B[ga_x]`` a char, ``f_x`` a
+  function, ``gs_x`` a symbol whose array pointer may change;
+* values are Python ints that are wrapped to ``int_bits`` only where it changes a result (stores,
+  comparisons, ``/``, ``%``, conditions, subscripts, arguments, returns);
+* every check that can fail carries the tiny-c error cursor (an absolute byte address) as a constant.
+
+Anything this generator does not handle statically (a declaration inside a nested block, a name used
+before its declaration, an array bound that is not a constant) raises :class:`Unsupported`; the engine
+then runs that function with the reference evaluator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import ast
+
+MAX_LOCALS = 4096
+
+
+class Unsupported(Exception):
+    """The function needs the reference evaluator (dynamic locals)."""
+
+
+@dataclass
+class E:
+    """A generated expression: Python ``code``; ``kind`` "int" or "bool"; value bounds lo..hi (raw ints);
+    ``pure``: evaluating it has no side effect and cannot fail."""
+
+    code: str
+    kind: str
+    lo: int
+    hi: int
+    pure: bool = False
+    name: bool = False  # a plain Python name (no temporary needed to reuse it)
+
+
+@dataclass
+class Local:
+    name: str
+    type: str
+    array: bool
+    length: int = 1         # arrays: N+1
+    frozen: bool = True     # arrays: the pointer is never reassigned in this function
+    allocated: bool = False  # arrays: space from a declaration here (in bounds if checked and frozen)
+
+
+def constant(expr) -> int | None:
+    """The value of a constant array bound (a number, a char, or its negation), else None."""
+    if isinstance(expr, (ast.Number, ast.CharLit)):
+        return expr.value
+    if isinstance(expr, ast.Unary) and expr.op in ("-", "+"):
+        v = constant(expr.operand)
+        return None if v is None else (-v if expr.op == "-" else v)
+    return None
+
+
+def walk(node):
+    """Every AST node under ``node`` (statements and expressions), depth first."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        if isinstance(n, list):
+            stack.extend(reversed(n))
+            continue
+        yield n
+        for f in n.__slots__:
+            v = getattr(n, f, None)
+            if isinstance(v, (ast.Node, list)):
+                stack.append(v)
+
+
+def names_used(node) -> set[str]:
+    return {n.name for n in walk(node) if isinstance(n, (ast.Var, ast.Index, ast.Call))}
+
+
+def assigned_names(node) -> set[str]:
+    """Names that appear as whole assignment targets (``x=...``, ``++x``): array pointers that may change."""
+    out = set()
+    for n in walk(node):
+        if isinstance(n, ast.Assign) and isinstance(n.target, ast.Var):
+            out.add(n.target.name)
+        elif isinstance(n, ast.Unary) and n.op in ("++", "--") and isinstance(n.operand, ast.Var):
+            out.add(n.operand.name)
+    return out
+
+
+class Analysis:
+    """The static locals of a function: params and top-level declarations, each used only after it."""
+
+    def __init__(self, params: list[tuple[str, ast.Declarator]], body: list):
+        self.locals: dict[str, Local] = {}
+        reassigned = assigned_names(body)
+        for type_, d in params:
+            if d.name in self.locals:
+                raise Unsupported("duplicate parameter")
+            self.locals[d.name] = self._local(type_, d, reassigned, False)
+        count = 0
+        for i, s in enumerate(body):
+            if isinstance(s, ast.Decl):
+                for d in s.names:
+                    count += 1
+                    if d.name not in self.locals:
+                        if any(d.name in names_used(t) for t in body[:i]):
+                            raise Unsupported("name used before its declaration")
+                        self.locals[d.name] = self._local(s.type, d, reassigned, True)
+                    elif d.size is not None and constant(d.size) is None:
+                        raise Unsupported("array bound not constant")
+            elif any(isinstance(n, ast.Decl) for n in walk(s)):
+                raise Unsupported("declaration in a nested statement")
+        if count > MAX_LOCALS:
+            raise Unsupported("too many declarations")
+        self.free = set()
+        for s in body:
+            self.free |= names_used(s)
+        for type_, d in params:
+            if d.size is not None:
+                self.free |= names_used(d.size)
+        self.free -= set(self.locals)
+
+    @staticmethod
+    def _local(type_, d, reassigned, allocated) -> Local:
+        if d.size is None:
+            return Local(d.name, type_, False)
+        n = constant(d.size)
+        if n is None:
+            raise Unsupported("array bound not constant")
+        return Local(d.name, type_, True, n + 1, d.name not in reassigned, allocated)
+
+
+class Codegen:
+    """Generates the factory source for one function.
+
+    ``resolve(name)`` gives the link-time shape of a global name: None (undefined), ``("func", nparams)``
+    or ``("var", type, array, frozen, checked)``; ``source(node)`` the tiny-c text of a node (comments).
+    """
+
+    def __init__(self, fname: str, params, body: list, resolve, int_bits: int, source=None,
+                 toplevel: bool = False):
+        self.fname = fname
+        self.params = params
+        self.body = body
+        self.an = Analysis(params, body)
+        self.resolve = resolve
+        self.bits = int_bits
+        self.isz = int_bits // 8
+        self.shift = 2 if int_bits == 32 else 1
+        self.amask = self.isz - 1
+        self.imin, self.imax = -(1 << (int_bits - 1)), (1 << (int_bits - 1)) - 1
+        self.source = source or (lambda node: None)
+        self.toplevel = toplevel
+        self.lines: list[str] = []
+        self.linemap: dict[int, int] = {}  # generated line (1-based) -> tiny-c statement address
+        self.nodes: list = []              # nodes the MC routines need (``_N[k]``)
+        self.ntemp = 0
+        self.loop = 0
+
+    # ---- output
+
+    def emit(self, ind: int, text: str, at: int | None = None) -> None:
+        self.lines.append("    " * ind + text)
+        if at is not None:
+            self.linemap[len(self.lines) + 1] = at  # +1: the factory's def line comes first
+
+    def comment(self, ind: int, node) -> None:
+        text = self.source(node)
+        if text:
+            self.emit(ind, "# " + text)
+
+    def tmp(self) -> str:
+        self.ntemp += 1
+        return f"_{self.ntemp}"
+
+    def generate(self) -> tuple[str, dict[int, int]]:
+        """The factory source and the line map (generated line -> tiny-c address)."""
+        fn = "f_" + self.fname
+        args = []
+        for type_, d in self.params:
+            loc = self.an.locals[d.name]
+            args.append(("p_" if loc.array else "v_") + d.name)
+        header = f"def {fn}({', '.join(args + ['_t', '_d'])}):"
+        self.prologue()
+        for s in self.body:
+            self.stmt(s, 1)
+        self.emit(1, "return 0")
+        src = ["def _make(_N):", "    " + header] + ["    " + ln for ln in self.lines] + [f"    return {fn}"]
+        linemap = {k + 1: v for k, v in self.linemap.items()}
+        return "\n".join(src) + "\n", linemap
+
+    # ---- value conversions
+
+    def wrap(self, e: E) -> E:
+        """``e`` as a wrapped int (not a bool)."""
+        if e.kind == "bool":
+            return E(f"(+{e.code})" if not e.code.startswith("(") else f"(+{e.code})", "int", 0, 1, e.pure)
+        if self.imin <= e.lo and e.hi <= self.imax:
+            return e
+        h, m = 1 << (self.bits - 1), (1 << self.bits) - 1
+        return E(f"((({e.code}) + {h:#x}) & {m:#x}) - {h:#x}", "int", self.imin, self.imax, e.pure)
+
+    def wrapc(self, e: E) -> E:
+        """``e`` truncated to a signed char (a char store)."""
+        if e.kind == "int" and -128 <= e.lo and e.hi <= 127:
+            return e
+        if e.kind == "bool":
+            return E(f"(+{e.code})", "int", 0, 1, e.pure)
+        return E(f"(((({e.code}) + 128) & 255) - 128)", "int", -128, 127, e.pure)
+
+    def truth(self, e: E) -> str:
+        if e.kind == "bool" or (self.imin <= e.lo and e.hi <= self.imax):
+            return e.code
+        return f"(({e.code}) & {(1 << self.bits) - 1:#x})"
+
+    def small(self, e: E) -> E:
+        """Keep intermediate ints small: wrap when the bounds pass 2**62."""
+        if e.lo < -(1 << 62) or e.hi > (1 << 62):
+            return self.wrap(e)
+        return e
+
+    def named(self, e: E) -> tuple[str, str]:
+        """(code that binds e to a reusable name, that name): no temporary for a plain name."""
+        if e.name:
+            return e.code, e.code
+        t = self.tmp()
+        return f"({t} := {e.code})", t
+
+    # ---- statements (section 5)
+
+    def stmt(self, s, ind: int) -> None:
+        if isinstance(s, ast.Block):
+            for x in s.body:
+                self.stmt(x, ind)
+            return
+        if not isinstance(s, ast.Null):
+            self.comment(ind, s)
+        if isinstance(s, ast.Decl):
+            self.decl(s, ind)
+        elif isinstance(s, ast.If):
+            self.emit(ind, f"if {self.truth(self.expr(s.cond))}:", s.pos)
+            self.suite(s.then, ind + 1)
+            if s.orelse is not None:
+                self.emit(ind, "else:")
+                self.suite(s.orelse, ind + 1)
+        elif isinstance(s, ast.While):
+            self.emit(ind, f"while {self.truth(self.expr(s.cond))}:", s.pos)
+            self.loop += 1
+            self.suite(s.body, ind + 1)
+            self.loop -= 1
+        elif isinstance(s, ast.For):
+            if s.init is not None:
+                self.exprstmt(s.init, ind)
+            cond = "True" if s.cond is None else self.truth(self.expr(s.cond))
+            self.emit(ind, f"while {cond}:", s.pos)
+            self.loop += 1
+            self.suite(s.body, ind + 1)
+            self.loop -= 1
+            if s.step is not None:
+                self.exprstmt(s.step, ind + 1)
+        elif isinstance(s, ast.Break):
+            self.emit(ind, "break" if self.loop else "return 0", s.pos)
+        elif isinstance(s, ast.Return):
+            if s.value is None:
+                self.emit(ind, "return 0", s.pos)
+            else:
+                self.emit(ind, f"return {self.wrap(self.expr(s.value)).code}", s.pos)
+        elif isinstance(s, ast.ExprStmt):
+            self.exprstmt(s.expr, ind)
+        elif isinstance(s, ast.Null):
+            pass
+
+    def suite(self, s, ind: int) -> None:
+        n = len(self.lines)
+        self.stmt(s, ind)
+        if all(ln.lstrip().startswith("#") for ln in self.lines[n:]):
+            self.emit(ind, "pass")
+
+    # ---- allocation in value space (frames grow from _t)
+
+    def alloc_check(self, ind: int, items: list[tuple[int, int]]) -> None:
+        """Check that ``items`` (bytes, error cursor) fit above ``_t``; error 19 at the first that does not."""
+        total = sum(n for n, _ in items)
+        if not items:
+            return
+        self.emit(ind, f"if _t > _SIZE - {total}: _oom(_t, {tuple(items)!r})")
+
+    def bind_array(self, ind: int, loc: Local) -> None:
+        """Derived names of a frozen int array: its view, base index and view length."""
+        if loc.frozen and loc.type == "int":
+            self.emit(ind, f"w_{loc.name} = _IV[p_{loc.name} & {self.amask}]; "
+                           f"b_{loc.name} = p_{loc.name} >> {self.shift}; n_{loc.name} = len(w_{loc.name})")
+
+    def prologue(self) -> None:
+        """Bind the parameters as the reference binds them: each gets value space in order."""
+        pending: list[tuple[int, int]] = []
+        for type_, d in self.params:
+            loc = self.an.locals[d.name]
+            size = self.isz if type_ == "int" else 1
+            if not loc.array:
+                pending.append((size, d.end))
+                if type_ == "char":
+                    self.emit(1, f"v_{d.name} = ((v_{d.name} + 128) & 255) - 128")
+                continue
+            self.flush_alloc(1, pending)
+            n = max(loc.length, 0) * size
+            self.emit(1, f"if p_{d.name} == 0:")
+            self.alloc_check(2, [(n, d.end)])
+            self.emit(2, f"p_{d.name} = _t; _D[_t:_t + {n}] = bytes({n}); _t += {n}")
+            self.bind_array(1, loc)
+        self.flush_alloc(1, pending)
+
+    def flush_alloc(self, ind: int, pending: list) -> None:
+        if pending:
+            self.alloc_check(ind, pending)
+            self.emit(ind, f"_t += {sum(n for n, _ in pending)}")
+            pending.clear()
+
+    def decl(self, s: ast.Decl, ind: int) -> None:
+        pending: list[tuple[int, int]] = []
+        size = self.isz if s.type == "int" else 1
+        for d in s.names:
+            loc = self.an.locals[d.name]
+            first = not getattr(loc, "_bound", False)
+            loc._bound = True
+            if d.size is None:
+                pending.append((size, d.end))
+                if first and not any(p[1].name == d.name for p in self.params):
+                    self.emit(ind, f"v_{d.name} = 0")
+                continue
+            self.flush_alloc(ind, pending)
+            n = max(constant(d.size) + 1, 0) * size
+            self.alloc_check(ind, [(n, d.end)])
+            if first and not any(p[1].name == d.name for p in self.params):
+                self.emit(ind, f"p_{d.name} = _t; _D[_t:_t + {n}] = bytes({n}); _t += {n}", s.pos)
+                self.bind_array(ind, loc)
+            else:
+                self.emit(ind, f"_D[_t:_t + {n}] = bytes({n}); _t += {n}", s.pos)
+        self.flush_alloc(ind, pending)
+
+    # ---- expression statements: stores and increments inline
+
+    def exprstmt(self, e, ind: int) -> None:
+        if isinstance(e, ast.Assign):
+            if self.store_stmt(e.target, e, ind, value=e.value):
+                return
+        elif isinstance(e, ast.Unary) and e.op in ("++", "--"):
+            if self.store_stmt(e.operand, e, ind, delta=1 if e.op == "++" else -1):
+                return
+        self.emit(ind, self.expr(e).code, e.pos)
+
+    def store_stmt(self, target, node, ind: int, value=None, delta: int = 0) -> bool:
+        """A store or increment as statements; False if it needs the expression form."""
+        if isinstance(target, ast.Var):
+            loc = self.an.locals.get(target.name)
+            if loc is not None and not loc.array:
+                src = E(f"v_{loc.name}", "int", *self.bounds(loc.type), True, True)
+                v = self.expr(value) if value is not None else self.add(src, delta)
+                v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
+                self.emit(ind, f"v_{loc.name} = {v.code}", node.pos)
+                return True
+            shape = self.resolve(target.name) if loc is None else None
+            if shape is None or shape[0] != "var" or shape[2]:
+                return False
+            typ = shape[1]
+            cell = f"gw_{target.name}[gi_{target.name}]" if typ == "int" else f"_B[ga_{target.name}]"
+            v = self.expr(value) if value is not None else self.add(E(cell, "int", *self.bounds(typ)), delta)
+            v = self.wrap(v) if typ == "int" else self.wrapc(v)
+            self.emit(ind, f"{cell} = {v.code}", node.pos)
+            return True
+        if not isinstance(target, ast.Index):
+            return False
+        acc = self.array(target)
+        if acc is None:
+            return False
+        typ = acc["type"]
+        index = self.wrap(self.expr(target.index))
+        i_code, i = (index.code, index.code) if index.name else (None, self.tmp())
+        if i_code is None:
+            self.emit(ind, f"{i} = {index.code}", node.pos)
+        if acc["checked"]:
+            self.emit(ind, f"if not 0 <= {i} < {acc['L']}: _err(6, {target.end})", node.pos)
+        loc, read, write, fault = self.location(acc, i)
+        lname = self.tmp()
+        self.emit(ind, f"{lname} = {loc}")
+        if value is not None:
+            v = self.expr(value)
+            v = self.wrap(v) if typ == "int" else self.wrapc(v)
+        else:
+            v = None
+        if fault:
+            self.emit(ind, f"if not {fault.format(lname)}: _err(6, {node.end})")
+        if v is None:
+            v = self.add(E(read.format(lname), "int", *self.bounds(typ)), delta)
+            v = self.wrap(v) if typ == "int" else self.wrapc(v)
+        self.emit(ind, f"{write.format(lname)} = {v.code}", node.pos)
+        return True
+
+    # ---- arrays: where an element lives
+
+    def bounds(self, typ: str) -> tuple[int, int]:
+        return (self.imin, self.imax) if typ == "int" else (-128, 127)
+
+    def array(self, node: ast.Index) -> dict | None:
+        """How to reach the elements of ``node.name``, or None when the name is not an array."""
+        name = node.name
+        loc = self.an.locals.get(name)
+        if loc is not None:
+            if not loc.array:
+                return None
+            checked = loc.length > 1
+            acc = {"type": loc.type, "checked": checked, "L": loc.length}
+            if loc.frozen:
+                acc["safe"] = loc.allocated and checked
+                acc.update(w=f"w_{name}", b=f"b_{name}", n=f"n_{name}", a=f"p_{name}")
+            else:
+                acc["ptr"] = f"p_{name}"
+            return acc
+        shape = self.resolve(name)
+        if shape is None or shape[0] != "var" or not shape[2]:
+            return None
+        _, typ, _, frozen, checked = shape
+        acc = {"type": typ, "checked": checked, "L": f"gl_{name}"}
+        if frozen:
+            acc.update(safe=checked, w=f"gw_{name}", b=f"gb_{name}", n=f"gn_{name}", a=f"ga_{name}")
+        else:
+            acc["ptr"] = f"gs_{name}.address"
+        return acc
+
+    def location(self, acc: dict, i: str) -> tuple[str, str, str, str | None]:
+        """(location code for index name ``i``, read template, write template, fault test template)."""
+        if acc["type"] == "char":
+            base = acc.get("a") or acc["ptr"]
+            fault = None if acc.get("safe") else "0 <= {0} < _SIZE"
+            return f"{base} + {i}", "_B[{0}]", "_B[{0}]", fault
+        if "ptr" in acc:
+            loc = f"{acc['ptr']} + {self.isz} * {i}"
+            cell = f"_IV[{{0}} & {self.amask}][{{0}} >> {self.shift}]"
+            return loc, cell, cell, f"0 <= {{0}} <= _SIZE - {self.isz}"
+        fault = None if acc.get("safe") else f"0 <= {{0}} < {acc['n']}"
+        return f"{acc['b']} + {i}", f"{acc['w']}[{{0}}]", f"{acc['w']}[{{0}}]", fault
+
+    def element_read(self, node: ast.Index, acc: dict) -> E:
+        index = self.wrap(self.expr(node.index))
+        at = node.end
+        typ = acc["type"]
+        lo, hi = self.bounds(typ)
+        if acc.get("safe"):
+            bind, i = self.named(index)
+            chk = f"({i} if 0 <= {bind} < {acc['L']} else _err(6, {at}))"
+            loc, read, _, _ = self.location(acc, chk)
+            return E(read.format(loc), "int", lo, hi)
+        bind, i = self.named(index)
+        conds = []
+        if acc["checked"]:
+            conds.append(f"0 <= {bind} < {acc['L']}")
+            first = i
+        else:
+            first = bind
+        loc, read, _, fault = self.location(acc, first)
+        a = self.tmp()
+        conds.append(fault.format(f"({a} := {loc})"))
+        return E(f"({read.format(a)} if {' and '.join(conds)} else _err(6, {at}))", "int", lo, hi)
+
+    def address(self, node: ast.Index, acc: dict) -> str:
+        """Code for the byte address of an element (range checked at the Index end), for the helpers."""
+        index = self.wrap(self.expr(node.index))
+        bind, i = self.named(index)
+        base = acc.get("a") or acc["ptr"]
+        scale = "" if acc["type"] == "char" else f"{self.isz} * "
+        if acc["checked"]:
+            return f"({base} + {scale}{i} if 0 <= {bind} < {acc['L']} else _err(6, {node.end}))"
+        return f"{base} + {scale}{bind}"
+
+    # ---- expressions (section 6)
+
+    def expr(self, n) -> E:
+        return getattr(self, "x_" + type(n).__name__)(n)
+
+    def x_Number(self, n) -> E:
+        v = ((n.value - self.imin) & ((1 << self.bits) - 1)) + self.imin
+        return E(str(v) if v >= 0 else f"({v})", "int", v, v, True, True)
+
+    def x_CharLit(self, n) -> E:
+        return E(str(n.value) if n.value >= 0 else f"({n.value})", "int", n.value, n.value, True, True)
+
+    def x_String(self, n) -> E:
+        return E(f"_S({n.pos + 1 + n.length}, {n.pos + 1})", "int", n.pos + 1, n.pos + 1)
+
+    def x_Var(self, n: ast.Var) -> E:
+        loc = self.an.locals.get(n.name)
+        if loc is not None:
+            if loc.array:
+                return E(f"p_{n.name}", "int", self.imin, self.imax, True, True)
+            return E(f"v_{n.name}", "int", *self.bounds(loc.type), True, True)
+        shape = self.resolve(n.name)
+        if shape is None:
+            return E(f"_err(26, {n.end})", "int", self.imin, self.imax)
+        if shape[0] == "func":
+            return self.call(n.name, shape[1], [], n)
+        _, typ, array, frozen, _ = shape
+        if array:
+            return E(f"ga_{n.name}" if frozen else f"gs_{n.name}.address", "int", self.imin, self.imax, True)
+        if typ == "int":
+            return E(f"gw_{n.name}[gi_{n.name}]", "int", self.imin, self.imax, True)
+        return E(f"_B[ga_{n.name}]", "int", -128, 127, True)
+
+    def x_Index(self, n: ast.Index) -> E:
+        acc = self.array(n)
+        if acc is not None:
+            return self.element_read(n, acc)
+        err = self.index_error(n)
+        return E(err, "int", self.imin, self.imax)
+
+    def index_error(self, n: ast.Index) -> str:
+        """The error of subscripting a name that is not an array (before the index is evaluated)."""
+        loc = self.an.locals.get(n.name)
+        if loc is not None:
+            return f"_err(7, {n.index.pos - 1})"
+        shape = self.resolve(n.name)
+        if shape is None:
+            return f"_err(26, {n.end})"
+        if shape[0] == "func":
+            return f"_err(14, {n.end})"
+        return f"_err(7, {n.index.pos - 1})"
+
+    def x_Call(self, n: ast.Call) -> E:
+        loc = self.an.locals.get(n.name)
+        shape = None if loc is not None else self.resolve(n.name)
+        if loc is None and shape is None:
+            return E(f"_err(26, {n.end})", "int", self.imin, self.imax)
+        if loc is not None or shape[0] != "func":
+            args = [self.wrap(self.expr(a)).code for a in n.args]
+            return E(f"({', '.join(args + [f'_err(26, {n.pos + len(n.name)})'])})[-1]", "int", 0, 0)
+        return self.call(n.name, shape[1], n.args, n)
+
+    def call(self, name: str, nparams: int, args: list, n) -> E:
+        codes = [self.wrap(self.expr(a)).code for a in args]
+        if len(args) != nparams:
+            return E(f"({', '.join(codes + [f'_err(21, {n.end})'])})[-1]", "int", 0, 0)
+        depth = f"_d + 1 if _d < _MAXD else _err(17, {n.end})"
+        return E(f"f_{name}({', '.join(codes + ['_t', depth])})", "int", self.imin, self.imax)
+
+    DIRECT = {1: 1, 2: 0, 10: 0, 12: 0, 14: 1, 17: 2, 1005: 0}  # MC number -> arity; no memory access
+
+    def x_MachineCall(self, n: ast.MachineCall) -> E:
+        codes = [self.wrap(self.expr(a)).code for a in n.args]
+        self.nodes.append(n)
+        k = len(self.nodes) - 1
+        last = n.args[-1] if n.args else None
+        if isinstance(last, ast.Number) and last.value in self.DIRECT and len(n.args) - 1 == self.DIRECT[last.value]:
+            return E(f"_R{last.value}(_M, _N[{k}]{''.join(', ' + c for c in codes[:-1])})",
+                     "int", self.imin, self.imax)
+        return E(f"_mc([{', '.join(codes)}], _N[{k}], _t, _d)", "int", self.imin, self.imax)
+
+    def x_Assign(self, n: ast.Assign) -> E:
+        t = n.target
+        if isinstance(t, ast.Var):
+            loc = self.an.locals.get(t.name)
+            if loc is not None:
+                v = self.expr(n.value)
+                if loc.array:
+                    return E(f"(p_{t.name} := {self.wrap(v).code})", "int", self.imin, self.imax)
+                v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
+                return E(f"(v_{t.name} := {v.code})", "int", v.lo, v.hi)
+            shape = self.resolve(t.name)
+            if shape is None:
+                return E(f"_err(26, {t.end})", "int", 0, 0)
+            if shape[0] == "func":
+                return E(f"_err(14, {t.end})", "int", 0, 0)
+            _, typ, array, frozen, _ = shape
+            v = self.expr(n.value)
+            if array:
+                return E(f"_setp(gs_{t.name}, {self.wrap(v).code})", "int", self.imin, self.imax)
+            if typ == "int":
+                return E(f"_sts(gw_{t.name}, gi_{t.name}, {self.wrap(v).code})", "int", self.imin, self.imax)
+            return E(f"_stb(ga_{t.name}, {self.wrapc(v).code}, {n.end})", "int", -128, 127)
+        if isinstance(t, ast.Index):
+            acc = self.array(t)
+            if acc is None:
+                return E(self.index_error(t), "int", 0, 0)
+            addr = self.address(t, acc)
+            v = self.expr(n.value)
+            if acc["type"] == "int":
+                return E(f"_sti({addr}, {self.wrap(v).code}, {n.end})", "int", self.imin, self.imax)
+            return E(f"_stb({addr}, {self.wrapc(v).code}, {n.end})", "int", -128, 127)
+        # not an lvalue: evaluate it, then error 14
+        return E(f"({self.expr(t).code}, _err(14, {t.end}))[-1]", "int", 0, 0)
+
+    def add(self, e: E, delta: int) -> E:
+        return E(f"{e.code} {'+' if delta > 0 else '-'} 1", "int", e.lo + delta, e.hi + delta)
+
+    def x_Unary(self, n: ast.Unary) -> E:
+        op = n.op
+        if op in ("++", "--"):
+            return self.incdec(n, 1 if op == "++" else -1)
+        v = self.expr(n.operand)
+        if op == "-":
+            v = self.small(v)
+            return E(f"(-{v.code})", "int", -v.hi, -v.lo, v.pure)
+        if op == "!":
+            return E(f"(not {self.truth(v)})", "bool", 0, 1, v.pure)
+        return v
+
+    def incdec(self, n: ast.Unary, delta: int) -> E:
+        t = n.operand
+        if isinstance(t, ast.Var):
+            loc = self.an.locals.get(t.name)
+            if loc is not None:
+                if loc.array:
+                    v = self.wrap(self.add(E(f"p_{t.name}", "int", self.imin, self.imax), delta))
+                    return E(f"(p_{t.name} := {v.code})", "int", self.imin, self.imax)
+                v = self.add(E(f"v_{t.name}", "int", *self.bounds(loc.type)), delta)
+                v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
+                return E(f"(v_{t.name} := {v.code})", "int", v.lo, v.hi)
+            shape = self.resolve(t.name)
+            if shape is None:
+                return E(f"_err(26, {t.end})", "int", 0, 0)
+            if shape[0] == "func":
+                return E(f"_err(14, {t.end})", "int", 0, 0)
+            _, typ, array, frozen, _ = shape
+            if array:
+                return E(f"_incp(gs_{t.name}, {delta})", "int", self.imin, self.imax)
+            return E(f"_inc{typ[0]}(ga_{t.name}, {delta}, {n.end})", "int", *self.bounds(typ))
+        if isinstance(t, ast.Index):
+            acc = self.array(t)
+            if acc is None:
+                return E(self.index_error(t), "int", 0, 0)
+            return E(f"_inc{acc['type'][0]}({self.address(t, acc)}, {delta}, {n.end})", "int",
+                     *self.bounds(acc["type"]))
+        return E(f"({self.expr(t).code}, _err(14, {t.end}))[-1]", "int", 0, 0)
+
+    def x_BinOp(self, n: ast.BinOp) -> E:
+        op = n.op
+        a, b = self.expr(n.left), self.expr(n.right)
+        pure = a.pure and b.pure
+        if op in ("+", "-", "*"):
+            a, b = self.small(a), self.small(b)
+            if op == "+":
+                lo, hi = a.lo + b.lo, a.hi + b.hi
+            elif op == "-":
+                lo, hi = a.lo - b.hi, a.hi - b.lo
+            else:
+                ps = (a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi)
+                lo, hi = min(ps), max(ps)
+            return E(f"({a.code} {op} {b.code})", "int", lo, hi, pure)
+        a, b = self.wrap(a), self.wrap(b)
+        if op in ("/", "%"):
+            if b.lo == b.hi and b.lo > 0:
+                d = b.lo
+                bind, x = self.named(a)
+                if op == "/":
+                    code = f"({x} // {d} if {bind} >= 0 else -(-{x} // {d}))"
+                    lo, hi = -(-a.lo // d) if a.lo < 0 else a.lo // d, a.hi // d if a.hi >= 0 else -(-a.hi // d)
+                else:
+                    code = f"({x} % {d} if {bind} >= 0 else -(-{x} % {d}))"
+                    lo, hi = max(-(d - 1), min(a.lo, 0)), min(d - 1, max(a.hi, 0))
+                return E(code, "int", min(lo, hi), max(lo, hi), a.pure)
+            helper = "_div" if op == "/" else "_mod"
+            return E(f"{helper}({a.code}, {b.code}, {n.end})", "int", self.imin, self.imax)
+        return E(f"({a.code} {op} {b.code})", "bool", 0, 1, pure)

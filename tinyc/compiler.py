@@ -1,0 +1,208 @@
+"""The fast engine: tiny-c functions compiled to Python functions, and ``tinyc compile FILE``.
+
+Each tiny-c function is translated by :mod:`tinyc.codegen` to Python source, compiled once, and cached
+by its AST node (the same program text at the same address parses to the same cached nodes) and the
+shape of the global names it uses.  :class:`FastEngine` has the engine interface of the reference
+:class:`~tinyc.evaluator.Evaluator` and gives the same output, error numbers and error addresses.
+Functions the generator cannot compile statically run on the reference evaluator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import types
+
+from . import ast
+from .codegen import Codegen, Unsupported, assigned_names
+from .errors import ErrorCode, TinyCError
+from .evaluator import Evaluator
+from .fastrt import Linkage, runtime_globals
+
+_CODE: dict = {}          # (id(fn), int_bits, shape) -> (fn, factory code, nodes)
+_ANALYSIS: dict = {}      # id(fn) -> (fn, free names | None)
+_ASSIGNED: dict = {}      # id(fn) -> (fn, names assigned as a whole)
+_LINEMAPS: dict = {}      # generated file name -> {line: tiny-c address}
+_serial = itertools.count()
+
+
+def _params(fn: ast.Function) -> list[tuple[str, ast.Declarator]]:
+    return [(decl.type, d) for decl in fn.params for d in decl.names]
+
+
+class FastEngine:
+    """The engine interface (``name``, ``run``, ``evaluate_constant``) on compiled Python code."""
+
+    name = "fast"
+
+    def __init__(self, machine):
+        self.m = machine
+        self.ref = Evaluator(machine)
+        self.depth = 0
+        self._runtime = None
+
+    @property
+    def runtime(self) -> dict:
+        if self._runtime is None:
+            self._runtime = runtime_globals(self)
+        return self._runtime
+
+    # ---- the engine interface
+
+    def evaluate_constant(self, expr: ast.Expr) -> int:
+        return self.ref.evaluate_constant(expr)
+
+    def run(self, stmts: list[ast.Stmt]) -> None:
+        """Execute top-level statements in a new frame (converts Ctrl-C to 99, deep recursion to 17)."""
+        m = self.m
+        link = Linkage(self, m.program, m.library, assigned_names(stmts))
+        try:
+            code, linemap, nodes = self.generate("_run", [], stmts, link, toplevel=True)
+            fn = types.FunctionType(code, link.G)(nodes)
+        except Unsupported:
+            fn = None
+        mark, saved = m.top, self.depth
+        try:
+            if fn is None:
+                self.ref.depth = self.depth
+                self.ref.run(stmts)
+            else:
+                fn(m.top, self.depth)
+        except KeyboardInterrupt:
+            raise TinyCError(ErrorCode.KILL, self._where(sys.exc_info()[2], stmts)) from None
+        except RecursionError:
+            raise TinyCError(ErrorCode.TMFUERR, self._where(sys.exc_info()[2], stmts)) from None
+        finally:
+            m.top = mark
+            self.depth = saved
+
+    def _where(self, tb, stmts) -> int:
+        """The tiny-c statement the innermost generated frame was running (the error cursor)."""
+        at = stmts[0].pos if stmts else 0
+        while tb is not None:
+            lm = _LINEMAPS.get(tb.tb_frame.f_code.co_filename)
+            if lm:
+                line = tb.tb_lineno
+                best = [a for ln, a in lm.items() if ln <= line]
+                if best:
+                    at = best[-1]
+            tb = tb.tb_next
+        return at
+
+    # ---- compiling
+
+    def assigned(self, fn: ast.Function) -> set[str]:
+        """Names ``fn`` assigns as a whole that may be globals (its own static locals are left out)."""
+        hit = _ASSIGNED.get(id(fn))
+        if hit is None or hit[0] is not fn:
+            names = assigned_names(fn.body)
+            try:
+                names -= set(Codegen(fn.name, _params(fn), fn.body.body, lambda n: None, 32).an.locals)
+            except Unsupported:
+                pass
+            hit = _ASSIGNED[id(fn)] = (fn, names)
+        return hit[1]
+
+    def generate(self, name, params, body, link: Linkage, toplevel=False, source=True):
+        """(factory code, line map, nodes) for one function body; raises Unsupported."""
+        gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
+                      self._source if source else None, toplevel)
+        src, linemap = gen.generate()
+        filename = f"<tinyc {name} {next(_serial)}>"
+        module = compile(src, filename, "exec")
+        code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+        _LINEMAPS[filename] = linemap
+        return code, linemap, gen.nodes
+
+    def function(self, sym, link: Linkage):
+        """The Python function for the tiny-c function ``sym`` in ``link`` (compiled once per shape)."""
+        fn = sym.function
+        hit = _ANALYSIS.get(id(fn))
+        if hit is None or hit[0] is not fn:
+            try:
+                free = sorted(Codegen(fn.name, _params(fn), fn.body.body, lambda n: None, 32).an.free)
+            except Unsupported:
+                free = None
+            hit = _ANALYSIS[id(fn)] = (fn, free)
+        free = hit[1]
+        if free is None:
+            return self._fallback(sym)
+        key = (id(fn), self.m.memory.int_bits, tuple((n, link.resolve(n)) for n in free))
+        entry = _CODE.get(key)
+        if entry is None or entry[0] is not fn:
+            code, _, nodes = self.generate(fn.name, _params(fn), fn.body.body, link)
+            entry = _CODE[key] = (fn, code, nodes)
+        return types.FunctionType(entry[1], link.G)(entry[2])
+
+    def _fallback(self, sym):
+        """A function with dynamic locals: the reference evaluator runs it."""
+        ref, m = self.ref, self.m
+
+        def call(*a):
+            m.top = a[-2]
+            ref.depth = a[-1] - 1
+            return ref.call(sym, list(a[:-2]), sym.function)
+        return call
+
+    def _source(self, node) -> str | None:
+        """The first line of a statement's tiny-c text, for the comments in the generated code."""
+        data = self.m.memory.data
+        text = bytes(data[node.pos:min(node.end, node.pos + 200)]).split(b"\n")[0]
+        return text.decode("latin-1").rstrip() or None
+
+
+# ---- tinyc compile FILE
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    """Arguments of ``tinyc compile``: the files, and whether to show the library functions used too."""
+    from .cli import machine_options
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument("--library", action="store_true",
+                        help="also print the library functions the program calls")
+    machine_options(parser)
+
+
+def command(args: argparse.Namespace) -> int:
+    """Print the Python the fast engine generates for each function of the program (``tinyc compile``)."""
+    from .cli import boot
+    from .interpreter import _key, _parse
+    args.engine = "fast"
+    m, ws = boot(args)
+    for f in args.files:
+        if ws.read_file(f) < 0:
+            print(f"tinyc: {f}: cannot read it into the program buffer", file=sys.stderr)
+            return 2
+    text = ws.text[1:]
+    base = ws.pr + 1
+    try:
+        m.top = base + len(text)
+        program = _parse(text, base, _key([m.library_lex]))
+        linked = m._link(program, base, text)
+    except TinyCError as e:
+        sys.stderr.write(ws.report(int(e.code), e.address - ws.pr))
+        return 1
+    m.program = linked.tables[0]
+    m.library = m._library_view(linked.lex_levels[0])
+    engine = m.engine
+    link = Linkage(engine, m.program, m.library)
+    out = [f"# Python generated by the tinyc fast engine for {' '.join(args.files)}",
+           "# (a factory per function: _N holds the AST nodes its machine calls report errors at)", ""]
+    done, todo = set(), [fn.name for fn in linked.functions]
+    while todo:
+        name = todo.pop(0)
+        if name in done:
+            continue
+        done.add(name)
+        sym = link.lookup(name)
+        fn = sym.function
+        try:
+            gen = Codegen(fn.name, _params(fn), fn.body.body, link.resolve, m.memory.int_bits, engine._source)
+            src, _ = gen.generate()
+        except Unsupported as e:
+            src = f"# {name}: runs on the reference evaluator ({e})\n"
+        out.append(src)
+        if args.library:
+            todo += [n for n, s in link.shapes.items() if s and s[0] == "func" and n not in done]
+    sys.stdout.write("\n".join(out))
+    return 0

@@ -1,0 +1,188 @@
+"""Run-time support of the fast engine: the helpers generated code calls, and the per-link name table.
+
+A :class:`Linkage` is the globals dict shared by the functions compiled for one pair of symbol levels
+(the running program and the library view it sees, reference section 3): name resolution happens once
+per link, not per access.  Helpers raise :class:`~tinyc.errors.TinyCError` with the cursor the code
+generator baked in, so errors carry the same number and address as the reference evaluator's.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from typing import TYPE_CHECKING
+
+from .codegen import assigned_names
+from .errors import ErrorCode, TinyCError
+from .machine_calls import ROUTINES, machine_call
+from .memory import MemoryFault
+
+if TYPE_CHECKING:
+    from .compiler import FastEngine
+
+
+def runtime_globals(engine: FastEngine) -> dict:
+    """The helpers and memory views every generated function of ``engine`` uses (names start with ``_``)."""
+    m = engine.m
+    mem = m.memory
+    data, size, isz = mem.data, mem.size, mem.int_size
+    code = "i" if isz == 4 else "h"
+    if sys.byteorder != "little" or struct.calcsize(code) != isz:
+        raise RuntimeError("the fast engine needs a little-endian host with 4-byte C ints")
+    whole = memoryview(data)
+    views = tuple(whole[k:k + (size - k) // isz * isz].cast(code) for k in range(isz))
+    signed_bytes = whole.cast("b")
+    mask, shift = isz - 1, 2 if isz == 4 else 1
+    wrap = mem.wrap
+
+    def _err(code_, at):
+        raise TinyCError(code_, at)
+
+    def _oom(t, items):
+        for n, at in items:
+            if t + n > size:
+                raise TinyCError(ErrorCode.TMVLERR, at)
+            t += n
+        raise AssertionError("no allocation failed")
+
+    def _div(a, b, at):
+        if b == 0:
+            raise TinyCError(ErrorCode.DIVERR, at)
+        q = abs(a) // abs(b)
+        return wrap(-q if (a < 0) != (b < 0) else q)
+
+    def _mod(a, b, at):
+        if b == 0:
+            raise TinyCError(ErrorCode.DIVERR, at)
+        q = abs(a) // abs(b)
+        if (a < 0) != (b < 0):
+            q = -q
+        return wrap(a - q * b)
+
+    def _S(q, a):  # a string literal: its closing quote becomes the NUL (section 2)
+        data[q] = 0
+        return a
+
+    def _mc(values, node, t, d):
+        m.top = t
+        engine.depth = d
+        try:
+            return machine_call(m, values, node)
+        except MemoryFault:
+            raise TinyCError(ErrorCode.RANGERR, node.end) from None
+
+    def _sts(view, j, v):
+        view[j] = v
+        return v
+
+    def _stb(a, v, at):
+        if not 0 <= a < size:
+            raise TinyCError(ErrorCode.RANGERR, at)
+        signed_bytes[a] = v
+        return v
+
+    def _sti(a, v, at):
+        if not 0 <= a <= size - isz:
+            raise TinyCError(ErrorCode.RANGERR, at)
+        views[a & mask][a >> shift] = v
+        return v
+
+    def _setp(sym, v):
+        sym.address = v
+        return v
+
+    def _incp(sym, delta):
+        sym.address = wrap(sym.address + delta)
+        return sym.address
+
+    def _inci(a, delta, at):
+        if not 0 <= a <= size - isz:
+            raise TinyCError(ErrorCode.RANGERR, at)
+        view, j = views[a & mask], a >> shift
+        v = view[j] = wrap(view[j] + delta)
+        return v
+
+    def _incc(a, delta, at):
+        if not 0 <= a < size:
+            raise TinyCError(ErrorCode.RANGERR, at)
+        v = signed_bytes[a] = ((signed_bytes[a] + delta + 128) & 255) - 128
+        return v
+
+    g = {k: v for k, v in locals().items() if k.startswith("_") and callable(v)}
+    g.update(_D=data, _B=signed_bytes, _IV=views, _SIZE=size, _MAXD=m.max_depth, _M=m,
+             __builtins__=__builtins__)
+    for n, routine in ROUTINES.items():
+        g[f"_R{n}"] = routine
+    return g
+
+
+class Linkage:
+    """Name resolution for one (program level, library level) pair, and the generated functions' globals.
+
+    ``G["f_NAME"]`` starts as a stub that compiles the function on its first call.  A program-level array
+    that no code of the link ever reassigns is "frozen": its element view and base index are constants.
+    """
+
+    def __init__(self, engine: FastEngine, program, library, extra: set[str] = frozenset()):
+        self.engine = engine
+        self.program, self.library = program, library
+        self.G = dict(engine.runtime)
+        assigned = set(extra)
+        for table in (program, library):
+            if table is not None:
+                for sym in table:
+                    if sym.kind == "func":
+                        assigned |= engine.assigned(sym.function)
+        self.assigned = assigned
+        self.shapes: dict[str, tuple | None] = {}
+
+    def lookup(self, name: str):
+        sym = self.program.get(name) if self.program is not None else None
+        return sym if sym is not None else self.library.get(name)
+
+    def resolve(self, name: str):
+        """The shape of a global name (see :class:`~tinyc.codegen.Codegen`); fills its G entries."""
+        if name in self.shapes:
+            return self.shapes[name]
+        sym = self.lookup(name)
+        G = self.G
+        if sym is None:
+            shape = None
+        elif sym.kind == "func":
+            shape = ("func", len(sym.function.param_names))
+            G["f_" + name] = self._stub(name)
+        else:
+            mem = self.engine.m.memory
+            isz = mem.int_size
+            shift = 2 if isz == 4 else 1
+            own = self.program is not None and self.program.get(name) is sym
+            frozen = sym.array and own and name not in self.assigned
+            checked = sym.array and sym.length > 1
+            shape = ("var", sym.type, sym.array, frozen, checked)
+            a = sym.address
+            G["gs_" + name] = sym
+            G["ga_" + name] = a
+            G["gl_" + name] = sym.length
+            if sym.type == "int" and (not sym.array or frozen):
+                view = self.engine.runtime["_IV"][a & (isz - 1)]
+                G["gw_" + name] = view
+                G["gi_" + name] = G["gb_" + name] = a >> shift
+                G["gn_" + name] = len(view)
+        self.shapes[name] = shape
+        return shape
+
+    def _stub(self, name: str):
+        def stub(*args):
+            return self.materialize(name)(*args)
+        return stub
+
+    def materialize(self, name: str):
+        """Compile (or take from the cache) the function ``name`` resolves to, for this link."""
+        sym = self.lookup(name)
+        f = self.engine.function(sym, self)
+        self.G["f_" + name] = f
+        return f
+
+
+def assigned_in(fn) -> set[str]:
+    return assigned_names(fn.body)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import __version__
 from .console import Console
-from .errors import ExitProgram, TinyCError, error_report
+from .errors import ErrorCode, ExitProgram, TinyCError, error_report
 from .interpreter import DEFAULT_MEMORY, Machine
 from .workspace import Workspace
 
@@ -112,6 +112,8 @@ def cmd_ipl(path: str, args: argparse.Namespace) -> int:
         pass
     except TinyCError as e:
         m.console.flush()
+        if e.code == ErrorCode.KILL and m.console.at_eof:
+            return 0  # end of input at the IPL's own prompt: exit, as the shell does (14 item 10)
         sys.stderr.write(error_report(e.code, b"\n" + text, e.address + 1))
         return 1
     finally:

@@ -28,6 +28,7 @@ class Console:
         self.echo = echo
         self._buf = bytearray()
         self.last = b"\n"  # the last byte written, so a command can end an unfinished line
+        self.at_eof = False  # input has ended
 
     def write(self, data: bytes) -> None:
         if data:
@@ -51,6 +52,7 @@ class Console:
         self.flush()
         line = self.inp.readline()
         if not line:
+            self.at_eof = True
             return None
         line = line.rstrip(b"\n").rstrip(b"\r")
         if self.echo:
@@ -62,6 +64,7 @@ class Console:
         self.flush()
         c = self.inp.read(1)
         if not c:
+            self.at_eof = True
             return None
         if self.echo:
             self.write(c)

@@ -113,6 +113,8 @@ def _syntax_error(e: UnexpectedInput, tokens: list[Token], base: int, text: str)
         end = max(len(text.rstrip("\n")), tokens[-1].end_pos if tokens else 0)
         if expected <= {"RPAR"}:
             return TinyCError(ErrorCode.RPARERR, base + end)
+        if "NUMBER" in expected and "IF" not in expected:
+            return TinyCError(ErrorCode.SYNXERR, base + end)  # an operand expected at the line's end
         return TinyCError(ErrorCode.CURSERR, base + end)
     assert isinstance(e, UnexpectedToken)
     tok, expected = e.token, set(e.expected)

@@ -201,6 +201,12 @@ def test_trace_reads_piped_input():
     assert "x=7" in out and " 14" in out
 
 
+def test_trace_end_of_input_stops_the_program():
+    lib = LIB.replace(b"endlibrary", b"gn [ char b(9); MC b,15; return b(0)-48 ]\nendlibrary")
+    out = trace.trace("main [ pn gn ]\n", stdin=b"", system=lib)
+    assert out.endswith("stopped\n")
+
+
 def test_trace_shows_string_arguments():
     out = trace.trace("say char m(0) [ ps m ]\nmain [ say \"hey\" ]\n", calls=True, system=LIB)
     assert '"hey")' in out

@@ -342,7 +342,7 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
 def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: int = DEFAULT_LIMIT,
           stdin: bytes = b"", library: bool = False, **machine) -> str:
     """The transcript of a traced run: program output (CR bytes dropped) and trace lines interleaved,
-    then the tiny-c error report if the program stopped with an error.  ``machine`` takes the keyword
+    then the tiny-c error report if the program stopped with an error (``stopped`` for error 99).  ``machine`` takes the keyword
     options of :func:`run_traced` (int_bits, memory, max_depth, random_divisor, system)."""
     program = text.encode("latin-1") if isinstance(text, str) else text
     out = io.BytesIO()
@@ -355,7 +355,7 @@ def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: in
     loaded, err, cu = run_traced(program, entry, io.BytesIO(stdin), out, _Text(), calls, limit, library,
                                  shared=True, strip_cr=True, **machine)
     result = out.getvalue().decode("latin-1")
-    return result + (loaded.workspace.report(err, cu) if err else "")
+    return result + (_report(loaded, err, cu) if err else "")
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -397,6 +397,11 @@ def command(args: argparse.Namespace) -> int:
         print(f"tinyc: {args.file}: {e}", file=sys.stderr)
         return 2
     if err:
-        sys.stderr.write(loaded.workspace.report(err, cu))
+        sys.stderr.write(_report(loaded, err, cu))
         return 1
     return 0
+
+
+def _report(loaded, err: int, cursor: int) -> str:
+    """The tiny-c report; error 99 (Ctrl-C, or the input ended) is ``stopped``, as the shell says it."""
+    return "stopped\n" if err == 99 else loaded.workspace.report(err, cursor)

@@ -385,6 +385,7 @@ def command(args: argparse.Namespace) -> int:
         else:
             text = VIEWS[args.command](loaded)
     except TinyCError as e:
+        sys.stdout.flush()  # the tokens first, then the report, also when both go to one pipe
         sys.stderr.write(loaded.report(e))
         return 1
     sys.stdout.write(text)

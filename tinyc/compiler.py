@@ -149,7 +149,8 @@ class FastEngine:
         """The first line of a statement's tiny-c text, for the comments in the generated code."""
         data = self.m.memory.data
         text = bytes(data[node.pos:min(node.end, node.pos + 200)]).split(b"\n")[0]
-        return text.decode("latin-1").rstrip() or None
+        # after a run a string's closing quote is a NUL (section 2), which Python source cannot hold
+        return text.replace(b"\0", b'"').decode("latin-1").rstrip() or None
 
 
 # ---- tinyc compile FILE

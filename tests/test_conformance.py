@@ -34,9 +34,6 @@ ENGINES = ["reference"] + (["fast"] if importlib.util.find_spec("tinyc.compiler"
 
 # name -> reason; every entry is explained in conformance/KNOWN_ISSUES.md under the same name.
 XFAIL = {
-    "err01_line_start": "KNOWN_ISSUES.md#err01_line_start: error 1 reported on the previous line",
-    "err20_link": "KNOWN_ISSUES.md#err20_link: error 20 reported on the previous line",
-    "err22_lbrace": "KNOWN_ISSUES.md#err22_lbrace: missing [ at the end of the text gives 2, not 22",
 }
 
 
@@ -211,11 +208,10 @@ def test_system_ipl_shell_dot_x_anything_exits():
     assert b" 1" not in r.stdout
 
 
-@pytest.mark.xfail(reason="KNOWN_ISSUES.md#deep_expression: the interpreter process crashes", strict=True)
 def test_deep_expression_is_an_error_not_a_crash(tmp_path):
     # section 14 item 11: no input ends in a Python traceback or crash; nesting beyond the
-    # expression stack is error 16 (expression-stack overflow).  Run in a subprocess: see
-    # KNOWN_ISSUES.md#deep_expression (the interpreter process dies).
+    # expression stack is error 16 (expression-stack overflow).  Run in a subprocess, so a
+    # regression that crashes the interpreter cannot take pytest down with it.
     prog = tmp_path / "deep.tc"
     prog.write_bytes(b"main [\n  int x\n  x=" + b"!" * 30000 + b"1\n]\n")
     r = tinyc("run", str(prog))

@@ -229,7 +229,7 @@ def test_syntax_error_gives_report_not_traceback(command, tmp_path, capsys):
 @pytest.mark.parametrize("command", ["tokens", "parse", "ast"])
 def test_statement_syntax_error(command, capsys):
     assert cli.main([command, "-e", "pn (2+"]) == 1
-    assert capsys.readouterr().err == " 1 --- err  2\npn (2+\n     <\n"
+    assert capsys.readouterr().err == " 1 --- err  9\npn (2+\n     <\n"
 
 
 def test_missing_file_and_no_input(capsys):

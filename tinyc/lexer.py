@@ -160,6 +160,8 @@ def classify(tokens: list[Token], outer: list[Level], statements: bool = False) 
                 kind = "FNAME0"
         elif kind == "RETURN" and (following is None or following.type in ("NEWLINE", "COMMENT")):
             kind = "RETURN0"
+        elif kind == "MULOP" and pos > 0 and _newline_between(tokens, sig_index[pos - 1], sig_index[pos]):
+            kind = "LINEMULOP"  # the original skipped newlines after a term only, so x NL *5 is two statements
         elif kind == "LPAR" and out:
             prev = out[-1].type
             if prev in ("IF", "WHILE"):
@@ -168,6 +170,10 @@ def classify(tokens: list[Token], outer: list[Level], statements: bool = False) 
                 kind = "CALLPAREN"
         out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
     return out
+
+
+def _newline_between(tokens: list[Token], a: int, b: int) -> bool:
+    return any(tokens[k].type == "NEWLINE" for k in range(a + 1, b))
 
 
 def _is_function(name: str, local: set[str], outer: list[Level]) -> bool:

@@ -7,6 +7,8 @@ Syntax errors become :class:`TinyCError` with the tiny-c error number and the of
 
 from __future__ import annotations
 
+import sys
+from contextlib import contextmanager
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -60,8 +62,10 @@ def parse_tree(tokens: list[Token], start: str = "program", base: int = 0, text:
 
     ``text`` (the source) lets the error cursor sit where the original would detect the error: after
     the last token that parsed and the blanks that follow it on its line."""
+    _check_nesting(tokens, base)
     try:
-        return _parser().parse(tokens, start=start)
+        with _nesting_limit():
+            return _parser().parse(tokens, start=start)
     except UnexpectedInput as e:
         raise _syntax_error(e, tokens, base, text) from None
     except RecursionError:
@@ -85,55 +89,93 @@ def parse_statements(text: str, outer: list[Level], base: int = 0) -> list[ast.S
     return _to_ast(tree, base).body
 
 
+MAX_NESTING = 1000  # open parentheses plus stacked prefix operators before error 16
+
+
+def _check_nesting(tokens: list[Token], base: int) -> None:
+    """Error 16 (expression-stack overflow) at the token where an expression nests too deeply."""
+    depth = run = 0
+    for t in tokens:
+        if t.type in ("LPAR", "CPAREN", "CALLPAREN"):
+            depth += 1
+        elif t.type == "RPAR":
+            depth -= 1
+        run = run + 1 if t.type in ("BANG", "ADDOP", "INCDEC") else 0
+        if depth + run > MAX_NESTING:
+            raise TinyCError(ErrorCode.PUSHERR, base + t.end_pos)
+
+
+@contextmanager
+def _nesting_limit(frames: int = 4000):
+    """Bound Python recursion while a tree is built: nesting beyond this is error 16, not a crash
+    (the machine raises the interpreter's limit for deep tiny-c recursion, which the C stack of the
+    tree transformer would not survive)."""
+    depth, f = 0, sys._getframe()
+    while f is not None:
+        depth, f = depth + 1, f.f_back
+    saved = sys.getrecursionlimit()
+    sys.setrecursionlimit(min(saved, depth + frames))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(saved)
+
+
 def _to_ast(tree: Tree, base: int):
     try:
-        return _ToAST(base).transform(tree)
+        with _nesting_limit():
+            return _ToAST(base).transform(tree)
+    except RecursionError:
+        raise TinyCError(ErrorCode.PUSHERR, base + (tree.meta.start_pos if not tree.meta.empty else 0)) from None
     except VisitError as e:  # a literal the grammar accepts but the AST rejects
         if isinstance(e.orig_exc, TinyCError):
             raise TinyCError(e.orig_exc.code, base + e.orig_exc.address) from None
         raise
 
 
-def _detected_at(tokens: list[Token], bad: Token | None, text: str) -> int:
-    """Offset just after the last good token and the spaces or tabs that follow it on its line."""
+def _after_last_good(tokens: list[Token], bad: Token, text: str) -> int:
+    """Offset just after the token before ``bad`` and the blanks that follow it on its line: where
+    the original's cursor stood when a token it needed was missing (it skipped only blanks there)."""
     i = next((k for k, t in enumerate(tokens) if t is bad), len(tokens))
     if i == 0:
-        return bad.start_pos if bad is not None and i < len(tokens) else 0
+        return bad.start_pos
     at = tokens[i - 1].end_pos
     while at < len(text) and text[at] in " \t\f\r":
         at += 1
     return at
 
 
+def _error_code(expected: set[str]) -> ErrorCode:
+    """The tiny-c error number for a parse that stopped where one of ``expected`` was needed."""
+    if "RPAR" in expected and expected <= {"RPAR", "COMMA"}:
+        return ErrorCode.RPARERR
+    if expected == {"NAME"}:
+        return ErrorCode.SYMERR  # after int or char
+    if "ENDLIBRARY" in expected:
+        return ErrorCode.LINKERR  # a top-level item that is neither a declaration, a block nor a function
+    if "LSQB" in expected and "IF" not in expected:
+        return ErrorCode.LBRCERR  # a function's parameter declarations must end in its body's [
+    if "NUMBER" in expected and "IF" not in expected:
+        return ErrorCode.SYNXERR  # an operand (factor) was expected
+    return ErrorCode.STATERR
+
+
 def _syntax_error(e: UnexpectedInput, tokens: list[Token], base: int, text: str) -> TinyCError:
-    """Map a Lark parse error to a tiny-c error number and cursor (section 10.1)."""
+    """Map a Lark parse error to a tiny-c error number and cursor (sections 10.1, 10.2).
+
+    A statement or top-level item that is not recognised is reported at its first character (the
+    original skipped newlines and comments before one); a missing token just after the last good one."""
+    expected = set(getattr(e, "expected", ()) or ())
+    code = _error_code(expected)
     if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
-        # the program ended inside a construct: unbalanced [ or (
-        expected = set(getattr(e, "expected", ()) or ())
         end = max(len(text.rstrip("\n")), tokens[-1].end_pos if tokens else 0)
-        if expected <= {"RPAR"}:
-            return TinyCError(ErrorCode.RPARERR, base + end)
-        if "NUMBER" in expected and "IF" not in expected:
-            return TinyCError(ErrorCode.SYNXERR, base + end)  # an operand expected at the line's end
-        return TinyCError(ErrorCode.CURSERR, base + end)
+        if code in (ErrorCode.STATERR, ErrorCode.LINKERR):
+            code = ErrorCode.CURSERR  # the text ended inside a [ ... ]: the cursor ran off the program
+        return TinyCError(code, base + end)
     assert isinstance(e, UnexpectedToken)
-    tok, expected = e.token, set(e.expected)
-    at = base + _detected_at(tokens, tok, text)
-    if expected <= {"RPAR", "COMMA"} and "RPAR" in expected:
-        code = ErrorCode.RPARERR
-    elif expected == {"NAME"}:
-        code = ErrorCode.SYMERR
-    elif "LSQB" in expected and "IF" not in expected and "ENDLIBRARY" not in expected:
-        code = ErrorCode.LBRCERR  # a function's parameter declarations must end in its body's [
-    elif "ENDLIBRARY" in expected:
-        code = ErrorCode.LINKERR  # a top-level item that is neither a declaration, a block nor a function
-    elif "NUMBER" in expected and "IF" not in expected:
-        code = ErrorCode.SYNXERR  # an operand (factor) was expected
-    else:
-        code = ErrorCode.STATERR
-    return TinyCError(code, at)
-
-
+    if code in (ErrorCode.STATERR, ErrorCode.LINKERR):
+        return TinyCError(code, base + e.token.start_pos)
+    return TinyCError(code, base + _after_last_good(tokens, e.token, text))
 
 
 def _strip(children):

@@ -93,7 +93,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     m.console.flush()
     if err:
         sys.stdout.flush()
-        sys.stderr.write(ws.report(err, cu))
+        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else ws.report(err, cu))
         return 1
     return 0
 
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             import importlib
             importlib.import_module(module).add_arguments(tool, name)
-        except (ImportError, AttributeError):
+        except Exception:  # a broken or missing tool must not take the other commands down
             tool.set_defaults(unavailable=True)
         tool.set_defaults(tool_module=module)
     if argv and not argv[0].startswith("-") and argv[0] not in sub.choices:

@@ -1,0 +1,71 @@
+"""Pygments lexers for tiny-c source and for lines typed at the ``tc>`` prompt.
+
+The token rules follow reference section 2: ``/*`` comments run to the end of the line, a character
+literal is one byte between single quotes with no escapes (``'\\'`` is a backslash), strings have no
+escapes either.  A name at the start of a line that ends in ``[`` is taken for a function definition,
+which is how tiny-c programs are laid out (the language itself has no keyword for it).
+"""
+
+from __future__ import annotations
+
+from pygments import highlight
+from pygments.formatters import TerminalFormatter
+from pygments.lexer import RegexLexer, bygroups, using
+from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation, String, Text,
+                            Whitespace)
+
+KEYWORDS = ("if", "else", "while", "for", "return", "break", "endlibrary")
+TYPES = ("int", "char")
+
+
+class TinyCLexer(RegexLexer):
+    """tiny-c source: comments, literals, keywords, MC, function definitions, names, operators."""
+
+    name = "tiny-c"
+    aliases = ["tinyc", "tiny-c"]
+    filenames = ["*.tc", "*.ipl"]
+
+    tokens = {
+        "root": [
+            (r"/\*[^\n]*", Comment.Single),
+            (r'"[^"\n]*"?', String.Double),    # the closing quote may be missing (NUL after a run)
+            (r"'[^'\n]'", String.Char),
+            (r"\b(%s)\b" % "|".join(TYPES), Keyword.Type),
+            (r"\b(%s)\b" % "|".join(KEYWORDS), Keyword),
+            (r"\bMC\b", Name.Builtin),
+            (r"^[A-Za-z_]\w*(?=[^\n\[]*\[[ \t]*(/\*[^\n]*)?$)", Name.Function),
+            (r"[A-Za-z_]\w*", Name),
+            (r"\d+", Number.Integer),
+            (r"\+\+|--|==|!=|<=|>=|[-+*/%<>=!&|^]", Operator),
+            (r"[\[\](),;]", Punctuation),
+            (r"\n", Whitespace),
+            (r"[ \t\f\r]+", Whitespace),
+            (r".", Text),
+        ],
+    }
+
+
+class ShellLineLexer(RegexLexer):
+    """One line typed at ``tc>``: a dot command, a ``.statement``, ``+n``/``-n``, or a program line."""
+
+    name = "tiny-c shell line"
+    aliases = ["tinyc-shell"]
+
+    tokens = {
+        "root": [
+            (r"^(\.)(\d+)(.*)", bygroups(Punctuation, Number.Integer, Text)),
+            # .X followed by the end of the line or a non-alphanumeric character: a shell command
+            (r"^(\.)([A-Za-z/])(?![A-Za-z0-9_])(.*)", bygroups(Punctuation, Keyword.Reserved, String)),
+            (r"^(\.)(.+)", bygroups(Punctuation, using(TinyCLexer))),
+            (r"^[-+][^\n]*", Operator),
+            (r"[^\n]+", using(TinyCLexer)),
+            (r"\n", Whitespace),
+        ],
+    }
+
+
+def colour_listing(data: bytes) -> bytes:
+    """``data`` (program lines) with ANSI colours for a terminal; line ends are kept as they are."""
+    lexer = TinyCLexer(stripnl=False, ensurenl=False)
+    text = data.decode("utf-8", errors="replace")
+    return highlight(text, lexer, TerminalFormatter(bg="dark")).encode("utf-8")

@@ -1,0 +1,273 @@
+"""The ``tc>`` shell: the tiny-c/PC Linux line editor (reference section 9), run by ``tinyc``.
+
+Each input line is a command of section 9.3.  Output is written the way the Linux shell writes it with
+``pl``/``ps``/``pn``: ``pl`` puts CR LF *before* its text, ``pn`` a space before the number, so messages
+appear as ``text`` CR LF and numbers as `` N``.  Lines of the program are printed as they are in the
+buffer (MC 13), each ending in its LF.  Where the reference leaves a detail open, the choice made here is
+documented in docs/shell.md.
+
+Commands and program input come from the same :class:`~tinyc.console.Console`, in order (section 14
+item 10).  On a terminal, :mod:`tinyc.terminal` gives the console a prompt_toolkit input instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Callable
+
+from . import __version__
+from .console import Console
+from .editor import LineBuffer
+from .errors import ExitProgram
+from .interpreter import Machine
+from .workspace import Workspace
+
+CRLF = b"\r\n"
+
+# dot commands with a short description (used by completion and docs)
+COMMANDS = {
+    ".r": "read (append) a file",
+    ".w": "write the program to a file",
+    ".p": "print n lines",
+    ".d": "delete n lines",
+    ".l": "locate text (^ = line end)",
+    ".c": "change /old/new/ in the line",
+    "./": "status: line, lines, bytes, free",
+    ".x": "leave the shell",
+}
+
+_FUNC_DEF = re.compile(rb"^([A-Za-z_]\w*)[^\n\[]*\[", re.M)
+_NOT_FUNCS = {b"if", b"else", b"while", b"for", b"return", b"break", b"int", b"char", b"endlibrary"}
+
+
+def banner() -> bytes:
+    """The start-up text (section 14 item 13): our own banner, then the shell's three ``pl`` lines."""
+    ours = f"tinyc {__version__} - tiny-c in Python, following the tiny-c/PC interpreter (Linux port)"
+    return ours.encode() + CRLF + CRLF + f"tiny-c shell - tinyc {__version__}".encode() + CRLF + CRLF
+
+
+def _number(text: bytes, default: int = 1) -> int:
+    """Leading blanks then digits (at most 5, as the library's ``num``); ``default`` if there are none."""
+    m = re.match(rb"\s*(\d{1,5})", text)
+    return int(m.group(1)) if m else default
+
+
+def _alnum(c: int) -> bool:
+    return chr(c).isascii() and (chr(c).isalnum() or c == ord("_"))
+
+
+class Shell:
+    """The shell's state (current line, last ``.l`` pattern, last ``.c`` change) and its commands.
+
+    ``read_command`` reads one command line (bytes, None at end of input); ``listing`` turns program
+    lines into the bytes to show (identity, or colour on a terminal).
+    """
+
+    def __init__(self, machine: Machine, workspace: Workspace,
+                 read_command: Callable[[], bytes | None] | None = None,
+                 listing: Callable[[bytes], bytes] | None = None):
+        self.machine = machine
+        self.ws = workspace
+        self.console = machine.console
+        self.buf = LineBuffer(workspace)
+        self.read_command = read_command or self.console.read_line
+        self.listing = listing or (lambda data: data)
+        self.pattern: bytes | None = None
+        self.change: tuple[bytes, bytes] | None = None
+
+    # -- output, as ps/pl/pn would write it
+    def say(self, text: bytes) -> None:
+        """``ps text`` then ``pl ""``."""
+        self.console.write(text + CRLF)
+
+    def show(self, lines: bytes) -> None:
+        """Program lines (MC 13); a NUL left by a run (a string's closing quote) shows as ``"``."""
+        self.console.write(self.listing(lines.replace(b"\0", b'"')))
+
+    def status(self) -> None:
+        """``./``: `` lo la pe free``."""
+        self.say(b" %d %d %d %d" % (self.buf.lo, self.buf.la, self.ws.pe, self.ws.free))
+
+    def goto(self, line: int) -> None:
+        """Make ``line`` (clamped to 0..la) current and print it."""
+        self.buf.lo = max(0, min(line, self.buf.la))
+        self.show(self.buf.lines(self.buf.lo, 1))
+
+    # -- the main loop
+    def loop(self) -> int:
+        """Banner, then prompt and obey commands until ``.x`` or the end of input; returns exit status 0."""
+        self.console.write(banner())
+        while True:
+            self.console.write(b"tc>")
+            try:
+                line = self.read_command()
+            except KeyboardInterrupt:  # Ctrl-C at the prompt: drop the line
+                self.console.write(CRLF)
+                continue
+            if line is None:
+                break
+            try:
+                if self.command(line):
+                    break
+            except KeyboardInterrupt:
+                self.say(b"stopped")
+        self.console.write(CRLF)
+        self.console.flush()
+        return 0
+
+    def function_names(self) -> list[str]:
+        """Functions of the loaded program (definitions at the start of a line) and of the library."""
+        names = {m.group(1).decode("latin-1") for m in _FUNC_DEF.finditer(self.ws.text)
+                 if m.group(1) not in _NOT_FUNCS}
+        library = self.machine.library
+        if library is not None:
+            names.update(s.name for s in library if s.kind == "func")
+        return sorted(names)
+
+    def command(self, line: bytes) -> bool:
+        """Obey one input line; True when the shell is to end."""
+        if not line:
+            self.goto(self.buf.lo + 1)
+        elif line[0] == ord("."):
+            return self.dot(line)
+        elif line[0] == ord("+"):
+            self.goto(self.buf.lo + _number(line[1:]))
+        elif line[0] == ord("-"):
+            self.goto(self.buf.lo - _number(line[1:]))
+        elif not self.buf.insert_after(self.buf.lo, line):
+            self.say(b"won't fit")
+        return False
+
+    def dot(self, line: bytes) -> bool:
+        """A line starting with a dot: ``.N``, ``.statement`` or a one-letter command."""
+        if len(line) < 2:
+            return False
+        if chr(line[1]).isdigit():
+            self.goto(_number(line[1:], 0))
+            return False
+        if len(line) > 2 and _alnum(line[2]):
+            return self.statement(line[1:])
+        letter, rest = chr(line[1]), line[2:]
+        handler = {"r": self.cmd_read, "w": self.cmd_write, "p": self.cmd_print, "d": self.cmd_delete,
+                   "l": self.cmd_locate, "c": self.cmd_change, "/": lambda rest: self.status()}.get(letter)
+        if letter == "x":
+            return True
+        if handler is None:
+            self.say(b"???")
+        else:
+            handler(rest)
+        return False
+
+    # -- the commands
+    def cmd_read(self, rest: bytes) -> None:
+        """``.r file``: append the file; `` N`` (bytes read), then the status line."""
+        n = self.ws.read_file(rest.strip().decode("latin-1"))
+        if n == -1:
+            self.console.write(CRLF + b"File not found")
+        elif n == -2:
+            self.console.write(CRLF + b"Too big")
+        self.say(b" %d" % n)
+        if n < 0:
+            return
+        if self.ws.pe and not self.ws.text.endswith(b"\n"):
+            self.ws.append(b"\n")  # keep every line newline-terminated (docs/shell.md)
+        self.status()
+
+    def cmd_write(self, rest: bytes) -> None:
+        """``.w file``: the status line, then write ``pr(1..pe)`` and print the byte count.
+
+        A NUL in the buffer is a string's closing quote that a run replaced (reference section 2); it is
+        written back as ``"`` so that the file stays a valid program."""
+        self.status()
+        data = self.ws.text[1:].replace(b"\0", b'"')
+        try:
+            Path(rest.strip().decode("latin-1")).write_bytes(data)
+        except (OSError, ValueError):
+            self.console.write(CRLF + b"cannot write file")
+            self.say(b" -1")
+            return
+        self.say(b" %d" % len(data))
+
+    def cmd_print(self, rest: bytes) -> None:
+        """``.p [n]``: print n lines from the current one; the last printed becomes current."""
+        n = max(1, _number(rest))
+        self.show(self.buf.lines(self.buf.lo, n))
+        self.buf.lo = min(self.buf.lo + n - 1, self.buf.la)
+
+    def cmd_delete(self, rest: bytes) -> None:
+        """``.d [n]``: delete n lines from the current one."""
+        if self.buf.lo == 0:
+            self.say(b"cannot delete line 0")
+        else:
+            self.buf.delete(self.buf.lo, max(1, _number(rest)))
+
+    def cmd_locate(self, rest: bytes) -> None:
+        """``.l text``: find text after the current line; bare ``.l`` repeats the last search."""
+        pattern = rest[1:] if rest[:1] == b" " else rest
+        if pattern:
+            self.pattern = pattern
+        if self.pattern is None:
+            self.console.write(CRLF + b"locate what?" + CRLF)
+            return
+        if self.buf.lo >= self.buf.la:
+            self.say(b"at bottom")
+            return
+        found = self.buf.locate(self.pattern)
+        if found is None:
+            self.say(b"?")
+        else:
+            self.goto(found)
+
+    def cmd_change(self, rest: bytes) -> None:
+        """``.c/old/new/`` (any delimiter) in the current line; bare ``.c`` repeats the last change."""
+        if rest:
+            delim, body = rest[:1], rest[1:]
+            old, _, tail = body.partition(delim)
+            self.change = (old, tail.partition(delim)[0])
+        if self.change is None:
+            self.say(b"?")
+            return
+        done = self.buf.change(*self.change)
+        if done is None:
+            self.say(b"won't fit")
+        elif not done:
+            self.say(b"?")
+        else:
+            self.goto(self.buf.lo)
+
+    def statement(self, text: bytes) -> bool:
+        """``.anything-else``: run ``text`` against the program (MC 11); True if it ended the interpreter."""
+        self.console.flush()  # the command line shows before a long run
+        try:
+            err, cursor = self.ws.run(text)
+        except ExitProgram:  # MC 10 ends the interpreter, shell and all
+            return True
+        except KeyboardInterrupt:  # Ctrl-C while the program was being linked
+            err, cursor = 99, 0
+        except Exception as e:  # an interpreter bug must not lose the session
+            self.console.write(CRLF)
+            self.say(f"internal error: {type(e).__name__}: {e}".encode("latin-1", "replace"))
+            return False
+        self.console.write(CRLF)
+        self.buf.lo = self.buf.line_of(cursor) if err else 0
+        if err == 99:
+            self.say(b"stopped")
+        elif err:
+            self.console.write(self.ws.report(err, cursor).replace("\n", "\r\n").encode("latin-1"))
+        return False
+
+
+def run_shell(args: argparse.Namespace) -> int:
+    """``tinyc`` / ``tinyc shell``: the shell on stdin/stdout; prompt_toolkit when both are terminals."""
+    from .cli import boot
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from .terminal import run_terminal
+        return run_terminal(args)
+    try:
+        machine, workspace = boot(args, Console(strip_cr=args.strip_cr, echo=args.echo))
+        return Shell(machine, workspace).loop()
+    except KeyboardInterrupt:  # Ctrl-C while the library boots
+        return 130

@@ -166,6 +166,7 @@ class Codegen:
         self.nodes: list = []              # nodes the MC routines need (``_N[k]``)
         self.ntemp = 0
         self.loop = 0
+        self.known: dict[str, tuple[int, int]] = {}  # bounds of for-loop counters inside their loop
 
     # ---- output
 
@@ -258,6 +259,8 @@ class Codegen:
             self.loop += 1
             self.suite(s.body, ind + 1)
             self.loop -= 1
+        elif isinstance(s, ast.For) and self.counted(s):
+            self.range_for(s, ind)
         elif isinstance(s, ast.For):
             if s.init is not None:
                 self.exprstmt(s.init, ind)
@@ -279,6 +282,52 @@ class Codegen:
             self.exprstmt(s.expr, ind)
         elif isinstance(s, ast.Null):
             pass
+
+    def counted(self, s: ast.For) -> bool:
+        """``for(k=e;k<n;++k)`` with an int local k the body leaves alone and an invariant n: a Python range."""
+        init, cond, step = s.init, s.cond, s.step
+        if not (isinstance(init, ast.Assign) and isinstance(init.target, ast.Var)):
+            return False
+        k = init.target.name
+        loc = self.an.locals.get(k)
+        if loc is None or loc.array or loc.type != "int":
+            return False
+        if not (isinstance(step, ast.Unary) and step.op == "++" and isinstance(step.operand, ast.Var)
+                and step.operand.name == k):
+            return False
+        if not (isinstance(cond, ast.BinOp) and cond.op in ("<", "<=") and isinstance(cond.left, ast.Var)
+                and cond.left.name == k):
+            return False
+        body_assigns = assigned_names(s.body) | assigned_names(init.value)
+        if k in body_assigns:
+            return False
+        end = cond.right
+        if isinstance(end, ast.Number):
+            return cond.op == "<" or self.wrap(self.x_Number(end)).lo < self.imax
+        if cond.op != "<" or not isinstance(end, ast.Var) or end.name == k:
+            return False
+        e = self.an.locals.get(end.name)
+        return e is not None and not e.array and end.name not in assigned_names(s.body)
+
+    def range_for(self, s: ast.For, ind: int) -> None:
+        k = s.init.target.name
+        start = self.wrap(self.expr(s.init.value))
+        end = self.expr(s.cond.right)
+        stop = str(end.lo + 1) if s.cond.op == "<=" else end.code
+        self.emit(ind, f"v_{k} = {start.code}", s.pos)
+        self.emit(ind, f"for v_{k} in range(v_{k}, {stop}):", s.pos)
+        saved = self.known.get(k)
+        hi = end.hi - (s.cond.op == "<")
+        self.known[k] = (start.lo, max(start.lo, hi))
+        self.loop += 1
+        self.suite(s.body, ind + 1)
+        self.loop -= 1
+        if saved is None:
+            self.known.pop(k)
+        else:
+            self.known[k] = saved
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"if v_{k} < {stop}: v_{k} = {stop}")
 
     def suite(self, s, ind: int) -> None:
         n = len(self.lines)
@@ -365,6 +414,11 @@ class Codegen:
             loc = self.an.locals.get(target.name)
             if loc is not None and not loc.array:
                 src = E(f"v_{loc.name}", "int", *self.bounds(loc.type), True, True)
+                if value is None and loc.type == "int":
+                    edge = self.imax if delta > 0 else self.imin
+                    self.emit(ind, f"v_{loc.name} {'+' if delta > 0 else '-'}= 1", node.pos)
+                    self.emit(ind, f"if v_{loc.name} == {edge + delta}: v_{loc.name} = {edge - delta * ((1 << self.bits) - 1)}")
+                    return True
                 v = self.expr(value) if value is not None else self.add(src, delta)
                 v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
                 self.emit(ind, f"v_{loc.name} = {v.code}", node.pos)
@@ -373,7 +427,7 @@ class Codegen:
             if shape is None or shape[0] != "var" or shape[2]:
                 return False
             typ = shape[1]
-            cell = f"gw_{target.name}[gi_{target.name}]" if typ == "int" else f"_B[ga_{target.name}]"
+            cell = self.gcell(typ, shape[5])
             v = self.expr(value) if value is not None else self.add(E(cell, "int", *self.bounds(typ)), delta)
             v = self.wrap(v) if typ == "int" else self.wrapc(v)
             self.emit(ind, f"{cell} = {v.code}", node.pos)
@@ -385,25 +439,35 @@ class Codegen:
             return False
         typ = acc["type"]
         index = self.wrap(self.expr(target.index))
-        i_code, i = (index.code, index.code) if index.name else (None, self.tmp())
-        if i_code is None:
+        check = self.needs_check(acc, index)
+        if value is not None and index.pure and acc.get("safe") and not check:
+            v = self.expr(value)
+            if v.pure:  # nothing to order: one Python store
+                v = self.wrap(v) if typ == "int" else self.wrapc(v)
+                loc, _, write, _ = self.location(acc, index.code)
+                self.emit(ind, f"{write.format(loc)} = {v.code}", node.pos)
+                return True
+        i = index.code if index.name else self.tmp()
+        if not index.name:
             self.emit(ind, f"{i} = {index.code}", node.pos)
-        if acc["checked"]:
+        if check:
             self.emit(ind, f"if not 0 <= {i} < {acc['L']}: _err(6, {target.end})", node.pos)
         loc, read, write, fault = self.location(acc, i)
-        lname = self.tmp()
-        self.emit(ind, f"{lname} = {loc}")
+        if acc.get("safe"):  # a constant base: the element's place needs no temporary
+            lname, place = loc, "({})".format(loc)
+        else:
+            lname = place = self.tmp()
+            self.emit(ind, f"{lname} = {loc}")
+        v = None
         if value is not None:
             v = self.expr(value)
             v = self.wrap(v) if typ == "int" else self.wrapc(v)
-        else:
-            v = None
         if fault:
             self.emit(ind, f"if not {fault.format(lname)}: _err(6, {node.end})")
         if v is None:
-            v = self.add(E(read.format(lname), "int", *self.bounds(typ)), delta)
+            v = self.add(E(read.format(place), "int", *self.bounds(typ)), delta)
             v = self.wrap(v) if typ == "int" else self.wrapc(v)
-        self.emit(ind, f"{write.format(lname)} = {v.code}", node.pos)
+        self.emit(ind, f"{write.format(place)} = {v.code}", node.pos)
         return True
 
     # ---- arrays: where an element lives
@@ -429,13 +493,20 @@ class Codegen:
         shape = self.resolve(name)
         if shape is None or shape[0] != "var" or not shape[2]:
             return None
-        _, typ, _, frozen, checked = shape
+        _, typ, _, frozen, checked, fixed = shape
         acc = {"type": typ, "checked": checked, "L": f"gl_{name}"}
         if frozen:
-            acc.update(safe=checked, w=f"gw_{name}", b=f"gb_{name}", n=f"gn_{name}", a=f"ga_{name}")
+            acc.update(safe=checked, w=f"_IV{fixed[0]}", b=str(fixed[1]), n=f"gn_{name}", a=str(fixed[3]),
+                       L=fixed[2])
         else:
             acc["ptr"] = f"gs_{name}.address"
         return acc
+
+    def needs_check(self, acc: dict, index: E) -> bool:
+        """Whether a subscript needs its range check: not when its bounds lie inside a known length."""
+        if not acc["checked"]:
+            return False
+        return not (isinstance(acc["L"], int) and 0 <= index.lo and index.hi < acc["L"])
 
     def location(self, acc: dict, i: str) -> tuple[str, str, str, str | None]:
         """(location code for index name ``i``, read template, write template, fault test template)."""
@@ -455,6 +526,9 @@ class Codegen:
         at = node.end
         typ = acc["type"]
         lo, hi = self.bounds(typ)
+        if acc.get("safe") and not self.needs_check(acc, index):
+            loc, read, _, _ = self.location(acc, index.code)
+            return E(read.format(loc), "int", lo, hi)
         if acc.get("safe"):
             bind, i = self.named(index)
             chk = f"({i} if 0 <= {bind} < {acc['L']} else _err(6, {at}))"
@@ -462,7 +536,7 @@ class Codegen:
             return E(read.format(loc), "int", lo, hi)
         bind, i = self.named(index)
         conds = []
-        if acc["checked"]:
+        if self.needs_check(acc, index):
             conds.append(f"0 <= {bind} < {acc['L']}")
             first = i
         else:
@@ -478,7 +552,7 @@ class Codegen:
         bind, i = self.named(index)
         base = acc.get("a") or acc["ptr"]
         scale = "" if acc["type"] == "char" else f"{self.isz} * "
-        if acc["checked"]:
+        if self.needs_check(acc, index):
             return f"({base} + {scale}{i} if 0 <= {bind} < {acc['L']} else _err(6, {node.end}))"
         return f"{base} + {scale}{bind}"
 
@@ -502,18 +576,24 @@ class Codegen:
         if loc is not None:
             if loc.array:
                 return E(f"p_{n.name}", "int", self.imin, self.imax, True, True)
-            return E(f"v_{n.name}", "int", *self.bounds(loc.type), True, True)
+            return E(f"v_{n.name}", "int", *self.known.get(n.name, self.bounds(loc.type)), True, True)
         shape = self.resolve(n.name)
         if shape is None:
             return E(f"_err(26, {n.end})", "int", self.imin, self.imax)
         if shape[0] == "func":
             return self.call(n.name, shape[1], [], n)
-        _, typ, array, frozen, _ = shape
+        _, typ, array, frozen, _, fixed = shape
         if array:
-            return E(f"ga_{n.name}" if frozen else f"gs_{n.name}.address", "int", self.imin, self.imax, True)
+            if frozen:
+                return E(str(fixed[3]), "int", fixed[3], fixed[3], True, True)
+            return E(f"gs_{n.name}.address", "int", self.imin, self.imax, True)
+        return E(self.gcell(typ, fixed), "int", *self.bounds(typ), True)
+
+    def gcell(self, typ: str, fixed) -> str:
+        """The memory cell of a global scalar at a constant address."""
         if typ == "int":
-            return E(f"gw_{n.name}[gi_{n.name}]", "int", self.imin, self.imax, True)
-        return E(f"_B[ga_{n.name}]", "int", -128, 127, True)
+            return f"_IV{fixed[0]}[{fixed[1]}]"
+        return f"_B[{fixed[3]}]"
 
     def x_Index(self, n: ast.Index) -> E:
         acc = self.array(n)
@@ -578,13 +658,13 @@ class Codegen:
                 return E(f"_err(26, {t.end})", "int", 0, 0)
             if shape[0] == "func":
                 return E(f"_err(14, {t.end})", "int", 0, 0)
-            _, typ, array, frozen, _ = shape
+            _, typ, array, frozen, _, fixed = shape
             v = self.expr(n.value)
             if array:
                 return E(f"_setp(gs_{t.name}, {self.wrap(v).code})", "int", self.imin, self.imax)
             if typ == "int":
-                return E(f"_sts(gw_{t.name}, gi_{t.name}, {self.wrap(v).code})", "int", self.imin, self.imax)
-            return E(f"_stb(ga_{t.name}, {self.wrapc(v).code}, {n.end})", "int", -128, 127)
+                return E(f"_sts(_IV{fixed[0]}, {fixed[1]}, {self.wrap(v).code})", "int", self.imin, self.imax)
+            return E(f"_stb({fixed[3]}, {self.wrapc(v).code}, {n.end})", "int", -128, 127)
         if isinstance(t, ast.Index):
             acc = self.array(t)
             if acc is None:
@@ -628,10 +708,10 @@ class Codegen:
                 return E(f"_err(26, {t.end})", "int", 0, 0)
             if shape[0] == "func":
                 return E(f"_err(14, {t.end})", "int", 0, 0)
-            _, typ, array, frozen, _ = shape
+            _, typ, array, frozen, _, fixed = shape
             if array:
                 return E(f"_incp(gs_{t.name}, {delta})", "int", self.imin, self.imax)
-            return E(f"_inc{typ[0]}(ga_{t.name}, {delta}, {n.end})", "int", *self.bounds(typ))
+            return E(f"_inc{typ[0]}({fixed[3]}, {delta}, {n.end})", "int", *self.bounds(typ))
         if isinstance(t, ast.Index):
             acc = self.array(t)
             if acc is None:

@@ -111,6 +111,8 @@ def runtime_globals(engine: FastEngine) -> dict:
     g = {k: v for k, v in locals().items() if k.startswith("_") and callable(v)}
     g.update(_D=data, _B=signed_bytes, _IV=views, _SIZE=size, _MAXD=m.max_depth, _M=m,
              __builtins__=__builtins__)
+    for k, view in enumerate(views):
+        g[f"_IV{k}"] = view
     for n, routine in ROUTINES.items():
         g[f"_R{n}"] = routine
     return g
@@ -158,8 +160,10 @@ class Linkage:
             own = self.program is not None and self.program.get(name) is sym
             frozen = sym.array and own and name not in self.assigned
             checked = sym.array and sym.length > 1
-            shape = ("var", sym.type, sym.array, frozen, checked)
             a = sym.address
+            # constant places (scalars, frozen arrays) are baked into the code: (alignment, index, length, address)
+            fixed = (a & (isz - 1), a >> shift, sym.length, a) if frozen or not sym.array else None
+            shape = ("var", sym.type, sym.array, frozen, checked, fixed)
             G["gs_" + name] = sym
             G["ga_" + name] = a
             G["gl_" + name] = sym.length

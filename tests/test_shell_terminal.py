@@ -116,7 +116,7 @@ def test_completer_offers_commands_functions_and_files(tmp_path):
 def test_ctrl_c_at_the_prompt_clears_the_line(hist):
     shell, out, _ = run(["typed", CTRL_C, "./\r", CTRL_D], hist)
     assert b"typed" not in shell.ws.text
-    assert out == b"\r\n" + STATUS % 0 + b"\r\n"
+    assert out == STATUS % 0 + b"\r\n"  # prompt_toolkit itself moves to a new line
 
 
 def test_ctrl_c_stops_a_running_endless_loop(hist):

@@ -90,3 +90,16 @@ def test_ctrl_c_stops_an_endless_loop_and_keeps_the_buffer(scratch: Path):
                    b"tc>./\n 3 4 32 89968\r\n"
                    b"tc>.p 9\n  while(1) ++n\n]\n"
                    b"tc>\r\n")
+
+
+def test_sample_session_in_docs_is_current(tmp_path: Path):
+    """docs/shell.md shows a session (two shell commands, then the output); it must be what tinyc prints."""
+    block = (ROOT / "docs" / "shell.md").read_text().split("```\n")[1]
+    make_file, session, expected = block.split("\n", 2)
+    tinyc = f"{sys.executable} -m tinyc"
+    for command in (make_file, session):
+        assert command.startswith("$ ")
+    result = subprocess.run(make_file[2:] + "; " + session[2:].replace("| tinyc", "| " + tinyc),
+                            shell=True, cwd=tmp_path, env=_env(), capture_output=True, timeout=60,
+                            executable="/bin/bash")
+    assert result.stdout.decode() == expected

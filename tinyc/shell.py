@@ -75,6 +75,7 @@ class Shell:
         self.buf = LineBuffer(workspace)
         self.read_command = read_command or self.console.read_line
         self.listing = listing or (lambda data: data)
+        self.newline_after_interrupt = True  # a terminal's line editor already ends the line itself
         self.pattern: bytes | None = None
         self.change: tuple[bytes, bytes] | None = None
 
@@ -105,7 +106,8 @@ class Shell:
             try:
                 line = self.read_command()
             except KeyboardInterrupt:  # Ctrl-C at the prompt: drop the line
-                self.console.write(CRLF)
+                if self.newline_after_interrupt:
+                    self.console.write(CRLF)
                 continue
             if line is None:
                 break

@@ -111,6 +111,7 @@ def attach(shell: Shell, console: TerminalConsole) -> None:
     completer = ShellCompleter(shell.function_names)
     shell.read_command = lambda: console.read_command(completer)
     shell.listing = colour_listing
+    shell.newline_after_interrupt = False
 
 
 def run_terminal(args: argparse.Namespace) -> int:

@@ -116,3 +116,12 @@ def test_mc11_nested_program_sees_its_own_globals():
         outs.append(out.getvalue())
     assert b" 1" in outs[0]
     assert outs[1] == outs[0]
+
+
+def test_compile_prints_annotated_python(capsys):
+    from tinyc import cli
+    assert cli.main(["compile", str(ROOT / "examples/fact.tc")]) == 0
+    out = capsys.readouterr().out
+    assert "def f_fact(v_n, _t, _d):" in out
+    assert "# return n*fact(n-1)" in out
+    compile(out, "generated", "exec")  # it is valid Python

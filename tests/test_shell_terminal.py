@@ -30,8 +30,8 @@ PROGRAM = HELLO + b"loop [\n  while(1) ;\n]\nask [\n  ps \"n? \"\n  pn 2*gn()\n]
 UP, CTRL_C, CTRL_D = "\x1b[A", "\x03", "\x04"
 
 
-def run(keys: list[str], history_file: Path, program: bytes = PROGRAM, prompts: list | None = None
-        ) -> tuple[Shell, bytes, int]:
+def run(keys: list[str], history_file: Path, program: bytes = PROGRAM, prompts: list | None = None,
+        on_run=None) -> tuple[Shell, bytes, int]:
     """Type ``keys`` into a terminal shell with ``program`` loaded; returns (shell, output bytes, status).
 
     Each chunk of ``keys`` is typed 0.1 s after the one before, as a person would: history loading and
@@ -44,6 +44,9 @@ def run(keys: list[str], history_file: Path, program: bytes = PROGRAM, prompts: 
         console = TerminalConsole(out=out, history=FileHistory(str(history_file)), input=pipe,
                                   output=DummyOutput())
         machine, ws = boot(p.parse_args([]), console)
+        if on_run is not None:  # called as each statement starts, e.g. to arm a timer
+            engine_run = machine.engine.run
+            machine.engine.run = lambda stmts: (on_run(), engine_run(stmts))[1]
         shell = Shell(machine, ws)
         attach(shell, console)
         shell.listing = lambda data: data  # no colour codes, so the text is easy to check
@@ -124,9 +127,9 @@ def test_ctrl_c_stops_a_running_endless_loop(hist):
     def interrupt(signum, frame):
         raise KeyboardInterrupt
     old = signal.signal(signal.SIGALRM, interrupt)
-    signal.setitimer(signal.ITIMER_REAL, 0.6)
+    arm = lambda: signal.setitimer(signal.ITIMER_REAL, 0.5)  # once the loop runs, however slow the start
     try:
-        shell, out, _ = run([".loop\r", "./\r", CTRL_D], hist)  # ./ is typed ahead while the loop runs
+        shell, out, _ = run([".loop\r", "./\r", CTRL_D], hist, on_run=arm)  # ./ is typed ahead
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)

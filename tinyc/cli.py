@@ -28,16 +28,18 @@ TOOLS = {
 }
 
 
-def machine_options(p: argparse.ArgumentParser) -> None:
-    """The options of reference section 14 that every way of running tiny-c accepts."""
+def machine_options(p: argparse.ArgumentParser, engine: bool = True) -> None:
+    """The options of reference section 14 that every way of running tiny-c accepts
+    (``engine=False`` for commands that always use the reference evaluator, like ``tinyc trace``)."""
     p.add_argument("--int-bits", type=int, choices=(16, 32), default=32,
                    help="int width: 32 (Linux port, default) or 16 (DOS era)")
     p.add_argument("--memory", type=int, default=DEFAULT_MEMORY, metavar="BYTES",
                    help=f"size of the flat memory (default {DEFAULT_MEMORY})")
     p.add_argument("--strip-cr", action="store_true", help="drop CR bytes from the output")
     p.add_argument("--echo", action="store_true", help="echo each input line read")
-    p.add_argument("--engine", choices=("reference", "fast"), default=default_engine(),
-                   help="execution engine (default: %(default)s)")
+    if engine:
+        p.add_argument("--engine", choices=("reference", "fast"), default=default_engine(),
+                       help="execution engine (default: %(default)s)")
     p.add_argument("--random-divisor", type=int, choices=(7, 8), default=8,
                    help="divisor in the library's random: 8 (2015, default) or 7 (2017 library)")
     p.add_argument("--max-depth", type=int, default=1000, metavar="N",

@@ -366,15 +366,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
                         help=f"trace lines to show before the program runs on untraced (default {DEFAULT_LIMIT})")
     parser.add_argument("--library", action="store_true", help="trace inside library functions too")
-    parser.add_argument("--int-bits", type=int, choices=(16, 32), default=32, help="int width (default 32)")
-    parser.add_argument("--memory", type=int, default=DEFAULT_MEMORY, metavar="BYTES",
-                        help=f"size of the flat memory (default {DEFAULT_MEMORY})")
-    parser.add_argument("--strip-cr", action="store_true", help="drop CR bytes from the program's output")
-    parser.add_argument("--echo", action="store_true", help="echo each input line read")
-    parser.add_argument("--random-divisor", type=int, choices=(7, 8), default=8,
-                        help="divisor in the library's random (default 8)")
-    parser.add_argument("--max-depth", type=int, default=1000, metavar="N",
-                        help="active function calls before error 17 (default 1000)")
+    from .cli import machine_options  # the CLI imports this module lazily, so no cycle at import time
+    machine_options(parser, engine=False)
 
 
 def command(args: argparse.Namespace) -> int:

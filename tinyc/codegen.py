@@ -65,6 +65,13 @@ def constant(expr) -> int | None:
     return None
 
 
+def join(a: dict | None, b: dict | None) -> dict | None:
+    """Bounds that hold after either of two paths (None: a path that cannot get here)."""
+    if a is None or b is None:
+        return b if a is None else a
+    return {k: (min(v[0], b[k][0]), max(v[1], b[k][1])) for k, v in a.items() if k in b}
+
+
 def walk(node):
     """Every AST node under ``node`` (statements and expressions), depth first."""
     stack = [node]
@@ -165,8 +172,11 @@ class Codegen:
         self.linemap: dict[int, int] = {}  # generated line (1-based) -> tiny-c statement address
         self.nodes: list = []              # nodes the MC routines need (``_N[k]``)
         self.ntemp = 0
-        self.loop = 0
-        self.known: dict[str, tuple[int, int]] = {}  # bounds of for-loop counters inside their loop
+        self.known: dict | None = {}  # bounds of scalar locals here (None: unreachable code)
+        self.breaks: list[list] = []   # per enclosing loop: the bounds at its breaks
+        self.dry_depth = 0             # > 0 while loop bodies are generated for their bounds only
+        self.hoisted: dict[str, str] = {}  # global scalar -> the local that holds it in this loop
+        self.prechecked: set[int] = set()  # leading declarations whose space the prologue tested
 
     # ---- output
 
@@ -208,8 +218,9 @@ class Codegen:
             return E(f"(+{e.code})" if not e.code.startswith("(") else f"(+{e.code})", "int", 0, 1, e.pure)
         if self.imin <= e.lo and e.hi <= self.imax:
             return e
-        h, m = 1 << (self.bits - 1), (1 << self.bits) - 1
-        return E(f"((({e.code}) + {h:#x}) & {m:#x}) - {h:#x}", "int", self.imin, self.imax, e.pure)
+        # a range test is cheaper than wrapping arithmetic, and almost always true
+        bind, x = self.named(e)
+        return E(f"({x} if {self.imin} <= {bind} <= {self.imax} else _w({x}))", "int", self.imin, self.imax, e.pure)
 
     def wrapc(self, e: E) -> E:
         """``e`` truncated to a signed char (a char store)."""
@@ -250,38 +261,205 @@ class Codegen:
             self.decl(s, ind)
         elif isinstance(s, ast.If):
             self.emit(ind, f"if {self.truth(self.expr(s.cond))}:", s.pos)
+            before = self.known
+            self.known = self.refine(before, s.cond, True)
             self.suite(s.then, ind + 1)
+            after = self.known
+            self.known = self.refine(before, s.cond, False)
             if s.orelse is not None:
                 self.emit(ind, "else:")
                 self.suite(s.orelse, ind + 1)
+            self.known = join(after, self.known)
         elif isinstance(s, ast.While):
-            self.emit(ind, f"while {self.truth(self.expr(s.cond))}:", s.pos)
-            self.loop += 1
-            self.suite(s.body, ind + 1)
-            self.loop -= 1
+            self.loop_stmt(s, s.cond, s.body, None, ind)
         elif isinstance(s, ast.For) and self.counted(s):
             self.range_for(s, ind)
         elif isinstance(s, ast.For):
             if s.init is not None:
                 self.exprstmt(s.init, ind)
-            cond = "True" if s.cond is None else self.truth(self.expr(s.cond))
-            self.emit(ind, f"while {cond}:", s.pos)
-            self.loop += 1
-            self.suite(s.body, ind + 1)
-            self.loop -= 1
-            if s.step is not None:
-                self.exprstmt(s.step, ind + 1)
+            self.loop_stmt(s, s.cond, s.body, s.step, ind)
         elif isinstance(s, ast.Break):
-            self.emit(ind, "break" if self.loop else "return 0", s.pos)
+            self.emit(ind, "break" if self.breaks else "return 0", s.pos)
+            if self.breaks and self.known is not None:
+                self.breaks[-1].append(self.known)
+            self.known = None
         elif isinstance(s, ast.Return):
             if s.value is None:
                 self.emit(ind, "return 0", s.pos)
             else:
                 self.emit(ind, f"return {self.wrap(self.expr(s.value)).code}", s.pos)
+            self.known = None
         elif isinstance(s, ast.ExprStmt):
             self.exprstmt(s.expr, ind)
         elif isinstance(s, ast.Null):
             pass
+
+    # ---- bounds of scalar locals along the code (``self.known``: name -> (lo, hi); None: unreachable)
+
+    def var_bounds(self, name: str) -> tuple[int, int]:
+        k = self.known
+        if k is not None and name in k:
+            return k[name]
+        return self.bounds(self.an.locals[name].type)
+
+    def set_bounds(self, name: str, lo: int, hi: int) -> None:
+        if self.known is not None:
+            self.known = dict(self.known)
+            self.known[name] = (lo, hi)
+
+    def static_bounds(self, state, e) -> tuple[int, int] | None:
+        """Bounds of a side-effect-free operand of a condition (a constant or a scalar local)."""
+        if isinstance(e, (ast.Number, ast.CharLit, ast.Unary)):
+            v = constant(e)
+            if v is None:
+                return None
+            v = ((v - self.imin) & ((1 << self.bits) - 1)) + self.imin
+            return v, v
+        if isinstance(e, ast.Var):
+            loc = self.an.locals.get(e.name)
+            if loc is not None and not loc.array:
+                return state.get(e.name, self.bounds(loc.type))
+        return None
+
+    FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+    NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+    def refine(self, state, cond, truth: bool):
+        """``state`` knowing that ``cond`` (already evaluated) was ``truth``; None when that cannot be."""
+        if state is None or cond is None:
+            return state
+        if isinstance(cond, ast.Unary) and cond.op == "!":
+            return self.refine(state, cond.operand, not truth)
+        if any(isinstance(n, ast.Assign) or (isinstance(n, ast.Unary) and n.op in ("++", "--"))
+               for n in walk(cond)):
+            return state  # the operands may have changed while the condition ran
+        if isinstance(cond, ast.Var):
+            cond = ast.BinOp(cond.pos, cond.end, "!=", cond, ast.Number(cond.pos, cond.end, 0))
+        if not (isinstance(cond, ast.BinOp) and cond.op in self.FLIP):
+            return state
+        op = cond.op if truth else self.NEGATE[cond.op]
+        out = dict(state)
+        for x, other, o in ((cond.left, cond.right, op), (cond.right, cond.left, self.FLIP[op])):
+            if not isinstance(x, ast.Var) or self.static_bounds(state, x) is None:
+                continue
+            ob = self.static_bounds(state, other)
+            if ob is None:
+                continue
+            lo, hi = out.get(x.name, self.bounds(self.an.locals[x.name].type))
+            if o == "<":
+                hi = min(hi, ob[1] - 1)
+            elif o == "<=":
+                hi = min(hi, ob[1])
+            elif o == ">":
+                lo = max(lo, ob[0] + 1)
+            elif o == ">=":
+                lo = max(lo, ob[0])
+            elif o == "==":
+                lo, hi = max(lo, ob[0]), min(hi, ob[1])
+            elif ob[0] == ob[1]:  # != a constant: trims an end
+                lo, hi = lo + (lo == ob[0]), hi - (hi == ob[0])
+            if lo > hi:
+                return None
+            out[x.name] = (lo, hi)
+        return out
+
+    def dry(self, fn):
+        """Run ``fn`` (code generation) for its effect on the bounds only; its output is dropped."""
+        saved = len(self.lines), dict(self.linemap), len(self.nodes), self.ntemp, self.hoisted
+        self.dry_depth += 1
+        try:
+            fn()
+            return self.known
+        finally:
+            self.dry_depth -= 1
+            n, self.linemap, k, self.ntemp, self.hoisted = saved
+            del self.lines[n:]
+            del self.nodes[k:]
+
+    def loop_head(self, node, entry, one_pass):
+        """The bounds at a loop's head: a fixed point of ``one_pass`` (head -> state at the back edge),
+        widened to the type's range where a bound keeps moving."""
+        if entry is None:
+            return None
+        changed = assigned_names(node)
+        fallback = {k: v for k, v in entry.items() if k not in changed}
+        if self.dry_depth > 2:
+            return fallback
+        head = entry
+        for step in range(8):
+            self.known = head
+            back = self.dry(one_pass)
+            new = join(head, back)
+            if new == head:
+                return head
+            if step >= 1:
+                for k, (lo, hi) in new.items():
+                    tlo, thi = self.bounds(self.an.locals[k].type)
+                    olo, ohi = head.get(k, (tlo, thi))
+                    new[k] = (tlo if lo < olo else lo, thi if hi > ohi else hi)
+            head = new
+        return fallback
+
+    def loop_stmt(self, s, cond, body, step, ind: int) -> None:
+        """``while`` (and ``for`` without a counted range): head bounds, then the code."""
+        entry = self.known
+        hoist = self.hoistable(s)
+
+        def one_pass():
+            c = None if cond is None else self.expr(cond)
+            self.known = self.refine(self.known, cond, True)
+            self.breaks.append([])
+            self.suite(body, ind + 1)
+            if step is not None:
+                self.exprstmt(step, ind + 1)
+            self.breaks.pop()
+            return c
+        self.hoisted = dict(self.hoisted)
+        for name, cell in hoist.items():
+            t = self.tmp()
+            self.emit(ind, f"{t} = {cell}  # not changed by the loop")
+            self.hoisted[name] = t
+        head = self.loop_head(s, entry, one_pass)
+        self.known = head
+        cond_code = "True" if cond is None else self.truth(self.expr(cond))
+        after_cond = self.known
+        self.emit(ind, f"while {cond_code}:", s.pos)
+        self.known = self.refine(after_cond, cond, True)
+        self.breaks.append([])
+        self.suite(body, ind + 1)
+        if step is not None:
+            self.exprstmt(step, ind + 1)
+        exits = self.breaks.pop()
+        self.known = self.refine(after_cond, cond, False) if cond is not None else None
+        for b in exits:
+            self.known = join(self.known, b)
+        self.hoisted = {k: v for k, v in self.hoisted.items() if k not in hoist}
+
+    def hoistable(self, s) -> dict[str, str]:
+        """Global scalars read by a loop that nothing in it can change: read once before it."""
+        if self.dry_depth:
+            return {}
+        reads, assigned = {}, set()
+        for n in walk(s):
+            if isinstance(n, ast.MachineCall):
+                return {}
+            if isinstance(n, (ast.Var, ast.Call, ast.Index)) and n.name not in self.an.locals:
+                shape = self.resolve(n.name)
+                if shape is None or shape[0] == "func":
+                    return {}
+                if isinstance(n, ast.Var) and not shape[2]:
+                    reads[n.name] = shape
+            target = n.target if isinstance(n, ast.Assign) else (
+                n.operand if isinstance(n, ast.Unary) and n.op in ("++", "--") else None)
+            if isinstance(target, ast.Var) and target.name not in self.an.locals:
+                assigned.add(target.name)
+            elif isinstance(target, ast.Index):
+                acc = self.array(target)
+                if acc is None or not acc.get("safe"):
+                    return {}  # a store that may land anywhere
+            elif target is not None and not isinstance(target, ast.Var):
+                return {}
+        return {k: self.gcell(v[1], v[5]) for k, v in reads.items() if k not in assigned and v[1] == "int"}
 
     def counted(self, s: ast.For) -> bool:
         """``for(k=e;k<n;++k)`` with an int local k the body leaves alone and an invariant n: a Python range."""
@@ -314,18 +492,28 @@ class Codegen:
         start = self.wrap(self.expr(s.init.value))
         end = self.expr(s.cond.right)
         stop = str(end.lo + 1) if s.cond.op == "<=" else end.code
+        stop_hi = end.lo + 1 if s.cond.op == "<=" else end.hi
         self.emit(ind, f"v_{k} = {start.code}", s.pos)
         self.emit(ind, f"for v_{k} in range(v_{k}, {stop}):", s.pos)
-        saved = self.known.get(k)
-        hi = end.hi - (s.cond.op == "<")
-        self.known[k] = (start.lo, max(start.lo, hi))
-        self.loop += 1
+        inside = (start.lo, max(start.lo, stop_hi - 1))
+        self.set_bounds(k, start.lo, start.hi)
+        entry = self.known
+
+        def one_pass():
+            self.set_bounds(k, *inside)
+            self.breaks.append([])
+            self.suite(s.body, ind + 1)
+            self.breaks.pop()
+        head = self.loop_head(s.body, entry, one_pass)
+        self.known = head
+        self.set_bounds(k, *inside)
+        self.breaks.append([])
         self.suite(s.body, ind + 1)
-        self.loop -= 1
-        if saved is None:
-            self.known.pop(k)
-        else:
-            self.known[k] = saved
+        exits = self.breaks.pop()
+        self.known = head
+        for b in exits:
+            self.known = join(self.known, b)
+        self.set_bounds(k, start.lo, max(start.hi, stop_hi, inside[1]))
         self.emit(ind, "else:")
         self.emit(ind + 1, f"if v_{k} < {stop}: v_{k} = {stop}")
 
@@ -350,8 +538,48 @@ class Codegen:
             self.emit(ind, f"w_{loc.name} = _IV[p_{loc.name} & {self.amask}]; "
                            f"b_{loc.name} = p_{loc.name} >> {self.shift}; n_{loc.name} = len(w_{loc.name})")
 
+    def calls(self) -> bool:
+        """Whether the body calls a tiny-c function (then the depth limit matters)."""
+        for n in walk(self.body):
+            if isinstance(n, (ast.Var, ast.Call)) and n.name not in self.an.locals:
+                shape = self.resolve(n.name)
+                if shape is not None and shape[0] == "func":
+                    return True
+        return False
+
+    def lead_size(self) -> int:
+        """Bytes allocated unconditionally on entry: the scalar parameters and, when every parameter is a
+        scalar, the declarations at the start of the body (these then need no test of their own)."""
+        total = 0
+        for type_, d in self.params:
+            if self.an.locals[d.name].array:
+                return total
+            total += self.isz if type_ == "int" else 1
+        for s in self.body:
+            if not isinstance(s, ast.Decl):
+                break
+            size = self.isz if s.type == "int" else 1
+            total += sum(size * (1 if d.size is None else max(constant(d.size) + 1, 0)) for d in s.names)
+            self.prechecked.add(id(s))
+        return total
+
     def prologue(self) -> None:
-        """Bind the parameters as the reference binds them: each gets value space in order."""
+        """Bind the parameters as the reference binds them: each gets value space in order.
+
+        A call at the depth limit (its own calls would be error 17), or one whose first allocations do
+        not fit (error 19), runs on the reference evaluator (``r_NAME``), which reports the same error
+        at the same place."""
+        lead = 0
+        if not self.toplevel:
+            deep = self.calls()
+            lead = self.lead_size()
+            tests = (["_d >= _MAXD"] if deep else []) + ([f"_t > _SIZE - {lead}"] if lead else [])
+            if tests:
+                args = ", ".join(("p_" if self.an.locals[d.name].array else "v_") + d.name
+                                 for _, d in self.params)
+                why = " or ".join((["at the depth limit"] if deep else []) + (["no room"] if lead else []))
+                self.emit(1, f"# {why}: the reference evaluator runs this call (and reports the error)")
+                self.emit(1, f"if {' or '.join(tests)}: return r_{self.fname}({args + ', ' if args else ''}_t, _d)")
         pending: list[tuple[int, int]] = []
         for type_, d in self.params:
             loc = self.an.locals[d.name]
@@ -361,21 +589,25 @@ class Codegen:
                 if type_ == "char":
                     self.emit(1, f"v_{d.name} = ((v_{d.name} + 128) & 255) - 128")
                 continue
-            self.flush_alloc(1, pending)
+            self.flush_alloc(1, pending, lead)
+            lead = 0
             n = max(loc.length, 0) * size
             self.emit(1, f"if p_{d.name} == 0:")
             self.alloc_check(2, [(n, d.end)])
             self.emit(2, f"p_{d.name} = _t; _D[_t:_t + {n}] = bytes({n}); _t += {n}")
             self.bind_array(1, loc)
-        self.flush_alloc(1, pending)
+        self.flush_alloc(1, pending, lead)
 
-    def flush_alloc(self, ind: int, pending: list) -> None:
+    def flush_alloc(self, ind: int, pending: list, checked: int = 0) -> None:
+        """Advance ``_t`` past ``pending`` allocations (tested unless ``checked`` bytes were tested on entry)."""
         if pending:
-            self.alloc_check(ind, pending)
+            if not checked:
+                self.alloc_check(ind, pending)
             self.emit(ind, f"_t += {sum(n for n, _ in pending)}")
             pending.clear()
 
     def decl(self, s: ast.Decl, ind: int) -> None:
+        pre = id(s) in self.prechecked  # its space was tested on entry
         pending: list[tuple[int, int]] = []
         size = self.isz if s.type == "int" else 1
         for d in s.names:
@@ -386,16 +618,18 @@ class Codegen:
                 pending.append((size, d.end))
                 if first and not any(p[1].name == d.name for p in self.params):
                     self.emit(ind, f"v_{d.name} = 0")
+                    self.set_bounds(d.name, 0, 0)
                 continue
-            self.flush_alloc(ind, pending)
+            self.flush_alloc(ind, pending, pre)
             n = max(constant(d.size) + 1, 0) * size
-            self.alloc_check(ind, [(n, d.end)])
+            if not pre:
+                self.alloc_check(ind, [(n, d.end)])
             if first and not any(p[1].name == d.name for p in self.params):
                 self.emit(ind, f"p_{d.name} = _t; _D[_t:_t + {n}] = bytes({n}); _t += {n}", s.pos)
                 self.bind_array(ind, loc)
             else:
                 self.emit(ind, f"_D[_t:_t + {n}] = bytes({n}); _t += {n}", s.pos)
-        self.flush_alloc(ind, pending)
+        self.flush_alloc(ind, pending, pre)
 
     # ---- expression statements: stores and increments inline
 
@@ -413,15 +647,21 @@ class Codegen:
         if isinstance(target, ast.Var):
             loc = self.an.locals.get(target.name)
             if loc is not None and not loc.array:
-                src = E(f"v_{loc.name}", "int", *self.bounds(loc.type), True, True)
+                lo, hi = self.var_bounds(loc.name)
+                src = E(f"v_{loc.name}", "int", lo, hi, True, True)
                 if value is None and loc.type == "int":
                     edge = self.imax if delta > 0 else self.imin
                     self.emit(ind, f"v_{loc.name} {'+' if delta > 0 else '-'}= 1", node.pos)
-                    self.emit(ind, f"if v_{loc.name} == {edge + delta}: v_{loc.name} = {edge - delta * ((1 << self.bits) - 1)}")
+                    if (hi if delta > 0 else lo) == edge:
+                        self.emit(ind, f"if v_{loc.name} == {edge + delta}: v_{loc.name} = {edge - delta * ((1 << self.bits) - 1)}")
+                        self.set_bounds(loc.name, *self.bounds("int"))
+                    else:
+                        self.set_bounds(loc.name, lo + delta, hi + delta)
                     return True
                 v = self.expr(value) if value is not None else self.add(src, delta)
                 v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
                 self.emit(ind, f"v_{loc.name} = {v.code}", node.pos)
+                self.set_bounds(loc.name, v.lo, v.hi)
                 return True
             shape = self.resolve(target.name) if loc is None else None
             if shape is None or shape[0] != "var" or shape[2]:
@@ -451,7 +691,8 @@ class Codegen:
         if not index.name:
             self.emit(ind, f"{i} = {index.code}", node.pos)
         if check:
-            self.emit(ind, f"if not 0 <= {i} < {acc['L']}: _err(6, {target.end})", node.pos)
+            self.emit(ind, f"if not {self.in_range(acc, index, i)}: _err(6, {target.end})", node.pos)
+            self.checked(acc, target)
         loc, read, write, fault = self.location(acc, i)
         if acc.get("safe"):  # a constant base: the element's place needs no temporary
             lname, place = loc, "({})".format(loc)
@@ -502,6 +743,24 @@ class Codegen:
             acc["ptr"] = f"gs_{name}.address"
         return acc
 
+    def in_range(self, acc: dict, index: E, bind: str) -> str:
+        """The range test of a subscript (only the side its bounds do not settle)."""
+        L = acc["L"]
+        if isinstance(L, int) and index.lo >= 0:
+            return f"{bind} < {L}"
+        if isinstance(L, int) and index.hi < L:
+            return f"{bind} >= 0"
+        return f"0 <= {bind} < {L}"
+
+    def checked(self, acc: dict, node: ast.Index) -> None:
+        """After a subscript's range test passed: a plain local index now lies within the array."""
+        x = node.index
+        if isinstance(x, ast.Var) and isinstance(acc["L"], int):
+            loc = self.an.locals.get(x.name)
+            if loc is not None and not loc.array:
+                lo, hi = self.var_bounds(x.name)
+                self.set_bounds(x.name, max(lo, 0), min(hi, acc["L"] - 1))
+
     def needs_check(self, acc: dict, index: E) -> bool:
         """Whether a subscript needs its range check: not when its bounds lie inside a known length."""
         if not acc["checked"]:
@@ -522,22 +781,29 @@ class Codegen:
         return f"{acc['b']} + {i}", f"{acc['w']}[{{0}}]", f"{acc['w']}[{{0}}]", fault
 
     def element_read(self, node: ast.Index, acc: dict) -> E:
-        index = self.wrap(self.expr(node.index))
         at = node.end
         typ = acc["type"]
         lo, hi = self.bounds(typ)
+        if acc.get("safe"):
+            fused = self.divided_index(node.index, acc, at)
+            if fused is not None:
+                loc, read, _, _ = self.location(acc, fused)
+                return E(read.format(loc), "int", lo, hi)
+        index = self.wrap(self.expr(node.index))
         if acc.get("safe") and not self.needs_check(acc, index):
             loc, read, _, _ = self.location(acc, index.code)
             return E(read.format(loc), "int", lo, hi)
         if acc.get("safe"):
             bind, i = self.named(index)
-            chk = f"({i} if 0 <= {bind} < {acc['L']} else _err(6, {at}))"
+            chk = f"({i} if {self.in_range(acc, index, bind)} else _err(6, {at}))"
             loc, read, _, _ = self.location(acc, chk)
+            self.checked(acc, node)
             return E(read.format(loc), "int", lo, hi)
         bind, i = self.named(index)
         conds = []
         if self.needs_check(acc, index):
-            conds.append(f"0 <= {bind} < {acc['L']}")
+            conds.append(self.in_range(acc, index, bind))
+            self.checked(acc, node)
             first = i
         else:
             first = bind
@@ -546,6 +812,26 @@ class Codegen:
         conds.append(fault.format(f"({a} := {loc})"))
         return E(f"({read.format(a)} if {' and '.join(conds)} else _err(6, {at}))", "int", lo, hi)
 
+    def divided_index(self, x, acc: dict, at: int) -> str | None:
+        """A subscript ``y/d`` or ``y%d`` (constant d > 0) with its range test folded into the C division:
+        for y in 0..d*L-1 (``/``) or y >= 0 (``%``) Python's ``//``/``%`` agree with C and the result is in
+        range; any other y takes the careful path (``_cdiv``/``_cmod`` then the range test)."""
+        if not (isinstance(x, ast.BinOp) and x.op in ("/", "%") and isinstance(acc["L"], int)):
+            return None
+        d = self.wrap(self.expr(x.right)) if isinstance(x.right, ast.Number) else None
+        if d is None or d.lo != d.hi or d.lo <= 0:
+            return None
+        d, L = d.lo, acc["L"]
+        if x.op == "%" and d > L:
+            return None
+        y = self.wrap(self.expr(x.left))
+        if y.lo >= 0 and (x.op == "%" or y.hi < d * L):
+            return f"{y.code} {'//' if x.op == '/' else '%'} {d}"
+        bind, v = self.named(y)
+        if x.op == "/":
+            return f"({v} // {d} if 0 <= {bind} < {d * L} else _cdiv({v}, {d}, {L}, {at}))"
+        return f"({v} % {d} if {bind} >= 0 else _cmod({v}, {d}, {L}, {at}))"
+
     def address(self, node: ast.Index, acc: dict) -> str:
         """Code for the byte address of an element (range checked at the Index end), for the helpers."""
         index = self.wrap(self.expr(node.index))
@@ -553,7 +839,7 @@ class Codegen:
         base = acc.get("a") or acc["ptr"]
         scale = "" if acc["type"] == "char" else f"{self.isz} * "
         if self.needs_check(acc, index):
-            return f"({base} + {scale}{i} if 0 <= {bind} < {acc['L']} else _err(6, {node.end}))"
+            return f"({base} + {scale}{i} if {self.in_range(acc, index, bind)} else _err(6, {node.end}))"
         return f"{base} + {scale}{bind}"
 
     # ---- expressions (section 6)
@@ -576,7 +862,7 @@ class Codegen:
         if loc is not None:
             if loc.array:
                 return E(f"p_{n.name}", "int", self.imin, self.imax, True, True)
-            return E(f"v_{n.name}", "int", *self.known.get(n.name, self.bounds(loc.type)), True, True)
+            return E(f"v_{n.name}", "int", *self.var_bounds(n.name), True, True)
         shape = self.resolve(n.name)
         if shape is None:
             return E(f"_err(26, {n.end})", "int", self.imin, self.imax)
@@ -587,6 +873,8 @@ class Codegen:
             if frozen:
                 return E(str(fixed[3]), "int", fixed[3], fixed[3], True, True)
             return E(f"gs_{n.name}.address", "int", self.imin, self.imax, True)
+        if n.name in self.hoisted:
+            return E(self.hoisted[n.name], "int", *self.bounds(typ), True, True)
         return E(self.gcell(typ, fixed), "int", *self.bounds(typ), True)
 
     def gcell(self, typ: str, fixed) -> str:
@@ -628,8 +916,8 @@ class Codegen:
         codes = [self.wrap(self.expr(a)).code for a in args]
         if len(args) != nparams:
             return E(f"({', '.join(codes + [f'_err(21, {n.end})'])})[-1]", "int", 0, 0)
-        depth = f"_d + 1 if _d < _MAXD else _err(17, {n.end})"
-        return E(f"f_{name}({', '.join(codes + ['_t', depth])})", "int", self.imin, self.imax)
+        # the callee tests the depth (a function at the limit runs on the reference evaluator)
+        return E(f"f_{name}({', '.join(codes + ['_t', '_d + 1'])})", "int", self.imin, self.imax)
 
     DIRECT = {1: 1, 2: 0, 10: 0, 12: 0, 14: 1, 17: 2, 1005: 0}  # MC number -> arity; no memory access
 
@@ -652,6 +940,7 @@ class Codegen:
                 if loc.array:
                     return E(f"(p_{t.name} := {self.wrap(v).code})", "int", self.imin, self.imax)
                 v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
+                self.set_bounds(t.name, v.lo, v.hi)
                 return E(f"(v_{t.name} := {v.code})", "int", v.lo, v.hi)
             shape = self.resolve(t.name)
             if shape is None:
@@ -700,8 +989,9 @@ class Codegen:
                 if loc.array:
                     v = self.wrap(self.add(E(f"p_{t.name}", "int", self.imin, self.imax), delta))
                     return E(f"(p_{t.name} := {v.code})", "int", self.imin, self.imax)
-                v = self.add(E(f"v_{t.name}", "int", *self.bounds(loc.type)), delta)
+                v = self.add(E(f"v_{t.name}", "int", *self.var_bounds(t.name), True, True), delta)
                 v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
+                self.set_bounds(t.name, v.lo, v.hi)
                 return E(f"(v_{t.name} := {v.code})", "int", v.lo, v.hi)
             shape = self.resolve(t.name)
             if shape is None:
@@ -738,13 +1028,16 @@ class Codegen:
         if op in ("/", "%"):
             if b.lo == b.hi and b.lo > 0:
                 d = b.lo
-                bind, x = self.named(a)
                 if op == "/":
-                    code = f"({x} // {d} if {bind} >= 0 else -(-{x} // {d}))"
                     lo, hi = -(-a.lo // d) if a.lo < 0 else a.lo // d, a.hi // d if a.hi >= 0 else -(-a.hi // d)
                 else:
-                    code = f"({x} % {d} if {bind} >= 0 else -(-{x} % {d}))"
                     lo, hi = max(-(d - 1), min(a.lo, 0)), min(d - 1, max(a.hi, 0))
+                if a.lo >= 0:  # Python's floor division is C's truncation here
+                    code = f"({a.code} {'//' if op == '/' else '%'} {d})"
+                else:
+                    bind, x = self.named(a)
+                    code = (f"({x} // {d} if {bind} >= 0 else -(-{x} // {d}))" if op == "/" else
+                            f"({x} % {d} if {bind} >= 0 else -(-{x} % {d}))")
                 return E(code, "int", min(lo, hi), max(lo, hi), a.pure)
             helper = "_div" if op == "/" else "_mod"
             return E(f"{helper}({a.code}, {b.code}, {n.end})", "int", self.imin, self.imax)

@@ -64,7 +64,7 @@ class FastEngine:
             fn = None
         mark, saved = m.top, self.depth
         try:
-            if fn is None:
+            if fn is None or self.depth >= m.max_depth:  # at the depth limit every call is error 17
                 self.ref.depth = self.depth
                 self.ref.run(stmts)
             else:

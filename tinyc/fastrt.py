@@ -59,6 +59,18 @@ def runtime_globals(engine: FastEngine) -> dict:
             q = -q
         return wrap(a - q * b)
 
+    def _cdiv(y, d, n, at):  # a subscript y/d (d > 0) outside the fast case: C division, range test
+        q = -(-y // d) if y < 0 else y // d
+        if not 0 <= q < n:
+            raise TinyCError(ErrorCode.RANGERR, at)
+        return q
+
+    def _cmod(y, d, n, at):  # a subscript y%d (0 < d <= n) with y < 0: C remainder, range test
+        r = -(-y % d)
+        if r < 0:
+            raise TinyCError(ErrorCode.RANGERR, at)
+        return r
+
     def _S(q, a):  # a string literal: its closing quote becomes the NUL (section 2)
         data[q] = 0
         return a
@@ -109,7 +121,7 @@ def runtime_globals(engine: FastEngine) -> dict:
         return v
 
     g = {k: v for k, v in locals().items() if k.startswith("_") and callable(v)}
-    g.update(_D=data, _B=signed_bytes, _IV=views, _SIZE=size, _MAXD=m.max_depth, _M=m,
+    g.update(_w=wrap, _D=data, _B=signed_bytes, _IV=views, _SIZE=size, _MAXD=m.max_depth, _M=m,
              __builtins__=__builtins__)
     for k, view in enumerate(views):
         g[f"_IV{k}"] = view
@@ -153,6 +165,7 @@ class Linkage:
         elif sym.kind == "func":
             shape = ("func", len(sym.function.param_names))
             G["f_" + name] = self._stub(name)
+            G["r_" + name] = self.engine._fallback(sym)
         else:
             mem = self.engine.m.memory
             isz = mem.int_size

@@ -11,7 +11,7 @@ import sys
 from functools import lru_cache
 from importlib import resources
 
-from . import ast
+from . import ast, startcache
 from .console import Console
 from .errors import ErrorCode, TinyCError
 from .lexer import Level, canonical, scan_levels, tokenize
@@ -35,6 +35,19 @@ def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = No
     levels = [Level(dict(names)) for names in outer]
     return parse_program(text.decode("latin-1"), levels, base,
                          Level(dict(program)) if program is not None else None)
+
+
+@lru_cache(maxsize=4)
+def _parse_system(text: bytes, base: int) -> ast.Program:
+    """``_parse`` of a whole system file, through the disk cache of :mod:`tinyc.startcache`."""
+    return startcache.parsed(text, base, lambda: _parse(text, base, ()))
+
+
+@lru_cache(maxsize=4)
+def _scan_system(text: bytes) -> tuple[frozenset, Level | None]:
+    """The names a system file uses and its own program level (tokenized once per process)."""
+    tokens = tokenize(text.decode("latin-1"))
+    return frozenset(canonical(t.value) for t in tokens if t.type == "NAME"), scan_levels(tokens)[1]
 
 
 def _key(levels: list[Level]) -> tuple[tuple[tuple[str, bool], ...], ...]:
@@ -104,7 +117,7 @@ class Machine:
         """
         text = self._patch_random(system_file() if text is None else text)
         base = self.load_text(text)
-        program = _parse(text, base, ())
+        program = _parse_system(text, base)
         items = []
         for item in program.items:
             if isinstance(item, ast.EndLibrary):
@@ -128,9 +141,7 @@ class Machine:
         self.library_text = linked
         self.library = linked.tables[0]
         self.library_lex = linked.lex_levels[0]
-        tokens = tokenize(linked.text.decode("latin-1"))
-        self._library_names = {canonical(t.value) for t in tokens if t.type == "NAME"}
-        first, after = scan_levels(tokens)
+        self._library_names, after = _scan_system(linked.text)
         self._system_level = after or Level()  # the system file's own program level (its shell)
         self._library_classes = self._classes(self._system_level.names)
         self._library_views = {}

@@ -30,7 +30,7 @@ def canonical(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _tokenizer() -> Lark:
-    return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program")
+    return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program", cache=True)  # grammar analysis kept in a temp file
 
 
 def tokenize(text: str, base: int = 0) -> list[Token]:

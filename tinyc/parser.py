@@ -35,7 +35,7 @@ class _TokenList(Lexer):
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     return Lark(GRAMMAR, parser="lalr", lexer=_TokenList, start=["program", "statements"],
-                propagate_positions=True, maybe_placeholders=False)
+                propagate_positions=True, maybe_placeholders=False, cache=True)  # analysis kept in a temp file
 
 
 def prepare(text: str, outer: list[Level] | None = None, base: int = 0,

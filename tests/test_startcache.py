@@ -1,0 +1,36 @@
+"""The disk cache of parsed system files (tinyc.startcache): hits give the parsed AST, misses parse."""
+
+from tinyc import startcache
+from tinyc.interpreter import _parse, system_file
+
+
+def test_second_start_loads_the_ast_without_parsing(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("TINYC_NO_CACHE", raising=False)
+    text = system_file()
+    first = startcache.parsed(text, 5000, lambda: _parse(text, 5000, ()))
+    assert list((tmp_path / "tinyc").glob("ast-*.pickle"))
+
+    def no_parse():
+        raise AssertionError("parsed although the cache holds this text")
+    again = startcache.parsed(text, 5000, no_parse)
+    assert again == first and again is not first
+
+
+def test_other_text_or_address_misses(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("TINYC_NO_CACHE", raising=False)
+    calls = []
+    for text, base in [(b"f [ pn 1 ]\n", 100), (b"f [ pn 2 ]\n", 100), (b"f [ pn 1 ]\n", 200)]:
+        startcache.parsed(text, base, lambda: calls.append(base) or _parse(text, base, ()))
+    assert calls == [100, 100, 200]
+
+
+def test_a_broken_cache_file_means_parsing(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("TINYC_NO_CACHE", raising=False)
+    text = b"f [ pn 1 ]\n"
+    startcache.parsed(text, 100, lambda: _parse(text, 100, ()))
+    for path in (tmp_path / "tinyc").glob("ast-*.pickle"):
+        path.write_bytes(b"not a pickle")
+    assert startcache.parsed(text, 100, lambda: _parse(text, 100, ())) == _parse(text, 100, ())

@@ -79,6 +79,21 @@ PROGRAMS = [
     ("main [ pn f(2147483647,1) ]\nf int a,b [ return a+b ]", "argument wrap"),
     ("f char c [ return c ]\nmain [ pn f(511) ]", "char parameters truncate"),
     ("main [ int i; i=2147483647; pn (i+1<0); pn ((i+i)&0) ]", "comparison after wrap"),
+    # bounds the fast engine derives along the code must not outlive what proves them
+    ("char gs(5)\nmain [ int la(2),i; for(i=0;i<3;++i) pn 1; gs(i)=la(i) ]", "6: a loop counter past the end"),
+    ("main [ int a(8),j,i; i=3; j=i+i; while(j<12) [ a(j)=1; j=j+i ] ]", "6: a stride past the end"),
+    ("main [ int a(9),j; j=5; while(j<12) [ pn a(j); j=j+1 ]; pn j ]", "6: a while counter past the end"),
+    ("int m\nf [ m=m+1 ]\nmain [ int a(5),i; m=3; while(i<m) [ pn a(i); f; ++i ] ]", "6: a bound a call raises"),
+    ("main [ int a(3),k; k=3; if(k<4) pn a(k); ++k; pn a(k) ]", "6: a narrowed index used again"),
+    ("main [ int i; i=2147483646; while(i>0) [ ++i; pn i ] ]", "counter wraps in a while"),
+    ("f int n [ if(n<2) return n; return f(n-1)+n ]\nmain [ pn f(30); pn f(-2147483647-1) ]",
+     "narrowed parameter"),
+    ("int h(99)\nmain [ int y; h(0)=7; y=-99; pn h(y/100); y=-50; pn h(y%100) ]", "6: C remainder subscript"),
+    ("int h(99)\nmain [ int y; h(0)=7; y=-99; pn h(y/100); y=9999; pn h(y/100); pn h(y%100); y=10000; "
+     "pn h(y/100) ]", "6: C division subscript at both edges"),
+    ("f int n [ if(n<1) return 0; return f(n-1)+1 ]\nmain [ pn f(198); pn f(199) ]", "17 exactly at the limit"),
+    ("f int n [ int a(99000); if(n) f(n-1) ]\nmain [ f 20 ]", "19 in a deep frame"),
+    ("f int n [ pn n/(n-3) ]\nmain [ f 2; f 3 ]", "30 in a callee"),
 ]
 
 

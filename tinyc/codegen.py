@@ -681,12 +681,14 @@ class Codegen:
         index = self.wrap(self.expr(target.index))
         check = self.needs_check(acc, index)
         if value is not None and index.pure and acc.get("safe") and not check:
+            known, ntemp = self.known, self.ntemp
             v = self.expr(value)
             if v.pure:  # nothing to order: one Python store
                 v = self.wrap(v) if typ == "int" else self.wrapc(v)
                 loc, _, write, _ = self.location(acc, index.code)
                 self.emit(ind, f"{write.format(loc)} = {v.code}", node.pos)
                 return True
+            self.known, self.ntemp = known, ntemp  # the value is generated again below, in its place
         i = index.code if index.name else self.tmp()
         if not index.name:
             self.emit(ind, f"{i} = {index.code}", node.pos)

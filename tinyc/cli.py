@@ -54,9 +54,20 @@ def default_engine() -> str:
         return "reference"
 
 
+MIN_MEMORY = 200_000  # the system file, the shell's ln and pr(90000) buffers and room for a program
+
+
+def memory_ok(args: argparse.Namespace) -> bool:
+    """False, after saying why on stderr, when ``--memory`` is too small for the shell's buffers."""
+    if args.memory >= MIN_MEMORY:
+        return True
+    print(f"tinyc: --memory must be at least {MIN_MEMORY} bytes (the shell's buffers live there)", file=sys.stderr)
+    return False
+
+
 def make_machine(args: argparse.Namespace, console: Console | None = None) -> Machine:
-    if args.memory < 200_000:
-        raise SystemExit("tinyc: --memory must be at least 200000 bytes (the shell's buffers live there)")
+    if not memory_ok(args):
+        raise SystemExit(2)
     console = console or Console(strip_cr=args.strip_cr, echo=args.echo)
     return Machine(args.memory, args.int_bits, console, args.engine, args.max_depth, args.random_divisor)
 

@@ -24,6 +24,7 @@ import sys
 from typing import Callable
 
 from . import ast
+from .cli import machine_options, memory_ok
 from .console import Console
 from .errors import ExitProgram
 from .evaluator import BreakSignal, Evaluator
@@ -366,7 +367,6 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
                         help=f"trace lines to show before the program runs on untraced (default {DEFAULT_LIMIT})")
     parser.add_argument("--library", action="store_true", help="trace inside library functions too")
-    from .cli import machine_options  # the CLI imports this module lazily, so no cycle at import time
     machine_options(parser, engine=False)
 
 
@@ -375,8 +375,7 @@ def command(args: argparse.Namespace) -> int:
     program = read_program(args.file)
     if program is None:
         return 2
-    if args.memory < 200_000:
-        print("tinyc: --memory must be at least 200000 bytes", file=sys.stderr)
+    if not memory_ok(args):
         return 2
     if len(args.entry) > LINE:
         print(f"tinyc: --entry is longer than {LINE} characters", file=sys.stderr)

@@ -21,6 +21,7 @@ from pathlib import Path
 from lark import Token, Tree
 
 from . import ast
+from .cli import memory_ok
 from .errors import TinyCError, error_report
 from .interpreter import DEFAULT_MEMORY, Machine
 from .lexer import Level, canonical, classify, tokenize
@@ -366,8 +367,7 @@ def command(args: argparse.Namespace) -> int:
     program = read_program(args.file)
     if program is None:
         return 2
-    if args.memory < 200_000:
-        print("tinyc: --memory must be at least 200000 bytes", file=sys.stderr)
+    if not memory_ok(args):
         return 2
     try:
         loaded = load(program, statement, args.int_bits, args.memory)

@@ -155,7 +155,7 @@ class Codegen:
     """
 
     def __init__(self, fname: str, params, body: list, resolve, int_bits: int, source=None,
-                 toplevel: bool = False):
+                 toplevel: bool = False, size: int | None = None, max_depth: int | None = None):
         self.fname = fname
         self.params = params
         self.body = body
@@ -168,6 +168,11 @@ class Codegen:
         self.imin, self.imax = -(1 << (int_bits - 1)), (1 << (int_bits - 1)) - 1
         self.source = source or (lambda node: None)
         self.toplevel = toplevel
+        # the memory size and depth limit, as constants when the caller fixes them (the code cache keys them)
+        self.size = "_SIZE" if size is None else str(size)
+        self.maxd = "_MAXD" if max_depth is None else str(max_depth)
+        self.views: dict[str, str] = {}  # global array -> the factory line binding its element view
+        self.stepped = False  # _d already counts the calls this function makes (``_d += 1`` on entry)
         self.lines: list[str] = []
         self.linemap: dict[int, int] = {}  # generated line (1-based) -> tiny-c statement address
         self.nodes: list = []              # nodes the MC routines need (``_N[k]``)
@@ -206,8 +211,9 @@ class Codegen:
         for s in self.body:
             self.stmt(s, 1)
         self.emit(1, "return 0")
-        src = ["def _make(_N):", "    " + header] + ["    " + ln for ln in self.lines] + [f"    return {fn}"]
-        linemap = {k + 1: v for k, v in self.linemap.items()}
+        views = ["    " + ln for ln in self.views.values()]
+        src = ["def _make(_N):", *views, "    " + header] + ["    " + ln for ln in self.lines] + [f"    return {fn}"]
+        linemap = {k + 1 + len(views): v for k, v in self.linemap.items()}
         return "\n".join(src) + "\n", linemap
 
     # ---- value conversions
@@ -525,16 +531,26 @@ class Codegen:
 
     # ---- allocation in value space (frames grow from _t)
 
+    def limit(self, n: int) -> str:
+        """The highest ``_t`` that leaves room for ``n`` bytes."""
+        return f"_SIZE - {n}" if self.size == "_SIZE" else str(int(self.size) - n)
+
     def alloc_check(self, ind: int, items: list[tuple[int, int]]) -> None:
         """Check that ``items`` (bytes, error cursor) fit above ``_t``; error 19 at the first that does not."""
         total = sum(n for n, _ in items)
         if not items:
             return
-        self.emit(ind, f"if _t > _SIZE - {total}: _oom(_t, {tuple(items)!r})")
+        self.emit(ind, f"if _t > {self.limit(total)}: _oom(_t, {tuple(items)!r})")
 
     def bind_array(self, ind: int, loc: Local) -> None:
-        """Derived names of a frozen int array: its view, base index and view length."""
-        if loc.frozen and loc.type == "int":
+        """Derived names of a frozen array: a view of exactly its elements when they are range checked,
+        else (int arrays) the aligned view, base index and view length."""
+        if loc.frozen and loc.allocated and loc.length > 1:
+            p, n = f"p_{loc.name}", loc.length
+            whole = (f"_IV[{p} & {self.amask}][{p} >> {self.shift}:({p} >> {self.shift}) + {n}]"
+                     if loc.type == "int" else f"_B[{p}:{p} + {n}]")
+            self.emit(ind, f"e_{loc.name} = {whole}")
+        elif loc.frozen and loc.type == "int":
             self.emit(ind, f"w_{loc.name} = _IV[p_{loc.name} & {self.amask}]; "
                            f"b_{loc.name} = p_{loc.name} >> {self.shift}; n_{loc.name} = len(w_{loc.name})")
 
@@ -573,13 +589,17 @@ class Codegen:
         if not self.toplevel:
             deep = self.calls()
             lead = self.lead_size()
-            tests = (["_d >= _MAXD"] if deep else []) + ([f"_t > _SIZE - {lead}"] if lead else [])
+            tests = ([f"_d >= {self.maxd}"] if deep else []) + ([f"_t > {self.limit(lead)}"] if lead else [])
             if tests:
                 args = ", ".join(("p_" if self.an.locals[d.name].array else "v_") + d.name
                                  for _, d in self.params)
-                why = " or ".join((["at the depth limit"] if deep else []) + (["no room"] if lead else []))
+                why = " or ".join((["at the depth limit"] if deep else []) + ([f"no room for {lead} bytes"]
+                                                                             if lead else []))
                 self.emit(1, f"# {why}: the reference evaluator runs this call (and reports the error)")
                 self.emit(1, f"if {' or '.join(tests)}: return r_{self.fname}({args + ', ' if args else ''}_t, _d)")
+            if deep:
+                self.emit(1, "_d += 1  # the depth of the calls made from here")
+                self.stepped = True
         pending: list[tuple[int, int]] = []
         for type_, d in self.params:
             loc = self.an.locals[d.name]
@@ -697,7 +717,7 @@ class Codegen:
             self.checked(acc, target)
         loc, read, write, fault = self.location(acc, i)
         if acc.get("safe"):  # a constant base: the element's place needs no temporary
-            lname, place = loc, "({})".format(loc)
+            lname = place = loc
         else:
             lname = place = self.tmp()
             self.emit(ind, f"{lname} = {loc}")
@@ -730,6 +750,8 @@ class Codegen:
             if loc.frozen:
                 acc["safe"] = loc.allocated and checked
                 acc.update(w=f"w_{name}", b=f"b_{name}", n=f"n_{name}", a=f"p_{name}")
+                if acc["safe"]:
+                    acc["view"] = f"e_{name}"
             else:
                 acc["ptr"] = f"p_{name}"
             return acc
@@ -741,6 +763,10 @@ class Codegen:
         if frozen:
             acc.update(safe=checked, w=f"_IV{fixed[0]}", b=str(fixed[1]), n=f"gn_{name}", a=str(fixed[3]),
                        L=fixed[2])
+            if checked:  # its elements as a view of their own, made once by the factory
+                acc["view"] = f"e_{name}"
+                whole, start = (f"_IV{fixed[0]}", fixed[1]) if typ == "int" else ("_B", fixed[3])
+                self.views[name] = f"e_{name} = {whole}[{start}:{start + fixed[2]}]  # the elements of {name}"
         else:
             acc["ptr"] = f"gs_{name}.address"
         return acc
@@ -771,14 +797,17 @@ class Codegen:
 
     def location(self, acc: dict, i: str) -> tuple[str, str, str, str | None]:
         """(location code for index name ``i``, read template, write template, fault test template)."""
+        if "view" in acc:  # a view of exactly the elements: the index is the place
+            cell = f"{acc['view']}[{{0}}]"
+            return i, cell, cell, None
         if acc["type"] == "char":
             base = acc.get("a") or acc["ptr"]
-            fault = None if acc.get("safe") else "0 <= {0} < _SIZE"
+            fault = None if acc.get("safe") else f"0 <= {{0}} < {self.size}"
             return f"{base} + {i}", "_B[{0}]", "_B[{0}]", fault
         if "ptr" in acc:
             loc = f"{acc['ptr']} + {self.isz} * {i}"
             cell = f"_IV[{{0}} & {self.amask}][{{0}} >> {self.shift}]"
-            return loc, cell, cell, f"0 <= {{0}} <= _SIZE - {self.isz}"
+            return loc, cell, cell, f"0 <= {{0}} <= {self.limit(self.isz)}"
         fault = None if acc.get("safe") else f"0 <= {{0}} < {acc['n']}"
         return f"{acc['b']} + {i}", f"{acc['w']}[{{0}}]", f"{acc['w']}[{{0}}]", fault
 
@@ -919,7 +948,8 @@ class Codegen:
         if len(args) != nparams:
             return E(f"({', '.join(codes + [f'_err(21, {n.end})'])})[-1]", "int", 0, 0)
         # the callee tests the depth (a function at the limit runs on the reference evaluator)
-        return E(f"f_{name}({', '.join(codes + ['_t', '_d + 1'])})", "int", self.imin, self.imax)
+        depth = "_d" if self.stepped else "_d + 1"
+        return E(f"f_{name}({', '.join(codes + ['_t', depth])})", "int", self.imin, self.imax)
 
     DIRECT = {1: 1, 2: 0, 10: 0, 12: 0, 14: 1, 17: 2, 1005: 0}  # MC number -> arity; no memory access
 
@@ -931,7 +961,8 @@ class Codegen:
         if isinstance(last, ast.Number) and last.value in self.DIRECT and len(n.args) - 1 == self.DIRECT[last.value]:
             return E(f"_R{last.value}(_M, _N[{k}]{''.join(', ' + c for c in codes[:-1])})",
                      "int", self.imin, self.imax)
-        return E(f"_mc([{', '.join(codes)}], _N[{k}], _t, _d)", "int", self.imin, self.imax)
+        depth = "_d - 1" if self.stepped else "_d"
+        return E(f"_mc([{', '.join(codes)}], _N[{k}], _t, {depth})", "int", self.imin, self.imax)
 
     def x_Assign(self, n: ast.Assign) -> E:
         t = n.target

@@ -107,7 +107,7 @@ class FastEngine:
     def generate(self, name, params, body, link: Linkage, toplevel=False, source=True):
         """(factory code, line map, nodes) for one function body; raises Unsupported."""
         gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
-                      self._source if source else None, toplevel)
+                      self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
         src, linemap = gen.generate()
         filename = f"<tinyc {name} {next(_serial)}>"
         module = compile(src, filename, "exec")
@@ -128,7 +128,8 @@ class FastEngine:
         free = hit[1]
         if free is None:
             return self._fallback(sym)
-        key = (id(fn), self.m.memory.int_bits, tuple((n, link.resolve(n)) for n in free))
+        m = self.m
+        key = (id(fn), m.memory.int_bits, m.memory.size, m.max_depth, tuple((n, link.resolve(n)) for n in free))
         entry = _CODE.get(key)
         if entry is None or entry[0] is not fn:
             code, _, nodes = self.generate(fn.name, _params(fn), fn.body.body, link)
@@ -198,7 +199,8 @@ def command(args: argparse.Namespace) -> int:
         sym = link.lookup(name)
         fn = sym.function
         try:
-            gen = Codegen(fn.name, _params(fn), fn.body.body, link.resolve, m.memory.int_bits, engine._source)
+            gen = Codegen(fn.name, _params(fn), fn.body.body, link.resolve, m.memory.int_bits, engine._source,
+                          size=m.memory.size, max_depth=m.max_depth)
             src, _ = gen.generate()
         except Unsupported as e:
             src = f"# {name}: runs on the reference evaluator ({e})\n"

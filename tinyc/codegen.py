@@ -172,7 +172,8 @@ class Codegen:
         self.size = "_SIZE" if size is None else str(size)
         self.maxd = "_MAXD" if max_depth is None else str(max_depth)
         self.views: dict[str, str] = {}  # global array -> the factory line binding its element view
-        self.stepped = False  # _d already counts the calls this function makes (``_d += 1`` on entry)
+        self.stepped = False
+        self.deferred: list[str] = []  # entry steps of _t/_d not emitted yet (see settle)  # _d already counts the calls this function makes (``_d += 1`` on entry)
         self.lines: list[str] = []
         self.linemap: dict[int, int] = {}  # generated line (1-based) -> tiny-c statement address
         self.nodes: list = []              # nodes the MC routines need (``_N[k]``)
@@ -209,6 +210,8 @@ class Codegen:
         header = f"def {fn}({', '.join(args + ['_t', '_d'])}):"
         self.prologue()
         for s in self.body:
+            if self.deferred and self.uses_frame(s):
+                self.settle()
             self.stmt(s, 1)
         self.emit(1, "return 0")
         views = ["    " + ln for ln in self.views.values()]
@@ -598,7 +601,7 @@ class Codegen:
                 self.emit(1, f"# {why}: the reference evaluator runs this call (and reports the error)")
                 self.emit(1, f"if {' or '.join(tests)}: return r_{self.fname}({args + ', ' if args else ''}_t, _d)")
             if deep:
-                self.emit(1, "_d += 1  # the depth of the calls made from here")
+                self.deferred.append("_d += 1  # the depth of the calls made from here")
                 self.stepped = True
         pending: list[tuple[int, int]] = []
         for type_, d in self.params:
@@ -609,6 +612,7 @@ class Codegen:
                 if type_ == "char":
                     self.emit(1, f"v_{d.name} = ((v_{d.name} + 128) & 255) - 128")
                 continue
+            self.settle()
             self.flush_alloc(1, pending, lead)
             lead = 0
             n = max(loc.length, 0) * size
@@ -616,7 +620,27 @@ class Codegen:
             self.alloc_check(2, [(n, d.end)])
             self.emit(2, f"p_{d.name} = _t; _D[_t:_t + {n}] = bytes({n}); _t += {n}")
             self.bind_array(1, loc)
-        self.flush_alloc(1, pending, lead)
+        if lead and pending:  # tested on entry: the frame's space is taken where it is first needed
+            self.deferred.append(f"_t += {sum(n for n, _ in pending)}")
+        else:
+            self.flush_alloc(1, pending, lead)
+
+    def settle(self) -> None:
+        """Emit the entry steps of ``_t``/``_d`` held back until code uses them (an early return skips them)."""
+        for line in self.deferred:
+            self.emit(1, line)
+        self.deferred.clear()
+
+    def uses_frame(self, s) -> bool:
+        """Whether a statement reads ``_t`` or ``_d``: declarations, calls and machine calls."""
+        for n in walk(s):
+            if isinstance(n, (ast.Decl, ast.MachineCall)):
+                return True
+            if isinstance(n, (ast.Var, ast.Call)) and n.name not in self.an.locals:
+                shape = self.resolve(n.name)
+                if shape is not None and shape[0] == "func":
+                    return True
+        return False
 
     def flush_alloc(self, ind: int, pending: list, checked: int = 0) -> None:
         """Advance ``_t`` past ``pending`` allocations (tested unless ``checked`` bytes were tested on entry)."""

@@ -94,6 +94,10 @@ PROGRAMS = [
     ("f int n [ if(n<1) return 0; return f(n-1)+1 ]\nmain [ pn f(198); pn f(199) ]", "17 exactly at the limit"),
     ("f int n [ int a(99000); if(n) f(n-1) ]\nmain [ f 20 ]", "19 in a deep frame"),
     ("f int n [ pn n/(n-3) ]\nmain [ f 2; f 3 ]", "30 in a callee"),
+    ("int m,n\nmain [ int i,j,s; m=3; n=4; while(i<m) [ j=0; while(j<m) [ s=s+j*n; ++j ]; s=s+m; ++i ]; pn s ]",
+     "globals read once by nested loops"),
+    ("int m\nf [ ++m ]\nmain [ int i,j; m=2; while(i<m) [ j=0; while(j<m) [ if(m<6) f; ++j ]; ++i ]; pn i+j ]",
+     "a global an inner loop's call changes"),
 ]
 
 

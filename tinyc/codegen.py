@@ -423,6 +423,7 @@ class Codegen:
                 self.exprstmt(step, ind + 1)
             self.breaks.pop()
             return c
+        outer_hoisted = self.hoisted
         self.hoisted = dict(self.hoisted)
         for name, cell in hoist.items():
             t = self.tmp()
@@ -442,7 +443,7 @@ class Codegen:
         self.known = self.refine(after_cond, cond, False) if cond is not None else None
         for b in exits:
             self.known = join(self.known, b)
-        self.hoisted = {k: v for k, v in self.hoisted.items() if k not in hoist}
+        self.hoisted = outer_hoisted
 
     def hoistable(self, s) -> dict[str, str]:
         """Global scalars read by a loop that nothing in it can change: read once before it."""
@@ -468,7 +469,8 @@ class Codegen:
                     return {}  # a store that may land anywhere
             elif target is not None and not isinstance(target, ast.Var):
                 return {}
-        return {k: self.gcell(v[1], v[5]) for k, v in reads.items() if k not in assigned and v[1] == "int"}
+        return {k: self.gcell(v[1], v[5]) for k, v in reads.items()
+                if k not in assigned and k not in self.hoisted and v[1] == "int"}
 
     def counted(self, s: ast.For) -> bool:
         """``for(k=e;k<n;++k)`` with an int local k the body leaves alone and an invariant n: a Python range."""

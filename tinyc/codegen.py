@@ -4,14 +4,18 @@ The generated source is a factory ``def _make(_N): def f_NAME(params..., _t, _d)
 executed with a per-link globals dict (see :mod:`tinyc.fastrt`).  Conventions in the generated code:
 
 * a scalar local or parameter ``x`` is the Python local ``v_x``; a local array ``a`` is its pointer
-  ``p_a`` (plus ``w_a``/``b_a``/``n_a``: the aligned int view, base index and view length, when ``a`` is
-  never reassigned);
+  ``p_a`` (plus ``e_a``, a view of exactly its elements when it is range checked and never reassigned,
+  or ``w_a``/``b_a``/``n_a``: the aligned int view, base index and view length);
 * ``_t`` is the value-space top (bytes) and ``_d`` the number of active tiny-c calls: both are passed
   down the calls, so returning needs no bookkeeping (reference section 3, "Memory layout"; 14 item 11);
-* globals come from the link's table: ``gw_x[gi_x]`` an int scalar, ``_B[ga_x]`` a char, ``f_x`` a
+  one test on entry covers the depth limit and the first allocations: when it fails, ``r_NAME`` (the
+  reference evaluator) runs the call and reports the error;
+* globals come from the link's table: int scalars and arrays that no code of the link reassigns are
+  baked in as constant places (``_IV0[8858]``, ``e_x`` views made by the factory), ``f_x`` is a
   function, ``gs_x`` a symbol whose array pointer may change;
-* values are Python ints that are wrapped to ``int_bits`` only where it changes a result (stores,
-  comparisons, ``/``, ``%``, conditions, subscripts, arguments, returns);
+* values are Python ints wrapped to ``int_bits`` only where it changes a result (stores, comparisons,
+  ``/``, ``%``, conditions, subscripts, arguments, returns) and the bounds known for the value there do
+  not settle it: bounds of scalar locals are followed along the code (``self.known``);
 * every check that can fail carries the tiny-c error cursor (an absolute byte address) as a constant.
 
 Anything this generator does not handle statically (a declaration inside a nested block, a name used

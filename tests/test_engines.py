@@ -98,6 +98,8 @@ PROGRAMS = [
      "globals read once by nested loops"),
     ("int m\nf [ ++m ]\nmain [ int i,j; m=2; while(i<m) [ j=0; while(j<m) [ if(m<6) f; ++j ]; ++i ]; pn i+j ]",
      "a global an inner loop's call changes"),
+    ("int g\nmain [ int x; pn (g/++x); pn x; pn 7%++x; pn x ]",
+     "a divisor with a known value still runs its side effect (++x)"),
 ]
 
 

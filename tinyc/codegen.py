@@ -1089,7 +1089,7 @@ class Codegen:
             return E(f"({a.code} {op} {b.code})", "int", lo, hi, pure)
         a, b = self.wrap(a), self.wrap(b)
         if op in ("/", "%"):
-            if b.lo == b.hi and b.lo > 0:
+            if b.lo == b.hi and b.lo > 0 and b.pure:  # a known divisor; an impure one (++x) must still run
                 d = b.lo
                 if op == "/":
                     lo, hi = -(-a.lo // d) if a.lo < 0 else a.lo // d, a.hi // d if a.hi >= 0 else -(-a.hi // d)

@@ -134,6 +134,14 @@ def cmd_ipl(path: str, args: argparse.Namespace) -> int:
     return 0
 
 
+def _first_positional(argv: list[str]) -> str | None:
+    """The first argument that is not an option or an option's value: a command or an IPL file."""
+    probe = argparse.ArgumentParser(add_help=False)
+    machine_options(probe)
+    _, rest = probe.parse_known_args(argv)
+    return next((a for a in rest if not a.startswith("-")), None)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
@@ -155,14 +163,18 @@ def main(argv: list[str] | None = None) -> int:
         except Exception:  # a broken or missing tool must not take the other commands down
             tool.set_defaults(unavailable=True)
         tool.set_defaults(tool_module=module)
-    if argv and not argv[0].startswith("-") and argv[0] not in sub.choices:
+    first = _first_positional(argv)
+    if first is not None and first not in sub.choices:
         ipl = argparse.ArgumentParser(prog="tinyc FILE.ipl")
         ipl.add_argument("file")
         machine_options(ipl)
         a = ipl.parse_args(argv)
         return cmd_ipl(a.file, a)
-    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+    if first is None and not {"-h", "--help", "--version"} & set(argv):
         argv = ["shell"] + argv
+    elif first is not None and argv[0] != first:  # options before the command: move the command first
+        argv.remove(first)
+        argv = [first] + argv
     args = parser.parse_args(argv)
     if args.command == "run":
         return cmd_run(args)

@@ -70,6 +70,7 @@ class Shell:
                  read_command: Callable[[], bytes | None] | None = None,
                  listing: Callable[[bytes], bytes] | None = None):
         self.machine = machine
+        self.exited = False  # the program ended the interpreter (MC 10)
         self.ws = workspace
         self.console = machine.console
         self.buf = LineBuffer(workspace)
@@ -116,7 +117,8 @@ class Shell:
                     break
             except KeyboardInterrupt:
                 self.say(b"stopped")
-        self.console.write(CRLF)
+        if not self.exited:
+            self.console.write(CRLF)  # .x and the end of input leave a blank line, as the DOC shows
         self.console.flush()
         return 0
 
@@ -245,7 +247,8 @@ class Shell:
         self.console.flush()  # the command line shows before a long run
         try:
             err, cursor = self.ws.run(text)
-        except ExitProgram:  # MC 10 ends the interpreter, shell and all
+        except ExitProgram:  # MC 10 ends the interpreter, shell and all, with nothing more written
+            self.exited = True
             return True
         except KeyboardInterrupt:  # Ctrl-C while the program was being linked
             err, cursor = 99, 0

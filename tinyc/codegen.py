@@ -1005,11 +1005,9 @@ class Codegen:
                 v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
                 self.set_bounds(t.name, v.lo, v.hi)
                 return E(f"(v_{t.name} := {v.code})", "int", v.lo, v.hi)
-            shape = self.resolve(t.name)
-            if shape is None:
-                return E(f"_err(26, {t.end})", "int", 0, 0)
-            if shape[0] == "func":
-                return E(f"_err(14, {t.end})", "int", 0, 0)
+            shape = self.global_lvalue(t)
+            if isinstance(shape, E):
+                return shape
             _, typ, array, frozen, _, fixed = shape
             v = self.expr(n.value)
             if array:
@@ -1028,6 +1026,16 @@ class Codegen:
             return E(f"_stb({addr}, {self.wrapc(v).code}, {n.end})", "int", -128, 127)
         # not an lvalue: evaluate it, then error 14
         return E(f"({self.expr(t).code}, _err(14, {t.end}))[-1]", "int", 0, 0)
+
+    def global_lvalue(self, t: ast.Var):
+        """The shape of the global an lvalue names, or the E that raises its error: 26 when no level
+        has the name, 14 when it names a function."""
+        shape = self.resolve(t.name)
+        if shape is None:
+            return E(f"_err(26, {t.end})", "int", 0, 0)
+        if shape[0] == "func":
+            return E(f"_err(14, {t.end})", "int", 0, 0)
+        return shape
 
     def add(self, e: E, delta: int) -> E:
         return E(f"{e.code} {'+' if delta > 0 else '-'} 1", "int", e.lo + delta, e.hi + delta)
@@ -1056,11 +1064,9 @@ class Codegen:
                 v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
                 self.set_bounds(t.name, v.lo, v.hi)
                 return E(f"(v_{t.name} := {v.code})", "int", v.lo, v.hi)
-            shape = self.resolve(t.name)
-            if shape is None:
-                return E(f"_err(26, {t.end})", "int", 0, 0)
-            if shape[0] == "func":
-                return E(f"_err(14, {t.end})", "int", 0, 0)
+            shape = self.global_lvalue(t)
+            if isinstance(shape, E):
+                return shape
             _, typ, array, frozen, _, fixed = shape
             if array:
                 return E(f"_incp(gs_{t.name}, {delta})", "int", self.imin, self.imax)

@@ -999,12 +999,7 @@ class Codegen:
         if isinstance(t, ast.Var):
             loc = self.an.locals.get(t.name)
             if loc is not None:
-                v = self.expr(n.value)
-                if loc.array:
-                    return E(f"(p_{t.name} := {self.wrap(v).code})", "int", self.imin, self.imax)
-                v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
-                self.set_bounds(t.name, v.lo, v.hi)
-                return E(f"(v_{t.name} := {v.code})", "int", v.lo, v.hi)
+                return self.store_local(t.name, loc, self.expr(n.value))
             shape = self.global_lvalue(t)
             if isinstance(shape, E):
                 return shape
@@ -1026,6 +1021,15 @@ class Codegen:
             return E(f"_stb({addr}, {self.wrapc(v).code}, {n.end})", "int", -128, 127)
         # not an lvalue: evaluate it, then error 14
         return E(f"({self.expr(t).code}, _err(14, {t.end}))[-1]", "int", 0, 0)
+
+    def store_local(self, name: str, loc, v: E) -> E:
+        """Assign ``v`` to a local: an array's pointer (wrapped) or a scalar (wrapped to its type, its
+        bounds then known)."""
+        if loc.array:
+            return E(f"(p_{name} := {self.wrap(v).code})", "int", self.imin, self.imax)
+        v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
+        self.set_bounds(name, v.lo, v.hi)
+        return E(f"(v_{name} := {v.code})", "int", v.lo, v.hi)
 
     def global_lvalue(self, t: ast.Var):
         """The shape of the global an lvalue names, or the E that raises its error: 26 when no level
@@ -1057,13 +1061,9 @@ class Codegen:
         if isinstance(t, ast.Var):
             loc = self.an.locals.get(t.name)
             if loc is not None:
-                if loc.array:
-                    v = self.wrap(self.add(E(f"p_{t.name}", "int", self.imin, self.imax), delta))
-                    return E(f"(p_{t.name} := {v.code})", "int", self.imin, self.imax)
-                v = self.add(E(f"v_{t.name}", "int", *self.var_bounds(t.name), True, True), delta)
-                v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
-                self.set_bounds(t.name, v.lo, v.hi)
-                return E(f"(v_{t.name} := {v.code})", "int", v.lo, v.hi)
+                old = (E(f"p_{t.name}", "int", self.imin, self.imax) if loc.array else
+                       E(f"v_{t.name}", "int", *self.var_bounds(t.name), True, True))
+                return self.store_local(t.name, loc, self.add(old, delta))
             shape = self.global_lvalue(t)
             if isinstance(shape, E):
                 return shape

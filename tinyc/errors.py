@@ -80,10 +80,8 @@ def error_report(code: int, text: bytes, cursor: int) -> str:
     """
     cursor = max(0, min(cursor, len(text) - 1))
     line_no = text.count(b"\n", 0, cursor)
-    start = text.rfind(b"\n", 0, cursor) + 1 if cursor > 0 else 0
+    start = text.rfind(b"\n", 0, cursor) + 1
     end = text.find(b"\n", start)
-    if text[cursor:cursor + 1] == b"\n" and cursor == 0:
-        start = end = 0
     line = text[start:end if end >= 0 else len(text)]
     shown = line.replace(b"\0", b'"').decode("latin-1")
     return f" {line_no} --- err  {int(code)}\n{shown}\n{' ' * (cursor - start)}<\n"

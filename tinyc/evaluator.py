@@ -220,7 +220,7 @@ class Evaluator:
             return sym if sym.array else (sym.address, sym.type)
         if isinstance(node, ast.Index):
             sym = self.lookup(node.name, node)
-            if sym.kind == "func":  # a function called with one argument, as the original reads it
+            if sym.kind == "func":  # a call's value is not a place to store into
                 raise TinyCError(ErrorCode.LVALERR, node.end)
             if not sym.array:
                 raise TinyCError(ErrorCode.CLASERR, node.index.pos - 1)

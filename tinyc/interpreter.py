@@ -133,7 +133,6 @@ class Machine:
         self._set_library(linked)
         if len(linked.tables) > 1:
             self.program = linked.tables[1]
-            self.program_lex = linked.lex_levels[1]
         if linked.startup is not None:
             self.engine.run([linked.startup])
 

@@ -140,8 +140,8 @@ def classify(tokens: list[Token], outer: list[Level], statements: bool = False) 
         if t.type in ("INT", "CHAR"):
             for name in _declared_names(sig, pos):
                 declared.add(id(name))
-                if local is not None or depth > 0:
-                    (local if local is not None else set()).add(canonical(name.value))
+                if local is not None:  # inside a function (a top-level block has no locals to shadow)
+                    local.add(canonical(name.value))
         if t.type == "LSQB":
             depth += 1
         elif t.type == "RSQB":

@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from lark import Token, Tree
+from lark import Token
 
 from . import ast
 from .cli import memory_ok

@@ -12,7 +12,6 @@ Mathematics 9, 1976-77), in the two forms of the seed documents.
 """
 from __future__ import annotations
 
-import numpy as np
 
 from .partition import PartitionStrategy
 

@@ -88,8 +88,52 @@ def boot(args: argparse.Namespace, console: Console | None = None) -> tuple[Mach
     return m, Workspace(m)
 
 
+def dialect_options(p: argparse.ArgumentParser) -> None:
+    """The options of the Gibson dialect (issue 15, docs/dialects.md)."""
+    p.add_argument("--dialect", choices=("pc", "gibson"), default=None,
+                   help="the language: pc (tiny-c/PC, the default) or gibson (Tom Gibson's tiny-C; "
+                        "chosen by itself for a file that starts with #include)")
+    p.add_argument("-q", "--quiet", action="store_true", help="gibson: no banner, no done at the end")
+    p.add_argument("-r", dest="code", metavar="CODE", default=None,
+                   help="gibson: run the statement CODE instead of main()")
+    p.add_argument("--allow-system", action="store_true",
+                   help="gibson: let the library's system() run shell commands (off by default)")
+
+
+def chosen_dialect(args: argparse.Namespace, path: str) -> str:
+    """The dialect to run ``path`` in: --dialect, else gibson for a file starting with #include
+    (with a note on stderr), else pc."""
+    if getattr(args, "dialect", None):
+        return args.dialect
+    from .dialect import detect
+    try:
+        with open(path, "rb") as f:
+            start = f.read(16)
+    except OSError:
+        return "pc"
+    if detect(start) is not None:
+        print(f"tinyc: {path} starts with #include: running it in the Gibson dialect "
+              "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
+        return "gibson"
+    return "pc"
+
+
+def cmd_gibson(path: str, args: argparse.Namespace) -> int:
+    """Run ``path`` in the Gibson dialect (tinyc.gibson): exit status as that interpreter's."""
+    from . import gibson
+    console = Console(strip_cr=args.strip_cr, echo=args.echo)
+    return gibson.run(path, code=args.code, quiet=args.quiet, engine=getattr(args, "engine", "reference"),
+                      memory=args.memory, max_depth=args.max_depth, allow_system=args.allow_system,
+                      console=console)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """``tinyc run FILE... [--entry NAME]``: load the library and the files, run the statement NAME."""
+    if chosen_dialect(args, args.files[-1]) == "gibson":
+        if len(args.files) > 1:
+            print("tinyc: the Gibson dialect runs one application file (use #include lines)", file=sys.stderr)
+            return 2
+        return cmd_gibson(args.files[0], args)
     m, ws = boot(args)
     for f in args.files:
         n = ws.read_file(f)
@@ -112,7 +156,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_ipl(path: str, args: argparse.Namespace) -> int:
-    """``tinyc FILE.ipl``: boot a system file; no library unless the file holds it (section 4)."""
+    """``tinyc FILE.ipl``: boot a system file; no library unless the file holds it (section 4).
+    A file in the Gibson dialect (``--dialect gibson``, or starting with ``#include``) runs as ``tc FILE``."""
+    if chosen_dialect(args, path) == "gibson":
+        return cmd_gibson(path, args)
     try:
         text = Path(path).read_bytes().replace(b"\r", b"")
     except OSError as e:
@@ -138,6 +185,7 @@ def _first_positional(argv: list[str]) -> str | None:
     """The first argument that is not an option or an option's value: a command or an IPL file."""
     probe = argparse.ArgumentParser(add_help=False)
     machine_options(probe)
+    dialect_options(probe)
     _, rest = probe.parse_known_args(argv)
     return next((a for a in rest if not a.startswith("-")), None)
 
@@ -153,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("files", nargs="+", metavar="FILE")
     run.add_argument("--entry", default="main", help="statement to run (default: main)")
     machine_options(run)
+    dialect_options(run)
     shell = sub.add_parser("shell", help="the tc> shell (the default with no command)")
     machine_options(shell)
     for name, (module, help_) in TOOLS.items():
@@ -168,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         ipl = argparse.ArgumentParser(prog="tinyc FILE.ipl")
         ipl.add_argument("file")
         machine_options(ipl)
+        dialect_options(ipl)
         a = ipl.parse_args(argv)
         return cmd_ipl(a.file, a)
     if first is None and not {"-h", "--help", "--version"} & set(argv):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token
+from lark import Lark, Token, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 
 from . import ast
@@ -59,6 +59,7 @@ def is_variadic(fn: ast.Function) -> bool:
     return bool(fn.params) and fn.params[-1].type == VARIADIC
 
 
+@v_args(meta=True)
 class _GibsonToAST(_ToAST):
     """The PC transformer with the dialect's names (15 significant characters) and its new forms."""
 

@@ -92,7 +92,7 @@ def report(code: int, memory: bytes, error_at: int, layout: Layout) -> str:
     finish = e
     while finish < layout.end and finish < len(memory) and memory[finish] not in (10, 13):
         finish += 1
-    line = memory[begin:finish]
+    line = memory[begin:finish] if e < layout.end else b"\0"
     indent = len(line) - len(line.lstrip(b" \t"))
     spaces = max(0, e - begin - indent - 1)
     shown = line.decode("latin-1")

@@ -191,11 +191,7 @@ class GibsonEvaluator(Evaluator):
         if op in ("<", "<=", ">", ">="):
             d = _wrap32(a - b)
             return int(d < 0 if op == "<" else d <= 0 if op == "<=" else d > 0 if op == ">" else d >= 0)
-        try:
-            return binary(self.mem.wrap, op, a, b, node.end)
-        except TinyCError as e:
-            e.address = self.skip(node.end)
-            raise
+        return binary(self.mem.wrap, op, a, b, node.end)
 
     def eval_unary(self, node: ast.Unary) -> int:
         value = self.eval(node.operand)

@@ -106,7 +106,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     m.console.flush()
     if err:
         sys.stdout.flush()
-        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else ws.report(err, cu))
+        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else ws.report(err, cu, len(args.files) > 1))
         return 1
     return 0
 

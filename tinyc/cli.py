@@ -25,6 +25,7 @@ TOOLS = {
     "link": ("tinyc.views", "print the symbol levels and the memory map after linking"),
     "trace": ("tinyc.trace", "run a program, printing each statement as it runs"),
     "compile": ("tinyc.compiler", "print the Python the fast engine generates for a program"),
+    "check": ("tinyc.check", "list every syntax error and undeclared name of a program up front"),
 }
 
 

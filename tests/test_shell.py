@@ -155,8 +155,9 @@ def test_runtime_error_report_sets_the_current_line(engine):
 
 
 def test_error_in_the_typed_statement_is_reported_at_line_0():
+    """Line 0 as the shell numbers it, with the statement shown and the < under the error (issue 10)."""
     _, out = session(b".pn 1/0\n", HELLO)
-    assert out == b"\r\n 0 --- err  30\r\n\r\n<\r\ntc>\r\n"
+    assert out == b"\r\n 0 --- err  30\r\npn 1/0\r\n      <\r\ntc>\r\n"
 
 
 @pytest.mark.parametrize("engine", ["reference", "fast"])

@@ -217,7 +217,7 @@ def test_trace_runtime_error_report():
     assert out.endswith(" 3 --- err  6\n  a(5)=1\n      <\n")
 
 
-@pytest.mark.parametrize("command", ["tokens", "parse", "ast", "link", "trace"])
+@pytest.mark.parametrize("command", ["tokens", "parse", "trace"])
 def test_syntax_error_gives_report_not_traceback(command, tmp_path, capsys):
     bad = tmp_path / "bad.tc"
     bad.write_text(BAD)
@@ -226,10 +226,27 @@ def test_syntax_error_gives_report_not_traceback(command, tmp_path, capsys):
     assert err.endswith(BAD_REPORT) and "Traceback" not in err
 
 
-@pytest.mark.parametrize("command", ["tokens", "parse", "ast"])
+@pytest.mark.parametrize("command", ["tokens", "parse"])
 def test_statement_syntax_error(command, capsys):
     assert cli.main([command, "-e", "pn (2+"]) == 1
     assert capsys.readouterr().err == " 1 --- err  9\npn (2+\n     <\n"
+
+
+@pytest.mark.parametrize("command", ["ast", "link"])
+def test_syntax_error_is_an_error_statement_in_the_ast(command, tmp_path, capsys):
+    """The AST holds what the engines run: a statement that does not parse is an ErrorStmt carrying
+    its error number, raised only if it runs (reference 14 item 16)."""
+    bad = tmp_path / "bad.tc"
+    bad.write_text(BAD)
+    assert cli.main([command, str(bad)]) == 0
+    out = capsys.readouterr().out
+    assert "ErrorStmt 9" in out if command == "ast" else "main" in out
+
+
+def test_statement_syntax_error_in_the_ast(capsys):
+    assert cli.main(["ast", "-e", "pn 1; pn (2+"]) == 0
+    out = capsys.readouterr().out
+    assert "ErrorStmt 9" in out and "Call" in out
 
 
 def test_missing_file_and_no_input(capsys):

@@ -42,16 +42,21 @@ class Var(Node):
 
 @dataclass(slots=True)
 class Index(Node):
-    """``name(index)``: an array element, an lvalue."""
+    """``name(index)``: an array element, an lvalue.  ``name_end`` is the address just after the name
+    as written (the cursor of error 26)."""
     name: str
     index: Expr
+    name_end: int = 0
 
 
 @dataclass(slots=True)
 class Call(Node):
-    """A call of a function by name, ``f(a,b)`` or ``f a,b`` or ``f``."""
+    """A call of a function by name, ``f(a,b)`` or ``f a,b`` or ``f``; ``name_end`` is the address just
+    after the name as written."""
     name: str
     args: list[Expr]
+    name_end: int = 0
+    after: int = 0  # the cursor of error 21: past the blanks, line ends and comments after the call
 
 
 @dataclass(slots=True)
@@ -146,7 +151,16 @@ class Null(Node):
     pass
 
 
-Stmt = Decl | Block | If | While | For | Break | Return | ExprStmt | Null
+@dataclass(slots=True)
+class ErrorStmt(Node):
+    """A statement that did not parse (or a function header that did not): running it raises error
+    ``code`` at the absolute address ``address``, as the original found the error only when the
+    statement ran (reference section 14 item 16).  ``pos``/``end`` span the text the parser skipped."""
+    code: int
+    address: int
+
+
+Stmt = Decl | Block | If | While | For | Break | Return | ExprStmt | Null | ErrorStmt
 
 
 # ---- top level (section 4)
@@ -157,6 +171,7 @@ class Function(Node):
     name: str
     params: list[Decl]
     body: Block
+    error: ErrorStmt | None = None  # a header that did not parse, or no body: raised when called
 
     @property
     def param_names(self) -> list[Declarator]:

@@ -25,6 +25,7 @@ TOOLS = {
     "link": ("tinyc.views", "print the symbol levels and the memory map after linking"),
     "trace": ("tinyc.trace", "run a program, printing each statement as it runs"),
     "compile": ("tinyc.compiler", "print the Python the fast engine generates for a program"),
+    "check": ("tinyc.check", "list every syntax error and undeclared name of a program up front"),
 }
 
 
@@ -150,7 +151,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     m.console.flush()
     if err:
         sys.stdout.flush()
-        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else ws.report(err, cu))
+        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else ws.report(err, cu, len(args.files) > 1))
         return 1
     return 0
 

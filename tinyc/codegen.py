@@ -306,6 +306,9 @@ class Codegen:
             self.exprstmt(s.expr, ind)
         elif isinstance(s, ast.Null):
             pass
+        elif isinstance(s, ast.ErrorStmt):  # a statement that did not parse: its error when it runs
+            self.emit(ind, f"_err({s.code}, {s.address})", s.pos)
+            self.known = None
 
     # ---- bounds of scalar locals along the code (``self.known``: name -> (lo, hi); None: unreachable)
 
@@ -958,7 +961,7 @@ class Codegen:
             return f"_err(7, {n.index.pos - 1})"
         shape = self.resolve(n.name)
         if shape is None:
-            return f"_err(26, {n.end})"
+            return f"_err(26, {n.name_end})"
         if shape[0] == "func":
             return f"_err(14, {n.end})"
         return f"_err(7, {n.index.pos - 1})"
@@ -967,16 +970,17 @@ class Codegen:
         loc = self.an.locals.get(n.name)
         shape = None if loc is not None else self.resolve(n.name)
         if loc is None and shape is None:
-            return E(f"_err(26, {n.end})", "int", self.imin, self.imax)
+            return E(f"_err(26, {n.name_end})", "int", self.imin, self.imax)
         if loc is not None or shape[0] != "func":
             args = [self.wrap(self.expr(a)).code for a in n.args]
-            return E(f"({', '.join(args + [f'_err(26, {n.pos + len(n.name)})'])})[-1]", "int", 0, 0)
+            return E(f"({', '.join(args + [f'_err(26, {n.name_end})'])})[-1]", "int", 0, 0)
         return self.call(n.name, shape[1], n.args, n)
 
     def call(self, name: str, nparams: int, args: list, n) -> E:
         codes = [self.wrap(self.expr(a)).code for a in args]
-        if len(args) != nparams:
-            return E(f"({', '.join(codes + [f'_err(21, {n.end})'])})[-1]", "int", 0, 0)
+        if nparams is not None and len(args) != nparams:  # None: a function whose call is an error
+            at = n.after if isinstance(n, ast.Call) else n.end
+            return E(f"({', '.join(codes + [f'_err(21, {at})'])})[-1]", "int", 0, 0)
         # the callee tests the depth (a function at the limit runs on the reference evaluator)
         depth = "_d" if self.stepped else "_d + 1"
         return E(f"f_{name}({', '.join(codes + ['_t', depth])})", "int", self.imin, self.imax)

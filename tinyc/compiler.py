@@ -118,6 +118,8 @@ class FastEngine:
     def function(self, sym, link: Linkage):
         """The Python function for the tiny-c function ``sym`` in ``link`` (compiled once per shape)."""
         fn = sym.function
+        if fn.error is not None:  # its call is an error: the reference evaluator raises it
+            return self._fallback(sym)
         hit = _ANALYSIS.get(id(fn))
         if hit is None or hit[0] is not fn:
             try:

@@ -71,17 +71,24 @@ class ExitProgram(Exception):
     """MC 10: the interpreter terminates (section 8)."""
 
 
-def error_report(code: int, text: bytes, cursor: int) -> str:
+def error_report(code: int, text: bytes, cursor: int, where: str | None = None) -> str:
     """The shell's report of error ``code`` at byte offset ``cursor`` of a program buffer (section 10.2).
 
     ``text`` is the buffer as the Linux shell holds it: ``text[0]`` is the newline sentinel ``pr(0)`` and
     the program occupies ``text[1:]``.  ``cursor`` is clamped to ``0..len(text)-1``.  Returns three
-    lines, each ending in a newline: `` L --- err  E``, the program line, and a ``<`` under the cursor.
+    lines, each ending in a newline: `` L --- err  E``, the program line, and a ``<`` under the cursor;
+    with ``where`` (a file name, "the system library") a line ``in WHERE:`` comes after the first.
     """
     cursor = max(0, min(cursor, len(text) - 1))
     line_no = text.count(b"\n", 0, cursor)
     start = text.rfind(b"\n", 0, cursor) + 1
     end = text.find(b"\n", start)
     line = text[start:end if end >= 0 else len(text)]
+    return line_report(code, line_no, line, cursor - start, where)
+
+
+def line_report(code: int, line_no: int, line: bytes, column: int, where: str | None = None) -> str:
+    """The three (or four) lines of a report: number, ``in WHERE:``, the line, a ``<`` at ``column``."""
     shown = line.replace(b"\0", b'"').decode("latin-1")
-    return f" {line_no} --- err  {int(code)}\n{shown}\n{' ' * (cursor - start)}<\n"
+    head = f" {line_no} --- err  {int(code)}\n" + (f"in {where}:\n" if where else "")
+    return f"{head}{shown}\n{' ' * max(0, column)}<\n"

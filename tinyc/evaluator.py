@@ -53,7 +53,7 @@ class Evaluator:
         self.cursor = 0
         self._exec = {t: getattr(self, "exec_" + t.__name__.lower()) for t in
                       (ast.Decl, ast.Block, ast.If, ast.While, ast.For, ast.Break, ast.Return,
-                       ast.ExprStmt, ast.Null)}
+                       ast.ExprStmt, ast.Null, ast.ErrorStmt)}
         self._eval = {t: getattr(self, "eval_" + t.__name__.lower()) for t in
                       (ast.Number, ast.CharLit, ast.String, ast.Var, ast.Index, ast.Call,
                        ast.MachineCall, ast.Assign, ast.BinOp, ast.Unary)}
@@ -82,15 +82,17 @@ class Evaluator:
 
     # ---- names
 
-    def lookup(self, name: str, node: ast.Node) -> Symbol:
-        """Locals of the running function, then the program's globals, then the library (section 3)."""
+    def lookup(self, name: str, node: ast.Node, at: int | None = None) -> Symbol:
+        """Locals of the running function, then the program's globals, then the library (section 3).
+
+        Error 26 (no level declares the name) is reported at ``at``, by default the node's end."""
         sym = self.frame.locals.get(name) if self.frame else None
         if sym is None and self.m.program is not None:
             sym = self.m.program.get(name)
         if sym is None:
             sym = self.m.library.get(name)
         if sym is None:
-            raise TinyCError(ErrorCode.SYMERRA, node.end)
+            raise TinyCError(ErrorCode.SYMERRA, node.end if at is None else at)
         return sym
 
     # ---- statements (section 5)
@@ -147,6 +149,10 @@ class Evaluator:
     def exec_null(self, node: ast.Null) -> None:
         pass
 
+    def exec_errorstmt(self, node: ast.ErrorStmt) -> None:
+        """A statement that did not parse: its error, now that it runs (section 14 item 16)."""
+        raise TinyCError(node.code, node.address)
+
     # ---- expressions (section 6)
 
     def eval(self, node: ast.Expr) -> int:
@@ -175,10 +181,10 @@ class Evaluator:
         return self.load(self.lvalue(node), node)
 
     def eval_call(self, node: ast.Call) -> int:
-        sym = self.lookup(node.name, node)
+        sym = self.lookup(node.name, node, node.name_end)
         args = [self.eval(a) for a in node.args]
         if sym.kind != "func":
-            raise TinyCError(ErrorCode.SYMERRA, node.pos + len(node.name))
+            raise TinyCError(ErrorCode.SYMERRA, node.name_end)
         return self.call(sym, args, node)
 
     def eval_machinecall(self, node: ast.MachineCall) -> int:
@@ -219,7 +225,7 @@ class Evaluator:
                 raise TinyCError(ErrorCode.LVALERR, node.end)
             return sym if sym.array else (sym.address, sym.type)
         if isinstance(node, ast.Index):
-            sym = self.lookup(node.name, node)
+            sym = self.lookup(node.name, node, node.name_end)
             if sym.kind == "func":  # a call's value is not a place to store into
                 raise TinyCError(ErrorCode.LVALERR, node.end)
             if not sym.array:
@@ -253,9 +259,11 @@ class Evaluator:
     def call(self, sym: Symbol, args: list[int], node: ast.Node) -> int:
         """Call a tiny-c function: bind parameters in a new frame, run the body, free the locals."""
         fn = sym.function
+        if fn.error is not None:  # a header that did not parse, or no body: found as the call enters
+            raise TinyCError(fn.error.code, fn.error.address)
         params = [(decl.type, d) for decl in fn.params for d in decl.names]
         if len(args) != len(params):
-            raise TinyCError(ErrorCode.ARGSERR, node.end)
+            raise TinyCError(ErrorCode.ARGSERR, node.after if isinstance(node, ast.Call) else node.end)
         if self.depth >= self.m.max_depth:
             raise TinyCError(ErrorCode.TMFUERR, node.end)
         frame = Frame(fn, mark=self.m.top)

@@ -163,7 +163,8 @@ class Linkage:
         if sym is None:
             shape = None
         elif sym.kind == "func":
-            shape = ("func", len(sym.function.param_names))
+            fn = sym.function
+            shape = ("func", None if fn.error is not None else len(fn.param_names))
             G["f_" + name] = self._stub(name)
             G["r_" + name] = self.engine._fallback(sym)
         else:

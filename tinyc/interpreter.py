@@ -15,9 +15,10 @@ from . import ast, startcache
 from .console import Console
 from .errors import ErrorCode, TinyCError
 from .lexer import Level, canonical, scan_levels, tokenize
+from .toplevel import LAYOUT, declared_names, scan
 from .linker import LinkedText, link
 from .memory import Memory
-from .parser import parse_program, parse_statements
+from .parser import parse_function, parse_program, parse_statements
 from .symbols import Symbol, SymbolTable
 
 DEFAULT_MEMORY = 1 << 20
@@ -44,10 +45,27 @@ def _parse_system(text: bytes, base: int) -> ast.Program:
 
 
 @lru_cache(maxsize=4)
-def _scan_system(text: bytes) -> tuple[frozenset, Level | None]:
-    """The names a system file uses and its own program level (tokenized once per process)."""
-    tokens = tokenize(text.decode("latin-1"))
-    return frozenset(canonical(t.value) for t in tokens if t.type == "NAME"), scan_levels(tokens)[1]
+def _scan_system(text: bytes) -> tuple[dict, Level | None]:
+    """A system file's library functions and its own program level (tokenized once per process).
+
+    Returns ``({function name: (raw tokens, free names)}, level after endlibrary)``.  A function's free
+    names are the names it uses that are not its parameters or locals: the only names whose meaning a
+    program can change (gotcha 11)."""
+    src = text.decode("latin-1")
+    tokens = tokenize(src)
+    functions: dict[str, tuple[list, frozenset]] = {}
+    for item in scan(tokens, src, strict=False):
+        if item.kind == "endlibrary":
+            break
+        if item.kind != "func":
+            continue
+        raw = tokens[item.start:item.end]
+        sig = [t for t in raw if t.type not in LAYOUT]
+        local = {canonical(n.value) for k, t in enumerate(sig) if t.type in ("INT", "CHAR")
+                 for n in declared_names(sig, k)}
+        used = {canonical(t.value) for t in sig[1:] if t.type == "NAME"}
+        functions.setdefault(canonical(raw[0].value), (raw, frozenset(used - local)))
+    return functions, scan_levels(tokens, src)[1]
 
 
 def _key(levels: list[Level]) -> tuple[tuple[tuple[str, bool], ...], ...]:
@@ -140,7 +158,8 @@ class Machine:
         self.library_text = linked
         self.library = linked.tables[0]
         self.library_lex = linked.lex_levels[0]
-        self._library_names, after = _scan_system(linked.text)
+        self._library_functions, after = _scan_system(linked.text)
+        self._library_names = frozenset().union(*(free for _, free in self._library_functions.values()))
         self._system_level = after or Level()  # the system file's own program level (its shell)
         self._library_classes = self._classes(self._system_level.names)
         self._library_views = {}
@@ -206,29 +225,32 @@ class Machine:
         """The library as code linked with this program sees it.
 
         Library code looks names up in the program's globals first (gotcha 11), so when the program makes
-        a function of a name the library uses as a variable (or the reverse), the library text is parsed
-        again with that classification; its variables stay the same objects, so their values persist.
+        a function of a name a library function uses as a variable (or the reverse), that function is
+        parsed again with the program's names; the other functions, and the library's variables (whose
+        values persist), stay the same objects.  Only a function's free names count, never its locals.
         """
         if self.library_text is None:
             return self.library
-        # the system file's own program level stays in the key so that its shell part still parses
         merged = {**self._system_level.names, **program_lex.names}
-        if self._classes(merged) == self._library_classes:
+        classes = self._classes(merged)
+        if classes == self._library_classes:
             return self.library_text.tables[0]
-        changed = tuple(sorted(merged.items()))
-        view = self._library_views.get(changed)
+        changed = frozenset(n for n, c in classes.items() if c != self._library_classes[n])
+        key = tuple(sorted((n, classes[n]) for n in changed))
+        view = self._library_views.get(key)
         if view is None:
             lt = self.library_text
-            program = _parse(lt.text, lt.base, (), changed)
+            text = lt.text.decode("latin-1")
+            levels = [Level(dict(merged)), self.library_lex]
             view = SymbolTable("library")
             for sym in lt.tables[0]:
                 view.define(sym)
-            for item in program.items:
-                if isinstance(item, ast.EndLibrary):
-                    break
-                if isinstance(item, ast.Function) and view.get(item.name).function is not None:
-                    view.symbols[item.name] = Symbol(item.name, "func", address=item.pos, function=item)
-            self._library_views[changed] = view
+            for name, (raw, free) in self._library_functions.items():
+                sym = view.get(name)
+                if free & changed and sym is not None and sym.function is not None:
+                    fn = parse_function(raw, levels, lt.base, text)
+                    view.symbols[name] = Symbol(name, "func", address=fn.pos, function=fn)
+            self._library_views[key] = view
         return view
 
 

@@ -18,6 +18,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters
 
 from .errors import ErrorCode, TinyCError
+from .toplevel import declared_names, scan
 
 GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
 _LAYOUT = {"WS", "COMMENT", "NEWLINE"}
@@ -59,59 +60,25 @@ class Level:
         self.names.setdefault(canonical(name), is_function)
 
 
-def scan_levels(tokens: list[Token]) -> tuple[Level, Level | None]:
+def scan_levels(tokens: list[Token], text: str = "") -> tuple[Level, Level | None]:
     """The top-level symbols of a text, as the linker's scan sees them (section 4, "Linking").
 
     Returns ``(first, after)``: the symbols before ``endlibrary`` and, if the text holds an
     ``endlibrary``, the symbols after it (else None).  A top-level declaration declares variables;
-    any other top-level name is a function; top-level ``[...]`` blocks are skipped.
+    any other top-level word is a function; top-level ``[...]`` blocks are skipped
+    (:func:`tinyc.toplevel.scan`, which this follows item by item).
     """
     levels = [Level()]
-    sig = [t for t in tokens if t.type not in _LAYOUT]
-    depth, i, in_func = 0, 0, False
-    skip: set[int] = set()
-    while i < len(sig):
-        t = sig[i]
-        if t.type == "LSQB":
-            depth += 1
-        elif t.type == "RSQB":
-            depth = max(0, depth - 1)
-            in_func = in_func and depth > 0
-        elif depth == 0 and t.type == "ENDLIBRARY":
+    for item in scan(tokens, text, strict=False):
+        if item.kind == "endlibrary":
             levels.append(Level())
-        elif depth == 0 and not in_func and t.type in ("INT", "CHAR"):
-            names = _declared_names(sig, i)
-            for name in names:
+        elif item.kind == "decl":
+            sig = [t for t in tokens[item.start:item.end] if t.type not in _LAYOUT]
+            for name in declared_names(sig, 0):
                 levels[-1].add(name.value, False)
-            skip = {id(name) for name in names}
-        elif depth == 0 and not in_func and t.type == "NAME" and id(t) in skip:
-            pass
-        elif depth == 0 and not in_func and t.type == "NAME":
-            levels[-1].add(t.value, True)
-            in_func = True  # parameter declarations follow until the body's "["
-        i += 1
+        elif item.kind == "func":
+            levels[-1].add(tokens[item.start].value, True)
     return levels[0], (levels[1] if len(levels) > 1 else None)
-
-
-def _declared_names(sig: list[Token], i: int) -> list[Token]:
-    """The NAME tokens declared by the int/char keyword at ``sig[i]``: ``int a, b(n), c``."""
-    names = []
-    i += 1
-    while i < len(sig) and sig[i].type == "NAME":
-        names.append(sig[i])
-        i += 1
-        if i < len(sig) and sig[i].type == "LPAR":
-            depth = 0
-            while i < len(sig):
-                depth += {"LPAR": 1, "RPAR": -1}.get(sig[i].type, 0)
-                i += 1
-                if depth == 0:
-                    break
-        if i < len(sig) and sig[i].type == "COMMA":
-            i += 1
-        else:
-            break
-    return names
 
 
 def classify(tokens: list[Token], outer: list[Level], statements: bool = False) -> list[Token]:
@@ -138,7 +105,7 @@ def classify(tokens: list[Token], outer: list[Level], statements: bool = False) 
     sig = [tokens[k] for k in sig_index]
     for pos, t in enumerate(sig):
         if t.type in ("INT", "CHAR"):
-            for name in _declared_names(sig, pos):
+            for name in declared_names(sig, pos):
                 declared.add(id(name))
                 if local is not None:  # inside a function (a top-level block has no locals to shadow)
                     local.add(canonical(name.value))

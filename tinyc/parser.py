@@ -2,7 +2,13 @@
 
 Entry points: :func:`parse_tree` (the Lark tree, for ``tinyc parse``), :func:`parse_program` (a whole
 text: functions, declarations, blocks) and :func:`parse_statements` (a typed statement, as MC 11 runs).
-Syntax errors become :class:`TinyCError` with the tiny-c error number and the offending position.
+
+The original parsed a statement only when it ran (reference section 14 item 16), so a statement that
+does not parse is not an error here: :func:`parse_program` follows the linker's scan of the top level
+(:mod:`tinyc.toplevel`), parses each function on its own, and the parser recovers at the statement
+that failed, putting an :class:`ast.ErrorStmt` in its place that raises the error when it runs.  Only
+what the original's linker found (an unbalanced ``[``, junk at top level, a global declaration that
+does not parse) is a :class:`TinyCError` at load time.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from lark.lexer import Lexer
 from . import ast
 from .errors import ErrorCode, TinyCError
 from .lexer import GRAMMAR, Level, canonical, classify, scan_levels, tokenize
+from .recovery import parse_recovering
+from .toplevel import scan
 
 
 class _TokenList(Lexer):
@@ -34,7 +42,7 @@ class _TokenList(Lexer):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR, parser="lalr", lexer=_TokenList, start=["program", "statements"],
+    return Lark(GRAMMAR, parser="lalr", lexer=_TokenList, start=["program", "statements", "funcdef", "decl"],
                 propagate_positions=True, maybe_placeholders=False, cache=True)  # analysis kept in a temp file
 
 
@@ -48,17 +56,20 @@ def prepare(text: str, outer: list[Level] | None = None, base: int = 0,
     before it, the library level.
     """
     tokens = tokenize(text, base)
-    first, after = scan_levels(tokens)
-    outer = list(outer or [])
-    if after is not None:
-        levels = [program if program is not None else after, first] + outer
-    else:
-        levels = [first] + outer
+    levels = _levels(tokens, text, outer, program)
     return classify(tokens, levels), levels
 
 
+def _levels(tokens, text, outer, program) -> list[Level]:
+    first, after = scan_levels(tokens, text)
+    outer = list(outer or [])
+    if after is not None:
+        return [program if program is not None else after, first] + outer
+    return [first] + outer
+
+
 def parse_tree(tokens: list[Token], start: str = "program", base: int = 0, text: str = "") -> Tree:
-    """The Lark parse tree of classified ``tokens``; raises TinyCError on a syntax error.
+    """The Lark parse tree of classified ``tokens``; raises TinyCError on the first syntax error.
 
     ``text`` (the source) lets the error cursor sit where the original would detect the error: after
     the last token that parsed and the blanks that follow it on its line."""
@@ -74,19 +85,78 @@ def parse_tree(tokens: list[Token], start: str = "program", base: int = 0, text:
 
 def parse_program(text: str, outer: list[Level] | None = None, base: int = 0,
                   program: Level | None = None) -> ast.Program:
-    """Parse a whole program text to an :class:`ast.Program` (reference section 4, 14 item 16).
+    """Parse a whole program text to an :class:`ast.Program` (reference sections 4, 14 items 16, 18).
 
     Node positions are absolute: ``base`` (the text's address in memory) plus the offset in ``text``.
+    Top-level blocks other than the first are skipped unparsed (the first is a system file's start-up
+    statement).  Raises TinyCError for what the linker finds: error 2, 20, or an error in a global
+    declaration.
     """
-    tokens, _ = prepare(text, outer, base, program)
-    return _to_ast(parse_tree(tokens, "program", base, text), base)
+    tokens = tokenize(text, base)
+    levels = _levels(tokens, text, outer, program)
+    items: list = []
+    startup = False
+    for item in scan(tokens, text, base):
+        raw = tokens[item.start:item.end]
+        if item.kind == "endlibrary":
+            t = tokens[item.start]
+            items.append(ast.EndLibrary(base + t.start_pos, base + t.end_pos))
+        elif item.kind == "decl":
+            tree = parse_tree(classify(raw, levels), "decl", base, text)
+            items.append(_to_ast(tree, base, text))
+        elif item.kind == "block" and not startup:
+            startup = True
+            items.append(_block(raw, levels, base, text))
+        elif item.kind == "func":
+            items.append(parse_function(raw, levels, base, text, item.body))
+    sig = [t for t in tokens if t.type not in ("WS", "COMMENT", "NEWLINE")]
+    span = (base + sig[0].start_pos, base + sig[-1].end_pos) if sig else (base, base)
+    return ast.Program(*span, items=items)
+
+
+def _block(raw: list[Token], levels: list[Level], base: int, text: str) -> ast.Block:
+    """A system file's start-up block ``[ ... ]``, its statements recovering from syntax errors."""
+    inner = classify(raw, levels)[1:-1]
+    first, last = raw[0], raw[-1]
+    stmts = _statements(inner, levels, base, text) if inner else []
+    return ast.Block(base + first.start_pos, base + last.end_pos, body=stmts)
+
+
+def parse_function(raw: list[Token], levels: list[Level], base: int, text: str,
+                   body: bool = True) -> ast.Function:
+    """One function definition (its raw tokens: name, parameters, body) with statement-level recovery.
+
+    A header that does not parse, or a name with no body, gives a Function whose ``error`` is raised
+    when it is called."""
+    name = tokens_name = raw[0]
+    fname = canonical(tokens_name.value)
+    start, end = base + name.start_pos, base + raw[-1].end_pos
+    if not body:
+        at = base + len(text.rstrip("\n"))
+        err = ast.ErrorStmt(at, at, int(ErrorCode.LBRCERR), at)
+        return ast.Function(start, end, name=fname, params=[], body=ast.Block(end, end, body=[]), error=err)
+    tokens = classify(raw, levels)
+    _check_nesting(tokens, base)
+    tree, header = parse_recovering(_parser(), tokens, "funcdef", text, base, levels, _syntax_error)
+    if header is not None:
+        return ast.Function(start, end, name=fname, params=[], body=ast.Block(end, end, body=[]), error=header)
+    return _to_ast(tree, base, text)
+
+
+def _statements(tokens: list[Token], levels: list[Level], base: int, text: str) -> list[ast.Stmt]:
+    _check_nesting(tokens, base)
+    tree, header = parse_recovering(_parser(), tokens, "statements", text, base, levels, _syntax_error)
+    if header is not None:  # cannot happen: every token can start a statement
+        return [header]
+    return _to_ast(tree, base, text).body
 
 
 def parse_statements(text: str, outer: list[Level], base: int = 0) -> list[ast.Stmt]:
-    """Parse statements typed at the shell or started by MC 11, with names resolved in ``outer``."""
+    """Parse statements typed at the shell or started by MC 11, with names resolved in ``outer``.
+
+    A statement that does not parse becomes an :class:`ast.ErrorStmt` (the ones before it run)."""
     tokens = classify(tokenize(text, base), outer, statements=True)
-    tree = parse_tree(tokens, "statements", base, text)
-    return _to_ast(tree, base).body
+    return _statements(tokens, outer, base, text)
 
 
 MAX_NESTING = 1000  # open parentheses plus stacked prefix operators before error 16
@@ -121,13 +191,15 @@ def _nesting_limit(frames: int = 4000):
         sys.setrecursionlimit(saved)
 
 
-def _to_ast(tree: Tree, base: int):
+def _to_ast(tree: Tree, base: int, text: str = ""):
     try:
         with _nesting_limit():
-            return _ToAST(base).transform(tree)
+            return _ToAST(base, text).transform(tree)
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, base + (tree.meta.start_pos if not tree.meta.empty else 0)) from None
     except VisitError as e:  # a literal the grammar accepts but the AST rejects
+        if isinstance(e.orig_exc, RecursionError):
+            raise TinyCError(ErrorCode.PUSHERR, base + (tree.meta.start_pos if not tree.meta.empty else 0)) from None
         if isinstance(e.orig_exc, TinyCError):
             raise TinyCError(e.orig_exc.code, base + e.orig_exc.address) from None
         raise
@@ -178,6 +250,35 @@ def _syntax_error(e: UnexpectedInput, tokens: list[Token], base: int, text: str)
     return TinyCError(code, base + _after_last_good(tokens, e.token, text))
 
 
+def read_number(digits: str) -> int:
+    """A decimal literal as the original read it, digit by digit with wrap-around (section 2): the
+    value modulo 2**32, which the engines wrap again to the int width (2**16 divides 2**32)."""
+    if len(digits) < 1000:
+        return int(digits) & 0xFFFFFFFF
+    value = 0
+    for c in digits:
+        value = (value * 10 + ord(c) - 48) & 0xFFFFFFFF
+    return value
+
+
+def _tail(s) -> list | None:
+    """The path (node, field) from ``s`` down its last branch to a simple statement, or None when that
+    branch is a block, a for, or ``s`` has no branch."""
+    if isinstance(s, ast.If):
+        field = "orelse" if s.orelse is not None else "then"
+    elif isinstance(s, ast.While):
+        field = "body"
+    else:
+        return None
+    branch = getattr(s, field)
+    if isinstance(branch, (ast.Block, ast.For)):
+        return None
+    if isinstance(branch, (ast.If, ast.While)):
+        rest = _tail(branch)
+        return None if rest is None else [(s, field)] + rest
+    return [(s, field)]
+
+
 def _strip(children):
     """Children without the punctuation tokens that the grammar names only to retype them."""
     return [c for c in children if not (isinstance(c, Token) and c.type in ("CALLPAREN", "CPAREN"))]
@@ -187,9 +288,24 @@ def _strip(children):
 class _ToAST(Transformer):
     """Lark tree to ``tinyc.ast`` nodes; every node keeps the absolute addresses of its source."""
 
-    def __init__(self, base: int):
+    def __init__(self, base: int, text: str = ""):
         super().__init__()
         self.base = base
+        self.text = text
+
+    def _after(self, meta) -> int:
+        """The offset past the blanks, line ends and comments that follow a node: the original skipped
+        them after a call's arguments before it entered the function (the cursor of error 21)."""
+        text, at = self.text, (meta.end_pos if not meta.empty else 0)
+        while at < len(text):
+            if text[at] in " \t\f\r\n\x1a":
+                at += 1
+            elif text.startswith("/*", at):
+                nl = text.find("\n", at)
+                at = len(text) if nl < 0 else nl
+            else:
+                break
+        return at
 
     def _pos(self, meta) -> tuple[int, int]:
         return (self.base + meta.start_pos, self.base + meta.end_pos) if not meta.empty else (self.base, self.base)
@@ -205,7 +321,7 @@ class _ToAST(Transformer):
         return ast.Program(*self._pos(meta), items=out)
 
     def statements(self, meta, stmts):
-        return ast.Block(*self._pos(meta), body=[s for s in stmts if s is not None])
+        return ast.Block(*self._pos(meta), body=self._attach([s for s in stmts if s is not None]))
 
     def funcdef(self, meta, ch):
         ch = _strip(ch)
@@ -216,7 +332,42 @@ class _ToAST(Transformer):
         return canonical(ch[0].value)
 
     def block(self, meta, stmts):
-        return ast.Block(*self._pos(meta), body=list(stmts))
+        return ast.Block(*self._pos(meta), body=self._attach(list(stmts)))
+
+    # ---- what a false condition skips (section 14 item 16; the skipping rules of the 1977 design)
+
+    def _attach(self, stmts: list) -> list:
+        """Statements that follow an if's or while's simple branch on its line belong to that branch.
+
+        The original skipped a branch that does not run textually: a simple statement (not ``[``,
+        ``if``, ``while``, ``for``) up to the first ``;`` or line end.  So in ``if c x=1 y=2`` the
+        ``y=2`` runs only when ``c`` is true (after ``x=1``), and in ``if 0 nosuch "x",1`` nothing is
+        looked at.  A while re-tests its condition after its branch, so what follows on the line never
+        runs."""
+        out = []
+        i = 0
+        while i < len(stmts):
+            s = stmts[i]
+            i += 1
+            path = _tail(s)
+            if path:
+                node, field = path[-1]
+                last = getattr(node, field)
+                taken = []
+                while i < len(stmts) and self._same_line(last, stmts[i]):
+                    last = stmts[i]
+                    taken.append(last)
+                    i += 1
+                if taken and not any(isinstance(n, ast.While) for n, _ in path):
+                    branch = getattr(node, field)
+                    setattr(node, field, ast.Block(branch.pos, last.end, body=[branch, *taken]))
+            out.append(s)
+        return out
+
+    def _same_line(self, before, after) -> bool:
+        gap = self.text[before.end - self.base:after.pos - self.base]
+        ends = self.text[before.end - self.base - 1:before.end - self.base]
+        return "\n" not in gap and ends != ";"
 
     def decl(self, meta, ch):
         return ast.Decl(*self._pos(meta), type=ch[0].value, names=ch[1:])
@@ -259,6 +410,10 @@ class _ToAST(Transformer):
     def null_stmt(self, meta, ch):
         return ast.Null(*self._pos(meta))
 
+    def error_stmt(self, meta, ch):
+        code, address = ch[0].value.split(":")
+        return ast.ErrorStmt(*self._pos(meta), code=int(code), address=int(address))
+
     def assign(self, meta, ch):
         return ast.Assign(*self._pos(meta), target=ch[0], value=ch[1])
 
@@ -275,11 +430,13 @@ class _ToAST(Transformer):
         return ast.Unary(*self._pos(meta), op=ch[0].value, operand=ch[1])
 
     def number(self, meta, ch):
-        return ast.Number(*self._pos(meta), value=int(ch[0].value))
+        return ast.Number(*self._pos(meta), value=read_number(ch[0].value))
 
     def charlit(self, meta, ch):
+        """A character constant is a signed byte, like every char read into an expression (14 item 20)."""
         body = ch[0].value[1:-1]
-        return ast.CharLit(*self._pos(meta), value=ord(body[0]) if body else ord("'"))
+        code = ord(body[0]) if body else ord("'")
+        return ast.CharLit(*self._pos(meta), value=code - 256 if code > 127 else code)
 
     def string(self, meta, ch):
         return ast.String(*self._pos(meta), length=len(ch[0].value) - 2)
@@ -288,11 +445,14 @@ class _ToAST(Transformer):
         return ast.Var(*self._pos(meta), name=canonical(ch[0].value))
 
     def index(self, meta, ch):
-        return ast.Index(*self._pos(meta), name=canonical(ch[0].value), index=ch[1])
+        return ast.Index(*self._pos(meta), name=canonical(ch[0].value), index=ch[1],
+                         name_end=self.base + ch[0].end_pos)
 
     def call(self, meta, ch):
+        ch = [c for c in ch if not (isinstance(c, Token) and c.type == "RPAR")]
         args = ch[1] if len(ch) > 1 else []
-        return ast.Call(*self._pos(meta), name=canonical(ch[0].value), args=args)
+        return ast.Call(*self._pos(meta), name=canonical(ch[0].value), args=args,
+                        name_end=self.base + ch[0].end_pos, after=self.base + self._after(meta))
 
     def args(self, meta, ch):
         return _strip(ch)

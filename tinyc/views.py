@@ -202,7 +202,7 @@ def parse_tree(text: str | bytes, statement: str | None = None, **machine) -> st
 def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) -> None:
     attrs, children = [], []
     for f in fields(node):
-        if f.name in ("pos", "end"):
+        if f.name in ("pos", "end", "name_end", "after"):  # cursors of errors 26 and 21, not shown
             continue
         v = getattr(node, f.name)
         if isinstance(v, (int, str)):

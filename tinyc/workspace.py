@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import error_report
+from .errors import error_report, line_report
 from .interpreter import Machine
 
 LINE = 133       # ln(133): the typed line
@@ -30,6 +30,7 @@ class Workspace:
         self.pr = machine.allocate("char", capacity + 1, 0)
         machine.memory.data[self.pr] = 10
         self.pe = 0
+        self.files: list[tuple[str, int, int]] = []  # (name, first byte, end) of each file read, in pr
 
     @property
     def text(self) -> bytes:
@@ -57,8 +58,10 @@ class Workspace:
             data = Path(path).read_bytes()
         except OSError:
             return -1
+        start = self.pe + 1
         if not self.append(data.replace(b"\r", b"")):
             return -2
+        self.files.append((str(path), start, self.pe + 1))
         return len(data)
 
     def run(self, statement: bytes) -> tuple[int, int]:
@@ -69,6 +72,25 @@ class Workspace:
         mem.fill(self.ln + len(line), LINE + 1 - len(line), 32)
         return self.machine.run_application(self.ln, self.pr + self.pe, self.pr)
 
-    def report(self, error: int, cursor: int) -> str:
-        """The shell's three-line error report for an error at ``cursor`` (section 10.2)."""
+    def report(self, error: int, cursor: int, by_file: bool = False) -> str:
+        """The shell's three-line error report for an error at ``cursor`` (section 10.2).
+
+        An error in the typed statement (before ``pr``) shows that statement, with line number 0 as the
+        shell numbers it; an error in the system library's text says so and shows the library line; with
+        ``by_file`` an error in a file read into the buffer names the file and its line within it."""
+        address = self.pr + cursor
+        mem = self.machine.memory
+        if self.ln <= address <= self.pr:  # pr(0), the newline the typed line runs into, ends it
+            line = mem.block(self.ln, self.ln + LINE)
+            cut = min((k for k in (line.find(b"\n"), line.find(b"\0")) if k >= 0), default=len(line))
+            line = line[:cut].rstrip(b" ")
+            return line_report(error, 0, line, min(address - self.ln, len(line)))
+        lib = self.machine.library_text
+        if lib is not None and lib.base <= address < lib.base + len(lib.text):
+            return error_report(error, b"\n" + lib.text, address - lib.base + 1, "the system library")
+        if by_file and 0 < cursor <= self.pe:
+            for name, first, end in self.files:
+                if first <= cursor < end or (cursor == end and end == self.pe + 1):
+                    text = b"\n" + mem.block(self.pr + first, self.pr + end - 1)
+                    return error_report(error, text, cursor - first + 1, name)
         return error_report(error, self.text, cursor)

@@ -1,0 +1,171 @@
+"""Statement-level error recovery for the LALR parser (reference section 14 item 16).
+
+The original parsed a statement when it ran it, so a statement that does not parse is an error only
+when it runs, after everything before it has run.  :func:`parse_recovering` gets the same effect from
+Lark: when the parse fails it finds the statement that failed, replaces its tokens by one ERRSTMT
+token that carries the error number and cursor, and parses again, until the text parses.
+
+* **Which statement.** If a statement could begin at the token that failed (the statement before it
+  is complete, as in ``x=3<2<1``), the new statement starts there.  Otherwise it is the innermost
+  statement still open on the parser's stack: the values above the topmost state that has a ``stmt``
+  transition.  No such state means the error is in a function's header.
+* **How far it reaches.** As the original skipped a statement: brackets and parentheses balanced, up
+  to a ``;`` or the end of a line outside them, or the ``]`` that closes the enclosing block; an
+  ``if`` takes its ``else`` along.
+* **Which error.** The number and cursor the parse error maps to, except that a statement failing at
+  its first token is error 9 (the original's factor error came first; 1 for a stray keyword), and a
+  name that no level declares, before the point of failure, is error 26 just after that name.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
+
+from . import ast
+from .errors import ErrorCode, TinyCError
+from .lexer import Level, canonical
+from .toplevel import declared_names
+
+SyntaxErrorMap = Callable[[UnexpectedInput, list[Token], int, str], TinyCError]
+
+
+def parse_recovering(parser: Lark, tokens: list[Token], start: str, text: str, base: int,
+                     levels: list[Level], syntax_error: SyntaxErrorMap) -> tuple[Tree | None, ast.ErrorStmt | None]:
+    """Parse classified ``tokens`` from ``start``, turning each statement that fails into ERRSTMT.
+
+    Returns ``(tree, None)``, or ``(None, error)`` when the failure is outside any statement (a
+    function's header).  ``syntax_error`` maps a Lark error to the tiny-c error (number, address).
+    """
+    tokens = list(tokens)
+    for _ in range(2 * len(tokens) + 2):
+        try:
+            return parser.parse(tokens, start=start), None
+        except UnexpectedInput as e:
+            failed = _index(tokens, getattr(e, "token", None))
+            err = syntax_error(e, tokens, base, text)
+            first = _statement_start(e, tokens, failed)
+            if first is None:
+                return None, ast.ErrorStmt(err.address, err.address, int(err.code), err.address)
+            end = _statement_end(tokens, first, failed, text)
+            code, address = _error(err, tokens, first, failed, base, levels)
+            at = tokens[first] if first < len(tokens) else None
+            pos = at.start_pos if at is not None else len(text)
+            mark = Token("ERRSTMT", f"{code}:{address}", start_pos=pos,
+                         end_pos=tokens[end - 1].end_pos if end > first else pos,
+                         line=getattr(at, "line", 1), column=getattr(at, "column", 1),
+                         end_line=getattr(at, "line", 1), end_column=getattr(at, "column", 1))
+            tokens[first:end] = [mark]
+    raise TinyCError(ErrorCode.STATERR, base)  # not reached: each round consumes or passes a token
+
+
+def _index(tokens: list[Token], token) -> int:
+    if token is None or token.type == "$END":
+        return len(tokens)
+    for k, t in enumerate(tokens):
+        if t is token:
+            return k
+    return len(tokens)
+
+
+def _statement_start(e: UnexpectedInput, tokens: list[Token], failed: int) -> int | None:
+    """The index of the first token of the statement that failed, or None outside any statement."""
+    state = getattr(e, "state", None)
+    if state is None:
+        return failed
+    probe = state.copy()
+    try:
+        probe.feed_token(Token("BREAK", "break"))
+        return failed  # a statement may begin here: the one before it is complete
+    except UnexpectedInput:
+        pass
+    states = state.parse_conf.states
+    stack = state.state_stack
+    for k in range(len(stack) - 1, -1, -1):
+        if "stmt" in states[stack[k]]:
+            first = _leftmost(state.value_stack[k:])
+            if first is None:
+                return failed
+            return next((j for j, t in enumerate(tokens) if t.start_pos == first.start_pos
+                         and t.type == first.type), failed)
+    return None
+
+
+def _leftmost(values) -> Token | None:
+    for v in values:
+        if isinstance(v, Token):
+            return v
+        if isinstance(v, Tree):
+            t = _leftmost(v.children)
+            if t is not None:
+                return t
+        elif isinstance(v, list):
+            t = _leftmost(v)
+            if t is not None:
+                return t
+    return None
+
+
+def _newline_before(tokens: list[Token], j: int, text: str) -> bool:
+    return "\n" in text[tokens[j - 1].end_pos:tokens[j].start_pos]
+
+
+def _statement_end(tokens: list[Token], first: int, failed: int, text: str) -> int:
+    """The index just after the failed statement, as the original would skip it."""
+    end = _extent(tokens, first, failed, text)
+    while first < len(tokens) and tokens[first].type == "IF" and end < len(tokens) and tokens[end].type == "ELSE":
+        end = _extent(tokens, end, end + 1, text)
+    return end
+
+
+def _extent(tokens: list[Token], first: int, must: int, text: str) -> int:
+    """From ``first``, tokens up to ``must`` always, then to a ``;`` or a line end outside brackets
+    and parentheses, or before the ``]`` that closes the enclosing block (an open ``(`` does not
+    hold a ``]``: the statement's parentheses were left unbalanced)."""
+    open_: list[str] = []
+    j = first
+    while j < len(tokens):
+        t = tokens[j]
+        if j > first and j >= must and not open_ and _newline_before(tokens, j, text):
+            return j
+        if t.type in ("LSQB", "LPAR", "CPAREN", "CALLPAREN"):
+            open_.append("[" if t.type == "LSQB" else "(")
+        elif t.type == "RSQB":
+            while open_ and open_[-1] == "(":
+                open_.pop()
+            if not open_:
+                return j
+            open_.pop()
+        elif t.type == "RPAR":
+            if open_ and open_[-1] == "(":
+                open_.pop()
+            elif not open_ and j >= must and j > first:
+                return j
+        elif t.type == "SEMICOLON" and not open_ and j >= must:
+            return j + 1
+        j += 1
+    return j
+
+
+def _error(err: TinyCError, tokens: list[Token], first: int, failed: int, base: int,
+           levels: list[Level]) -> tuple[int, int]:
+    """The error number and address the statement raises when it runs."""
+    local: set[str] = set()  # declared earlier in the text: the original declared them as they ran
+    declaring: set[int] = set()
+    for j in range(min(failed, len(tokens))):
+        t = tokens[j]
+        if t.type in ("INT", "CHAR"):
+            for name in declared_names(tokens, j):
+                declaring.add(id(name))
+                local.add(canonical(name.value))
+        elif j >= first and t.type == "NAME" and id(t) not in declaring:
+            name = canonical(t.value)
+            if name not in local and not any(name in level.names for level in levels):
+                return int(ErrorCode.SYMERRA), base + t.end_pos
+    if failed == first and failed < len(tokens):
+        t = tokens[failed]
+        code = ErrorCode.STATERR if t.type in ("ELSE", "ENDLIBRARY") else ErrorCode.SYNXERR
+        return int(code), base + t.start_pos
+    return int(err.code), err.address

@@ -1,0 +1,144 @@
+"""The linker's scan of a program's top level, on tokens (reference section 4 "Linking", 14 item 18).
+
+The original linker never parsed function bodies: it walked the top level item by item and, after
+skipping layout, looked at one token:
+
+* ``[``: a top-level block, skipped by counting brackets (the first one of a system file is its
+  start-up statement); real programs use such blocks for prose comments;
+* ``int``/``char``: a declaration of globals;
+* ``endlibrary``: a new symbol level;
+* any other word: a function definition.  Its entry point is just after the name; the scan goes on at
+  the first ``[`` after it, anywhere, and skips the bracket-balanced body.  A name with no ``[`` after
+  it (stray text after the last function) is a function whose call is error 22;
+* anything else: error 20, reported at the start of its line.
+
+An unbalanced ``[`` runs the cursor off the program: error 2 at the end of the text.
+:func:`scan` returns the items as token spans; the parser parses each span on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lark import Token
+
+from .errors import ErrorCode, TinyCError
+
+LAYOUT = frozenset({"WS", "COMMENT", "NEWLINE"})
+# keywords are words too: the linker took any word that does not start a declaration for a function name
+WORDS = frozenset({"NAME", "IF", "ELSE", "WHILE", "FOR", "RETURN", "BREAK", "MC"})
+
+
+@dataclass(slots=True)
+class Item:
+    """One top-level item: ``kind`` is "decl", "block", "func" or "endlibrary"; ``start``/``end`` index
+    the raw token list (``end`` exclusive).  ``body`` is False for a function with no ``[`` after it."""
+
+    kind: str
+    start: int
+    end: int
+    body: bool = True
+
+
+def scan(tokens: list[Token], text: str, base: int = 0, strict: bool = True) -> list[Item]:
+    """The top-level items of a tokenized text (raw tokens, layout included).
+
+    Raises TinyCError 2 (an unbalanced ``[``) or 20 (a top-level token that starts no item) when
+    ``strict``; otherwise such text is passed over (for views that show as much as they can).
+    """
+    items: list[Item] = []
+    n = len(tokens)
+    i = _skip_layout(tokens, 0)
+    while i < n:
+        t = tokens[i]
+        kind = t.type
+        if kind == "LSQB":
+            end = _match(tokens, i, text, base, strict)
+            items.append(Item("block", i, end))
+        elif kind in ("INT", "CHAR"):
+            end = _declaration_end(tokens, i)
+            items.append(Item("decl", i, end))
+        elif kind == "ENDLIBRARY":
+            end = i + 1
+            items.append(Item("endlibrary", i, end))
+        elif kind in WORDS:
+            k = i + 1
+            while k < n and tokens[k].type != "LSQB":
+                k += 1
+            if k == n:
+                items.append(Item("func", i, n, body=False))
+                break
+            end = _match(tokens, k, text, base, strict)
+            items.append(Item("func", i, end))
+        elif strict:
+            raise TinyCError(ErrorCode.LINKERR, base + text.rfind("\n", 0, t.start_pos) + 1)
+        else:
+            end = i + 1
+        i = _skip_layout(tokens, end)
+    return items
+
+
+def _skip_layout(tokens: list[Token], i: int) -> int:
+    while i < len(tokens) and tokens[i].type in LAYOUT:
+        i += 1
+    return i
+
+
+def _match(tokens: list[Token], i: int, text: str, base: int, strict: bool) -> int:
+    """The index just after the ``]`` that closes the ``[`` at ``tokens[i]``; error 2 if none does."""
+    depth = 0
+    for k in range(i, len(tokens)):
+        kind = tokens[k].type
+        if kind == "LSQB":
+            depth += 1
+        elif kind == "RSQB":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+    if strict:
+        raise TinyCError(ErrorCode.CURSERR, base + len(text.rstrip("\n")))
+    return len(tokens)
+
+
+def _declaration_end(tokens: list[Token], i: int) -> int:
+    """The index just after a declaration ``int a, b(n), c`` and its optional ``;``."""
+    n = len(tokens)
+    k = _skip_layout(tokens, i + 1)
+    while k < n and tokens[k].type == "NAME":
+        k = _skip_layout(tokens, k + 1)
+        if k < n and tokens[k].type == "LPAR":
+            depth = 0
+            while k < n:
+                depth += {"LPAR": 1, "RPAR": -1}.get(tokens[k].type, 0)
+                k += 1
+                if depth == 0:
+                    break
+            k = _skip_layout(tokens, k)
+        if k < n and tokens[k].type == "COMMA":
+            k = _skip_layout(tokens, k + 1)
+        else:
+            break
+    if k < n and tokens[k].type == "SEMICOLON":
+        k += 1
+    return k
+
+
+def declared_names(tokens: list[Token], i: int) -> list[Token]:
+    """The NAME tokens declared by the int/char keyword at ``tokens[i]`` (layout-free tokens)."""
+    names = []
+    i += 1
+    while i < len(tokens) and tokens[i].type == "NAME":
+        names.append(tokens[i])
+        i += 1
+        if i < len(tokens) and tokens[i].type == "LPAR":
+            depth = 0
+            while i < len(tokens):
+                depth += {"LPAR": 1, "RPAR": -1}.get(tokens[i].type, 0)
+                i += 1
+                if depth == 0:
+                    break
+        if i < len(tokens) and tokens[i].type == "COMMA":
+            i += 1
+        else:
+            break
+    return names

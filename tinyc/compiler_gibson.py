@@ -60,7 +60,7 @@ def _variadic(fn: ast.Function) -> bool:
 
 
 def _broken(fn: ast.Function) -> bool:
-    return any(isinstance(n, Broken) for n in walk(fn.body))
+    return fn.error is not None or any(isinstance(n, Broken) for n in walk(fn.body))
 
 
 def returns_reference(fn: ast.Function) -> bool:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from . import ast
 from .errors import ErrorCode, TinyCError
 from .evaluator import BreakSignal, Evaluator, ReturnSignal, binary
-from .front_gibson import VARIADIC, Broken
+from .front_gibson import VARIADIC
 from .machine_calls_gibson import machine_call
 from .memory import MemoryFault
 from .symbols import Frame, Symbol
@@ -55,7 +55,6 @@ class GibsonEvaluator(Evaluator):
 
     def __init__(self, machine: Machine):
         super().__init__(machine)
-        self._exec[Broken] = self.exec_broken
         self._raw = {ast.Number: self.eval_number, ast.CharLit: self.eval_charlit,
                      ast.String: self.eval_string, ast.Var: self.raw_var, ast.Index: self.raw_index,
                      ast.Call: self.raw_call, ast.MachineCall: self.eval_machinecall,
@@ -104,20 +103,17 @@ class GibsonEvaluator(Evaluator):
             at += 1
         return at
 
-    def lookup(self, name: str, node: ast.Node) -> Symbol:
+    def lookup(self, name: str, node: ast.Node, at: int | None = None) -> Symbol:
         sym = self.frame.locals.get(name) if self.frame else None
         if sym is None and self.m.program is not None:
             sym = self.m.program.get(name)
         if sym is None:
             sym = self.m.library.get(name)
         if sym is None:
-            raise TinyCError(ErrorCode.SYMERR, self.name_end(node))
+            raise TinyCError(ErrorCode.SYMERR, at or getattr(node, "name_end", 0) or self.name_end(node))
         return sym
 
     # ---- statements
-
-    def exec_broken(self, node: Broken) -> None:
-        raise TinyCError(node.code, node.at)
 
     def exec_return(self, node: ast.Return) -> None:
         raise ReturnSignal(0 if node.value is None else self.ev(node.value))
@@ -202,10 +198,13 @@ class GibsonEvaluator(Evaluator):
     def call(self, sym: Symbol, args: list, node: ast.Node):
         """Call a function: allocate each parameter in turn and read its argument then (section 3.9)."""
         fn = sym.function
+        if fn.error is not None:  # a header that did not parse: found as the call enters
+            raise TinyCError(fn.error.code, fn.error.address)
         params = [(decl.type, d) for decl in fn.params if decl.type != VARIADIC for d in decl.names]
         variadic = bool(fn.params) and fn.params[-1].type == VARIADIC
         if not variadic and len(args) != len(params):
-            raise TinyCError(ErrorCode.ARGSERR, self.skip(node.end, lines=True))
+            raise TinyCError(ErrorCode.ARGSERR, node.after if isinstance(node, ast.Call) else
+                             self.skip(node.end, lines=True))
         if self.depth >= self.m.max_depth:
             raise TinyCError(ErrorCode.TMFUERR, node.end)
         frame = Frame(fn, mark=self.m.top)

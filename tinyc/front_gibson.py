@@ -21,8 +21,10 @@ from lark.exceptions import UnexpectedInput, VisitError
 from . import ast
 from .dialect import GIBSON
 from .errors import ErrorCode, TinyCError
-from .lexer import Level, _declared_names, classify
+from .lexer import Level, classify
 from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList, _ToAST
+from .recovery import parse_recovering
+from .toplevel import declared_names as _declared_names
 
 GRAMMAR = Path(__file__).with_name("grammar_gibson.lark").read_text()
 LAYOUT = {"WS", "COMMENT", "NEWLINE", "HASHLINE"}
@@ -36,7 +38,7 @@ def _lexer() -> Lark:
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR, parser="lalr", lexer=_TokenList, start=["program", "statements"],
+    return Lark(GRAMMAR, parser="lalr", lexer=_TokenList, start=["program", "statements", "funcdef"],
                 propagate_positions=True, maybe_placeholders=False, cache=True)
 
 
@@ -45,12 +47,7 @@ def tokenize(text: str) -> list[Token]:
     return list(_lexer().lex(text, dont_ignore=True))
 
 
-@dataclass(slots=True)
-class Broken(ast.Node):
-    """A function (or seed) that did not parse: running it raises error ``code`` at ``at``."""
-    code: int
-    at: int
-
+Broken = ast.ErrorStmt  # a statement (or function header) that did not parse: raised when it runs
 
 VARIADIC = "..."  # the type of the pseudo-declaration that marks a "..." parameter list
 
@@ -90,11 +87,32 @@ class _GibsonToAST(_ToAST):
         return ast.Var(*self._pos(meta), name=canonical(ch[0].value))
 
     def index(self, meta, ch):
-        return ast.Index(*self._pos(meta), name=canonical(ch[0].value), index=ch[1])
+        return ast.Index(*self._pos(meta), name=canonical(ch[0].value), index=ch[1],
+                         name_end=self.base + ch[0].end_pos)
 
     def call(self, meta, ch):
+        ch = [c for c in ch if not (isinstance(c, Token) and c.type == "RPAR")]
         args = ch[1] if len(ch) > 1 else []
-        return ast.Call(*self._pos(meta), name=canonical(ch[0].value), args=args)
+        return ast.Call(*self._pos(meta), name=canonical(ch[0].value), args=args,
+                        name_end=self.base + ch[0].end_pos, after=self.base + self._after(meta))
+
+    def _after(self, meta) -> int:
+        """Past the blanks, line ends (LF or CR) and comments (``/*`` or ``//``) after a call."""
+        text, at = self.text, (meta.end_pos if not meta.empty else 0)
+        while at < len(text):
+            if text[at] in " \t\r\n":
+                at += 1
+            elif text.startswith("/*", at) or text.startswith("//", at):
+                while at < len(text) and text[at] not in "\r\n":
+                    at += 1
+            else:
+                break
+        return at
+
+    def _same_line(self, before, after) -> bool:
+        gap = self.text[before.end - self.base:after.pos - self.base]
+        ends = self.text[before.end - self.base - 1:before.end - self.base]
+        return "\n" not in gap and "\r" not in gap and ends != ";"
 
     def signnum(self, meta, ch):
         return ast.Number(*self._pos(meta), value=int(ch[0].value))
@@ -148,19 +166,22 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     return out
 
 
-def parse_tokens(tokens: list[Token], text: str, start: str = "program"):
-    """Parse classified tokens to an AST (``ast.Program`` or a Block of statements); TinyCError on failure."""
+def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels: list[Level] = ()):
+    """Parse classified tokens to an AST (a Function for ``funcdef``, a Block for ``statements``).
+
+    A statement that does not parse becomes an ErrorStmt (tinyc.recovery); a function header that
+    does not parse raises TinyCError."""
     _check_nesting(tokens, 0)
     try:
         with _nesting_limit():
-            tree = _parser().parse(tokens, start=start)
-    except UnexpectedInput as e:
-        raise _syntax_error(e, tokens, 0, text) from None
+            tree, header = parse_recovering(_parser(), tokens, start, text, 0, list(levels), _syntax_error)
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, tokens[0].start_pos if tokens else 0) from None
+    if header is not None:
+        raise TinyCError(header.code, header.address)
     try:
         with _nesting_limit():
-            return _GibsonToAST(0).transform(tree)
+            return _GibsonToAST(0, text).transform(tree)
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, tokens[0].start_pos if tokens else 0) from None
     except VisitError as e:
@@ -291,24 +312,27 @@ def _canon_levels(outer: list[Level]) -> list[Level]:
 def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]):
     """The AST of one top-level item: a Function, a Decl or the seed Block.
 
-    A function that does not parse becomes one whose body raises the error when called."""
+    A statement that does not parse raises its error when it runs; a function whose header does not
+    parse raises it when it is called."""
     part = tokens[item.first:item.last]
     lex_outer = _canon_levels(outer)
-    try:
-        if item.kind == "func":
-            toks = _retype(classify(part, lex_outer), text, _known(part, outer))
-            return parse_tokens(toks, text).items[0]
-        toks = _retype(classify(part, lex_outer, statements=True), text, _known(part, outer))
-        if item.kind == "seed":
-            return parse_tokens(toks, text, "statements").body[0]
-        return parse_tokens(toks, text, "statements").body[0]
-    except TinyCError as e:
-        first, last = part[0], part[-1]
-        if item.kind == "decl":
-            raise
-        broken = ast.Block(first.start_pos, last.end_pos, body=[Broken(first.start_pos, last.end_pos,
-                                                                        int(e.code), e.address)])
-        if item.kind == "seed":
-            return broken
-        marker = ast.Decl(first.start_pos, first.end_pos, type=VARIADIC, names=[])
-        return ast.Function(first.start_pos, last.end_pos, name=item.name, params=[marker], body=broken)
+    if item.kind == "func":
+        toks = _retype(classify(part, lex_outer), text, _known(part, outer))
+        try:
+            return parse_tokens(toks, text, "funcdef", lex_outer)
+        except TinyCError as e:
+            first, last = part[0], part[-1]
+            err = ast.ErrorStmt(e.address, e.address, int(e.code), e.address)
+            return ast.Function(first.start_pos, last.end_pos, name=item.name, params=[],
+                                body=ast.Block(last.end_pos, last.end_pos, body=[]), error=err)
+    toks = _retype(classify(part, lex_outer, statements=True), text, _known(part, outer))
+    block = parse_tokens(toks, text, "statements", lex_outer)
+    if item.kind == "seed":
+        body = block.body[0] if block.body else ast.Block(part[0].start_pos, part[-1].end_pos, body=[])
+        return body
+    decl = block.body[0] if block.body else None
+    if not isinstance(decl, ast.Decl):
+        at = part[0].start_pos
+        raise TinyCError(decl.code if isinstance(decl, ast.ErrorStmt) else ErrorCode.LINKERR,
+                         decl.address if isinstance(decl, ast.ErrorStmt) else at)
+    return decl

@@ -23,7 +23,7 @@ CASES = sorted(p.stem for p in HERE.glob("*.tc"))
 ENGINES = ["reference", "fast"]
 
 
-def run_case(name: str, engine: str, monkeypatch) -> tuple[int, bytes, str]:
+def run_case(name: str, engine: str, monkeypatch, cwd: Path) -> tuple[int, bytes, str]:
     base = HERE / name
     args = shlex.split(base.with_suffix(".args").read_text()) if base.with_suffix(".args").exists() else []
     stdin_bytes = base.with_suffix(".in").read_bytes() if base.with_suffix(".in").exists() else b""
@@ -31,20 +31,20 @@ def run_case(name: str, engine: str, monkeypatch) -> tuple[int, bytes, str]:
     out_bytes = io.BytesIO()
     stdout = io.TextIOWrapper(out_bytes, write_through=True)
     stderr = io.StringIO()
-    monkeypatch.chdir(HERE)
+    monkeypatch.chdir(cwd)  # files the programs write go there; includes resolve from the program's directory
     monkeypatch.setattr(sys, "stdin", stdin)
     monkeypatch.setattr(sys, "stdout", stdout)
     monkeypatch.setattr(sys, "stderr", stderr)
-    status = cli.main(["run", "--dialect", "gibson", "--engine", engine, *args, f"{name}.tc"])
+    status = cli.main(["run", "--dialect", "gibson", "--engine", engine, *args, str(base.with_suffix(".tc"))])
     stdout.flush()
     return status, out_bytes.getvalue(), stderr.getvalue()
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", CASES)
-def test_case(name, engine, monkeypatch):
+def test_case(name, engine, monkeypatch, tmp_path):
     base = HERE / name
-    status, out, err = run_case(name, engine, monkeypatch)
+    status, out, err = run_case(name, engine, monkeypatch, tmp_path)
     assert out.decode("latin-1") == base.with_suffix(".out").read_bytes().decode("latin-1")
     expected_status = int(base.with_suffix(".status").read_text()) if base.with_suffix(".status").exists() else 0
     assert status == expected_status, err

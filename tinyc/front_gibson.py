@@ -129,6 +129,7 @@ class _GibsonToAST(_ToAST):
 def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     """The dialect's changes to classified tokens (layout already removed by classify).
 
+    * a byte no token starts with (``!``, ``&``, ``{``...) becomes STRAY, which no rule takes;
     * ``if`` has no parenthesis of its own: its CPAREN goes back to a plain ``(``;
     * a function name right before ``[`` takes no arguments (FNAME0);
     * a name declared nowhere (no level, no declaration in this text) is taken as a call, so that it is
@@ -143,7 +144,9 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
         kind = t.type
         nxt = tokens[i + 1] if i + 1 < n else None
         prev = out[-1].type if out else None
-        if kind == "CPAREN" and prev == "IF":
+        if kind == "BADCHAR":
+            kind = "STRAY"  # no rule takes it: the statement it is in fails when it runs
+        elif kind == "CPAREN" and prev == "IF":
             kind = "LPAR"
         elif kind == "FNAME" and nxt is not None and nxt.type == "LSQB":
             kind = "FNAME0"

@@ -10,7 +10,7 @@
 
 :func:`compilable` is that test.  A function stays on the reference evaluator when it
 
-* did not parse, is variadic, or has array parameters (they take value space of their own there);
+* did not parse, is variadic, or has an array parameter whose size is not a constant;
 * returns a bare variable, element or call (``return x`` hands back a reference);
 * has an operator or an argument list in which a variable, element or call is followed by an operand
   with a side effect (a call, a machine call, an assignment): the original reads the first only then;
@@ -44,6 +44,44 @@ class GibsonCodegen(Codegen):
     DIRECT: dict = {}  # no machine call is inlined: they all go through the dialect's table
     lookup = staticmethod(lambda name: None)  # the link's symbols: a "..." function takes any count
 
+    def prologue(self) -> None:
+        """As Codegen.prologue, but an array parameter takes value space of its declared size (unused,
+        zero-filled) and keeps the pointer it was passed, 0 included (gibson-dialect.md 3.6, 3.9)."""
+        lead = 0
+        if not self.toplevel:
+            deep = self.calls()
+            lead = self.lead_size()
+            tests = ([f"_d >= {self.maxd}"] if deep else []) + ([f"_t > {self.limit(lead)}"] if lead else [])
+            if tests:
+                args = ", ".join(("p_" if self.an.locals[d.name].array else "v_") + d.name
+                                 for _, d in self.params)
+                self.emit(1, "# the reference evaluator runs this call (and reports the error)")
+                self.emit(1, f"if {' or '.join(tests)}: return r_{self.fname}({args + ', ' if args else ''}_t, _d)")
+            if deep:
+                self.deferred.append("_d += 1  # the depth of the calls made from here")
+                self.stepped = True
+        pending: list[tuple[int, int]] = []
+        for type_, d in self.params:
+            loc = self.an.locals[d.name]
+            size = self.isz if type_ == "int" else 1
+            if not loc.array:
+                pending.append((size, d.end))
+                if type_ == "char":
+                    self.emit(1, f"v_{d.name} = ((v_{d.name} + 128) & 255) - 128")
+                continue
+            self.settle()
+            self.flush_alloc(1, pending, lead)
+            pending, lead = [], 0
+            n = max(loc.length, 0) * size
+            if n:
+                self.alloc_check(1, [(n, d.end)])
+                self.emit(1, f"_D[_t:_t + {n}] = bytes({n}); _t += {n}")
+            self.bind_array(1, loc)
+        if lead and pending:
+            self.deferred.append(f"_t += {sum(n for n, _ in pending)}")
+        else:
+            self.flush_alloc(1, pending, lead)
+
     def call(self, name: str, nparams: int, args: list, n):
         sym = self.lookup(name)
         if sym is not None and sym.kind == "func" and _variadic(sym.function):
@@ -53,6 +91,17 @@ class GibsonCodegen(Codegen):
 
 def _has_effect(node) -> bool:
     return any(isinstance(n, _EFFECT) for n in walk(node))
+
+
+def _late_read_shows(first, later, scalars: set[str]) -> bool:
+    """Whether reading ``first`` after evaluating the ``later`` operands can differ from reading it
+    first.  A local scalar has no address a callee could reach: only an assignment to it counts."""
+    if not isinstance(first, _MAYREF):
+        return False
+    if isinstance(first, ast.Var) and first.name in scalars:
+        return any(isinstance(n, ast.Assign) and isinstance(n.target, ast.Var) and n.target.name == first.name
+                   for b in later for n in walk(b))
+    return any(_has_effect(b) for b in later)
 
 
 def _variadic(fn: ast.Function) -> bool:
@@ -76,15 +125,22 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
     if any(d.type == VARIADIC for d in fn_params):
         return False
     local_types: dict[str, str] = {}
+    scalars: set[str] = set()
     for decl in fn_params:
         for d in decl.names:
-            if d.size is not None:
+            if d.size is not None and not isinstance(d.size, (ast.Number, ast.CharLit)):
                 return False
             local_types[d.name] = decl.type
+            if d.size is None:
+                scalars.add(d.name)
     for n in walk(body):
         if isinstance(n, ast.Decl):
             for d in n.names:
+                if d.name not in local_types and d.size is None:
+                    scalars.add(d.name)
                 local_types.setdefault(d.name, n.type)
+    if top:
+        scalars = set()  # the seed's declarations are globals in that interpreter
     for n in walk(body):
         if isinstance(n, Broken):
             return False
@@ -108,11 +164,11 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
                         return False
         if isinstance(n, ast.Return) and isinstance(n.value, _MAYREF):
             return False
-        if isinstance(n, ast.BinOp) and isinstance(n.left, _MAYREF) and _has_effect(n.right):
+        if isinstance(n, ast.BinOp) and _late_read_shows(n.left, [n.right], scalars):
             return False
         if isinstance(n, (ast.Call, ast.MachineCall)):
             for k, a in enumerate(n.args[:-1]):
-                if isinstance(a, _MAYREF) and any(_has_effect(b) for b in n.args[k + 1:]):
+                if _late_read_shows(a, n.args[k + 1:], scalars):
                     return False
         if isinstance(n, ast.Assign):
             v = n.value

@@ -18,7 +18,7 @@ from pathlib import Path
 from . import ast
 from .console import Console
 from .errors import TinyCError
-from .front_gibson import levels, parse_item, scan, tokenize
+from .front_gibson import levels, parse_item, scan, split_top_keywords, tokenize
 from .interpreter import Machine
 from .linker import link
 from .machine_calls_gibson import GibsonState, QuietExit, close_units
@@ -125,6 +125,7 @@ def link_program(m: Machine, loaded: Loaded) -> ast.Block:
         t.start_pos += layout.app
         t.end_pos += layout.app
         tokens.append(t)
+    tokens = split_top_keywords(tokens, text)
     items = scan(tokens, layout.lib)
     prog, lib = levels(tokens, items)
     outer = [prog, lib]

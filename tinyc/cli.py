@@ -222,7 +222,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         console = ProgramConsole(strip_cr=args.strip_cr)
     m, ws = boot(args, console)
     for f, text in zip(args.files, texts):
-        if not ws.append(text):
+        if not ws.append(text, f):
             raise UsageError(f"{f}: does not fit the program buffer ({ws.free} bytes free)")
     interrupted = []
     with _noting_interrupts(interrupted):

@@ -42,11 +42,15 @@ class Workspace:
     def free(self) -> int:
         return self.capacity - self.pe
 
-    def append(self, data: bytes) -> bool:
-        """Append bytes at the program end; False (nothing changed) if they do not fit."""
+    def append(self, data: bytes, name: str | None = None) -> bool:
+        """Append bytes at the program end; False (nothing changed) if they do not fit.
+
+        ``name`` (a file's) is remembered with the bytes' place, for reports that name the file."""
         if self.pe + len(data) > self.capacity:
             return False
         self.machine.memory.store(self.pr + self.pe + 1, data)
+        if name is not None:
+            self.files.append((name, self.pe + 1, self.pe + 1 + len(data)))
         self.pe += len(data)
         return True
 
@@ -72,10 +76,8 @@ class Workspace:
                         return -2
         except (OSError, ValueError):
             return -1
-        start = self.pe + 1
-        if not self.append(bytes(data)):
+        if not self.append(bytes(data), str(path)):
             return -2
-        self.files.append((str(path), start, self.pe + 1))
         return raw
 
     def run(self, statement: bytes) -> tuple[int, int]:

@@ -204,6 +204,45 @@ def boot(args: argparse.Namespace, console: Console | None = None):
     return m, Workspace(m)
 
 
+def dialect_options(p: argparse.ArgumentParser) -> None:
+    """The options of the Gibson dialect (issue 15, docs/dialects.md)."""
+    p.add_argument("--dialect", choices=("pc", "gibson"), default=None,
+                   help="the language: pc (tiny-c/PC, the default) or gibson (Tom Gibson's tiny-C; "
+                        "chosen by itself for a file that starts with #include)")
+    p.add_argument("-q", "--quiet", action="store_true", help="gibson: no banner, no done at the end")
+    p.add_argument("-r", dest="code", metavar="CODE", default=None,
+                   help="gibson: run the statement CODE instead of main()")
+    p.add_argument("--allow-system", action="store_true",
+                   help="gibson: let the library's system() run shell commands (off by default)")
+
+
+def chosen_dialect(args: argparse.Namespace, path: str) -> str:
+    """The dialect to run ``path`` in: --dialect, else gibson for a file starting with #include
+    (with a note on stderr), else pc."""
+    if getattr(args, "dialect", None):
+        return args.dialect
+    from .dialect import detect
+    try:
+        with open(path, "rb") as f:
+            start = f.read(16)
+    except OSError:
+        return "pc"
+    if detect(start) is not None:
+        print(f"tinyc: {path} starts with #include: running it in the Gibson dialect "
+              "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
+        return "gibson"
+    return "pc"
+
+
+def cmd_gibson(path: str, args: argparse.Namespace) -> int:
+    """Run ``path`` in the Gibson dialect (tinyc.gibson): exit status as that interpreter's."""
+    from . import gibson
+    console = Console(strip_cr=args.strip_cr, echo=args.echo)
+    return gibson.run(path, code=args.code, quiet=args.quiet, engine=getattr(args, "engine", "reference"),
+                      memory=args.memory, max_depth=args.max_depth, allow_system=args.allow_system,
+                      console=console)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     """``tinyc run FILE... [--entry NAME]``: load the library and the files, run the statement NAME."""
     from .errors import ErrorCode, ExitProgram
@@ -215,6 +254,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("run: give a FILE (or - to read the program from standard input)")
     if args.files.count("-") > 1:
         raise UsageError("run: standard input (-) can be read only once")
+    if args.files[-1] != "-" and chosen_dialect(args, find_program(args.files[-1])) == "gibson":
+        if len(args.files) > 1:
+            raise UsageError("the Gibson dialect runs one application file (use #include lines)")
+        return cmd_gibson(find_program(args.files[0]), args)
     texts = [read_source(f) for f in args.files]
     console = None
     if "-" not in args.files and sys.stdin.isatty() and sys.stdout.isatty():
@@ -261,6 +304,8 @@ def _noting_interrupts(seen: list):
 def cmd_boot(args: argparse.Namespace) -> int:
     """``tinyc boot FILE`` (or ``tinyc FILE.ipl``): boot a system file; no library unless it holds one."""
     from .errors import ErrorCode, ExitProgram, TinyCError, error_report
+    if chosen_dialect(args, args.file) == "gibson":
+        return cmd_gibson(args.file, args)
     text = read_source(args.file, limit=args.memory)
     m = make_machine(args)
     try:
@@ -293,9 +338,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     run.add_argument("files", nargs="*", metavar="FILE", help="program files, loaded in order (- is stdin)")
     run.add_argument("--entry", default="main", help="statement to run (default: main)")
     run.add_argument("--list", action="store_true", help="list the programs shipped with tinyc")
+    dialect_options(run)
     sub.add_parser("shell", help=BUILTIN["shell"], parents=[common])
     boot_ = sub.add_parser("boot", help=BUILTIN["boot"], parents=[common])
     boot_.add_argument("file", metavar="FILE", help="a system file, such as tinyc/lib/system.ipl")
+    dialect_options(boot_)
     for name, (module, help_) in TOOLS.items():
         tool = sub.add_parser(name, help=help_, parents=[common])
         tool.set_defaults(tool_module=module)

@@ -1,0 +1,224 @@
+"""The fast engine in the Gibson dialect: compiled Python where the dialect's rules cannot show.
+
+:class:`GibsonFastEngine` is the fast engine (:mod:`tinyc.compiler`) with two changes:
+
+* machine calls go to :mod:`tinyc.machine_calls_gibson` (none is inlined), and relational operators are
+  compiled as the sign of the wrapped difference (``a<b`` as ``(a-b)<0``), as that dialect computes them;
+* a function is compiled only when late reads (gibson-dialect.md section 3.9) and the dialect's other
+  run-time rules cannot change its results; every other function runs on the dialect's reference
+  evaluator (:class:`~tinyc.evaluator_gibson.GibsonEvaluator`), exactly as with ``--engine reference``.
+
+:func:`compilable` is that test.  A function stays on the reference evaluator when it
+
+* did not parse, is variadic, or has array parameters (they take value space of their own there);
+* returns a bare variable, element or call (``return x`` hands back a reference);
+* has an operator or an argument list in which a variable, element or call is followed by an operand
+  with a side effect (a call, a machine call, an assignment): the original reads the first only then;
+* assigns a char variable or element (zero-extended into an int), a character constant, or the result
+  of a function that may return a reference;
+* calls a name that is not a function of the link, a variadic function, or with the wrong number of
+  arguments, or uses a name no level declares (the reference reports those errors at the dialect's
+  positions).
+"""
+
+from __future__ import annotations
+
+import copy
+import types
+
+from . import ast, compiler
+from .codegen import Codegen, walk
+from .compiler import FastEngine
+from .errors import ErrorCode, TinyCError
+from .evaluator_gibson import GibsonEvaluator
+from .front_gibson import VARIADIC, Broken
+from .machine_calls_gibson import machine_call
+from .memory import MemoryFault
+
+RELATIONAL = ("<", "<=", ">", ">=")
+_EFFECT = (ast.Call, ast.MachineCall, ast.Assign)
+_MAYREF = (ast.Var, ast.Index, ast.Call)
+
+
+class GibsonCodegen(Codegen):
+    DIRECT: dict = {}  # no machine call is inlined: they all go through the dialect's table
+    lookup = staticmethod(lambda name: None)  # the link's symbols: a "..." function takes any count
+
+    def call(self, name: str, nparams: int, args: list, n):
+        sym = self.lookup(name)
+        if sym is not None and sym.kind == "func" and _variadic(sym.function):
+            nparams = len(args)
+        return super().call(name, nparams, args, n)
+
+
+def _has_effect(node) -> bool:
+    return any(isinstance(n, _EFFECT) for n in walk(node))
+
+
+def _variadic(fn: ast.Function) -> bool:
+    return bool(fn.params) and fn.params[-1].type == VARIADIC
+
+
+def _broken(fn: ast.Function) -> bool:
+    return fn.error is not None or any(isinstance(n, Broken) for n in walk(fn.body))
+
+
+def returns_reference(fn: ast.Function) -> bool:
+    """The function may hand back a reference (or cannot be analysed)."""
+    if _variadic(fn) or _broken(fn):
+        return True
+    return any(isinstance(n, ast.Return) and isinstance(n.value, _MAYREF) for n in walk(fn.body))
+
+
+def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bool:
+    """True when the statements ``body`` (a function's, with ``fn_params``) give the same results
+    compiled as on the dialect's reference evaluator.  ``lookup(name)`` is the link's symbol."""
+    if any(d.type == VARIADIC for d in fn_params):
+        return False
+    local_types: dict[str, str] = {}
+    for decl in fn_params:
+        for d in decl.names:
+            if d.size is not None:
+                return False
+            local_types[d.name] = decl.type
+    for n in walk(body):
+        if isinstance(n, ast.Decl):
+            for d in n.names:
+                local_types.setdefault(d.name, n.type)
+    for n in walk(body):
+        if isinstance(n, Broken):
+            return False
+        if isinstance(n, (ast.Var, ast.Index)):
+            if n.name not in local_types:
+                sym = lookup(n.name)
+                if sym is None or (isinstance(n, ast.Index) and sym.kind == "func"):
+                    return False
+        if isinstance(n, ast.Call):
+            sym = lookup(n.name) if n.name not in local_types else None
+            if sym is None or sym.kind != "func" or _broken(sym.function):
+                return False
+            variadic = _variadic(sym.function)
+            if not variadic and len(n.args) != len(sym.function.param_names):
+                return False
+            for k, a in enumerate(n.args):
+                # a reference into freed storage, read after the callee took its first parameters
+                if isinstance(a, ast.Call) and (k >= 1 or variadic):
+                    asym = lookup(a.name)
+                    if asym is None or asym.kind != "func" or returns_reference(asym.function):
+                        return False
+        if isinstance(n, ast.Return) and isinstance(n.value, _MAYREF):
+            return False
+        if isinstance(n, ast.BinOp) and isinstance(n.left, _MAYREF) and _has_effect(n.right):
+            return False
+        if isinstance(n, (ast.Call, ast.MachineCall)):
+            for k, a in enumerate(n.args[:-1]):
+                if isinstance(a, _MAYREF) and any(_has_effect(b) for b in n.args[k + 1:]):
+                    return False
+        if isinstance(n, ast.Assign):
+            v = n.value
+            if isinstance(v, ast.CharLit):
+                return False
+            if isinstance(v, (ast.Var, ast.Index)):
+                t = local_types.get(v.name)
+                if t is None:
+                    sym = lookup(v.name)
+                    t = sym.type if sym is not None and sym.kind == "var" else "int"
+                if t == "char":
+                    return False
+            if isinstance(v, ast.Call):
+                sym = lookup(v.name)
+                if sym is None or sym.kind != "func" or returns_reference(sym.function):
+                    return False
+    return True
+
+
+def _difference(node):
+    """A copy of ``node`` with each relational ``a<b`` made ``(a-b)<0`` (the dialect's comparison)."""
+    node = copy.deepcopy(node)
+    for n in walk(node):
+        if isinstance(n, ast.BinOp) and n.op in RELATIONAL:
+            n.left = ast.BinOp(n.left.pos, n.right.end, op="-", left=n.left, right=n.right)
+            n.right = ast.Number(n.right.end, n.right.end, value=0)
+    return node
+
+
+class GibsonFastEngine(FastEngine):
+    """The fast engine with the Gibson dialect's machine calls, comparisons and fall-backs."""
+
+    name = "fast"
+
+    def __init__(self, machine):
+        super().__init__(machine)
+        self.ref = GibsonEvaluator(machine)
+        self._copies: dict = {}
+
+    @property
+    def runtime(self) -> dict:
+        if self._runtime is None:
+            rt = super().runtime
+            m, ref, eng = self.m, self.ref, self
+
+            def _mc(values, node, t, d):
+                m.top = t
+                eng.depth = d
+                try:
+                    return machine_call(m, values, node)
+                except TinyCError as e:
+                    if e.address == node.end:
+                        e.address = ref.skip(node.end)
+                    raise
+                except MemoryFault:
+                    raise TinyCError(ErrorCode.RANGERR, ref.skip(node.end)) from None
+            rt["_mc"] = _mc
+        return self._runtime
+
+    def generate(self, name, params, body, link, toplevel=False, source=True):
+        gen = GibsonCodegen(name, params, body, link.resolve, self.m.memory.int_bits,
+                            self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
+        gen.lookup = link.lookup
+        src, linemap = gen.generate()
+        filename = f"<tinyc gibson {name} {next(compiler._serial)}>"
+        module = compile(src, filename, "exec")
+        code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+        compiler._LINEMAPS[filename] = linemap
+        return code, linemap, gen.nodes
+
+    def run(self, stmts):
+        m = self.m
+        from .fastrt import Linkage
+        link = Linkage(self, m.program, m.library)
+        if not compilable([], stmts, link.lookup, top=True):
+            saved = self.depth
+            self.ref.depth = self.depth
+            try:
+                self.ref.run(stmts)
+            finally:
+                self.depth = saved
+            return
+        super().run([_difference(s) for s in stmts])
+
+    def function(self, sym, link):
+        fn = sym.function
+        hit = self._copies.get(id(fn))
+        if hit is None or hit[0] is not fn:
+            ok = compilable(fn.params, fn.body, link.lookup)
+            twin = None
+            if ok:
+                twin = copy.copy(sym)
+                twin.function = ast.Function(fn.pos, fn.end, name=fn.name, params=fn.params,
+                                             body=_difference(fn.body))
+            hit = self._copies[id(fn)] = (fn, twin)
+        if hit[1] is None:
+            return self._fallback(sym)
+        return super().function(hit[1], link)
+
+    def _fallback(self, sym):
+        ref, m = self.ref, self.m
+
+        def call(*a):
+            m.top = a[-2]
+            ref.depth = a[-1] - 1
+            v = ref.call(sym, list(a[:-2]), sym.function)
+            return v if type(v) is int else ref.rd(v, sym.function)
+        return call
+

@@ -1,0 +1,243 @@
+"""The reference evaluator in the Gibson dialect: late reads, its conversions, calls and machine calls.
+
+:class:`GibsonEvaluator` is the reference :class:`~tinyc.evaluator.Evaluator` with the dialect's
+differences (gibson-dialect.md sections 3.5-3.10):
+
+* **late reads** (section 3.9): a variable, an element or a call that returned one evaluates to a
+  :class:`Ref` (its address and type); an operator, a condition, a subscript, an assignment, parameter
+  binding at function entry and a machine call read it only when they consume it.  ``return x`` of a
+  local hands back a reference to storage that the return frees, so the next call made before it is
+  read overwrites it (``fib`` returning ``n`` prints 0 1 0 1 1 2 3 5, as the original);
+* every parameter allocates its declared size at entry, array parameters included, zero-filled, and
+  takes its argument (read at that moment) in declaration order; a 0 passed to an array parameter is
+  a null pointer;
+* ``...`` parameters: no argument count check; the first machine call of the body receives every
+  argument of the call before its own;
+* ``int = char variable`` zero-extends (0..255); everything else reads chars sign-extended;
+* relational operators look at the sign of the wrapped difference;
+* undeclared names are error 3 at the name, machine calls are those of ``machine_calls_gibson``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import ast
+from .errors import ErrorCode, TinyCError
+from .evaluator import BreakSignal, Evaluator, ReturnSignal, binary
+from .front_gibson import VARIADIC
+from .machine_calls_gibson import machine_call
+from .memory import MemoryFault
+from .symbols import Frame, Symbol
+
+if TYPE_CHECKING:
+    from .interpreter import Machine
+
+
+class Ref:
+    """A variable on the expression stack: read when an operator consumes it."""
+
+    __slots__ = ("addr", "type")
+
+    def __init__(self, addr: int, type_: str):
+        self.addr = addr
+        self.type = type_
+
+
+def _wrap32(v: int) -> int:
+    return ((v + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+
+
+class GibsonEvaluator(Evaluator):
+    """The reference engine with the Gibson dialect's evaluation rules."""
+
+    name = "reference"
+
+    def __init__(self, machine: Machine):
+        super().__init__(machine)
+        self._raw = {ast.Number: self.eval_number, ast.CharLit: self.eval_charlit,
+                     ast.String: self.eval_string, ast.Var: self.raw_var, ast.Index: self.raw_index,
+                     ast.Call: self.raw_call, ast.MachineCall: self.eval_machinecall,
+                     ast.Assign: self.eval_assign, ast.BinOp: self.eval_binop, ast.Unary: self.eval_unary}
+
+    # ---- raw values and reading them
+
+    def ev(self, node: ast.Expr):
+        """The value of ``node`` as it lies on the stack: an int or a :class:`Ref`."""
+        return self._raw[type(node)](node)
+
+    def eval(self, node: ast.Expr) -> int:
+        v = self._raw[type(node)](node)
+        return v if type(v) is int else self.rd(v, node)
+
+    def rd(self, v, node: ast.Node | None = None) -> int:
+        if type(v) is int:
+            return v
+        try:
+            return self.mem.read(v.addr, v.type)
+        except MemoryFault:
+            raise TinyCError(ErrorCode.RANGERR, node.end if node is not None else self.cursor) from None
+
+    # ---- positions as that interpreter reports them
+
+    def skip(self, at: int, lines: bool = False) -> int:
+        """``at`` moved past blanks (and with ``lines`` past line ends and comments too)."""
+        data, size = self.mem.data, self.mem.size
+        while at < size:
+            c = data[at]
+            if c in (32, 9):
+                at += 1
+            elif lines and c in (10, 13):
+                at += 1
+            elif lines and c == 47 and at + 1 < size and data[at + 1] in (42, 47):
+                while at < size and data[at] not in (10, 13):
+                    at += 1
+            else:
+                break
+        return at
+
+    def name_end(self, node: ast.Node) -> int:
+        """One past the name that starts at ``node.pos`` (where an undeclared name is reported)."""
+        data, at = self.mem.data, node.pos
+        while at < self.mem.size and (chr(data[at]).isalnum() or data[at] == 95):
+            at += 1
+        return at
+
+    def lookup(self, name: str, node: ast.Node, at: int | None = None) -> Symbol:
+        sym = self.frame.locals.get(name) if self.frame else None
+        if sym is None and self.m.program is not None:
+            sym = self.m.program.get(name)
+        if sym is None:
+            sym = self.m.library.get(name)
+        if sym is None:
+            raise TinyCError(ErrorCode.SYMERR, at or getattr(node, "name_end", 0) or self.name_end(node))
+        return sym
+
+    # ---- statements
+
+    def exec_return(self, node: ast.Return) -> None:
+        raise ReturnSignal(0 if node.value is None else self.ev(node.value))
+
+    # ---- expressions
+
+    def eval_charlit(self, node: ast.CharLit) -> int:
+        return node.value
+
+    def raw_var(self, node: ast.Var):
+        sym = self.lookup(node.name, node)
+        if sym.kind == "func":
+            return self.call(sym, [], node)
+        if sym.array:
+            return sym.address
+        return Ref(sym.address, sym.type)
+
+    def raw_index(self, node: ast.Index):
+        sym = self.lookup(node.name, node)
+        if sym.kind == "func":
+            return self.call(sym, [self.ev(node.index)], node)
+        addr, type_ = self.lvalue(node)
+        return Ref(addr, type_)
+
+    def raw_call(self, node: ast.Call):
+        sym = self.lookup(node.name, node)
+        if sym.kind != "func":
+            if not node.args:  # a name used before the text declared it (classified as a call)
+                return sym.address if sym.array else Ref(sym.address, sym.type)
+            raise TinyCError(ErrorCode.SYMERR, self.name_end(node))
+        return self.call(sym, [self.ev(a) for a in node.args], node)
+
+    def eval_machinecall(self, node: ast.MachineCall) -> int:
+        raw = [self.ev(a) for a in node.args]
+        frame = self.frame
+        pending = getattr(frame, "varargs", None) if frame is not None else None
+        if pending is not None:  # a variadic function's arguments go to its first machine call
+            frame.varargs = None
+            raw = pending + raw
+        values = [v if type(v) is int else self.rd(v, node) for v in raw]
+        try:
+            return machine_call(self.m, values, node)
+        except TinyCError as e:
+            if e.address == node.end:
+                e.address = self.skip(node.end)
+            raise
+        except MemoryFault:
+            raise TinyCError(ErrorCode.RANGERR, self.skip(node.end)) from None
+
+    def eval_assign(self, node: ast.Assign) -> int:
+        ref = self.lvalue(node.target)
+        v = self.ev(node.value)
+        if isinstance(ref, Symbol):
+            value = self.rd(v, node)
+        elif ref[1] == "int" and type(v) is Ref and v.type == "char":
+            value = self.mem.byte(v.addr)  # int = char variable: zero-extended (section 3.8)
+        elif ref[1] == "int" and type(node.value) is ast.CharLit:
+            value = node.value.value & 0xFF
+        else:
+            value = self.rd(v, node)
+        return self.store(ref, value, node)
+
+    def eval_binop(self, node: ast.BinOp) -> int:
+        a = self.ev(node.left)
+        b = self.ev(node.right)
+        if type(a) is not int:
+            a = self.rd(a, node)
+        if type(b) is not int:
+            b = self.rd(b, node)
+        op = node.op
+        if op in ("<", "<=", ">", ">="):
+            d = _wrap32(a - b)
+            return int(d < 0 if op == "<" else d <= 0 if op == "<=" else d > 0 if op == ">" else d >= 0)
+        return binary(self.mem.wrap, op, a, b, node.end)
+
+    def eval_unary(self, node: ast.Unary) -> int:
+        value = self.eval(node.operand)
+        return self.mem.wrap(-value) if node.op == "-" else value
+
+    # ---- calls
+
+    def call(self, sym: Symbol, args: list, node: ast.Node):
+        """Call a function: allocate each parameter in turn and read its argument then (section 3.9)."""
+        fn = sym.function
+        if fn.error is not None:  # a header that did not parse: found as the call enters
+            raise TinyCError(fn.error.code, fn.error.address)
+        params = [(decl.type, d) for decl in fn.params if decl.type != VARIADIC for d in decl.names]
+        variadic = bool(fn.params) and fn.params[-1].type == VARIADIC
+        if not variadic and len(args) != len(params):
+            raise TinyCError(ErrorCode.ARGSERR, node.after if isinstance(node, ast.Call) else
+                             self.skip(node.end, lines=True))
+        if self.depth >= self.m.max_depth:
+            raise TinyCError(ErrorCode.TMFUERR, node.end)
+        frame = Frame(fn, mark=self.m.top)
+        saved = self.frame
+        self.frame = frame
+        try:
+            for (type_, d), value in zip(params, args):
+                frame.declare(self.bind(type_, d, value, frame))
+            if variadic:
+                frame.varargs = list(args)
+            self.depth += 1
+            try:
+                self.exec_block(fn.body)
+                return 0
+            except ReturnSignal as r:
+                return r.value
+            except BreakSignal:
+                return 0
+            finally:
+                self.depth -= 1
+        finally:
+            self.frame = saved
+            self.m.top = frame.mark
+
+    def bind(self, type_: str, d: ast.Declarator, value, frame: Frame) -> Symbol:
+        """One parameter: its argument is read, then its space is taken (zero-filled) at the top of
+        value space and set.  (Read first: ``pn fib(1)`` prints 1 although pn's ``n`` takes the very
+        bytes fib's ``n`` had; the zero-fill still reaches arguments read later, as printf's.)"""
+        v = self.rd(value, d)
+        if d.size is None:
+            addr = self.m.allocate(type_, 1, d.end)
+            self.mem.write(addr, type_, v)
+            return Symbol(d.name, "var", type_, False, addr)
+        length = self.eval(d.size) + 1
+        self.m.allocate(type_, max(length, 0), d.end)
+        return Symbol(d.name, "var", type_, True, v, length)

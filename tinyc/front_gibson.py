@@ -1,0 +1,338 @@
+"""Front end of the Gibson dialect: its tokens, the linker's top-level scan, and one parse per function.
+
+The dialect's own grammar is ``grammar_gibson.lark``; names are classified (the lexer hack) with
+:func:`tinyc.lexer.classify`, then the dialect's retypings are applied (:func:`_retype`).  As that
+interpreter's linker did (gibson-dialect.md section 1.6), the top level is scanned, not parsed:
+``[...]`` blocks other than the seed are skipped unread, ``#`` lines are layout, a declaration
+allocates globals, any other name starts a function whose body is the next bracket-balanced
+``[...]``.  Each function is parsed on its own; one that does not parse becomes a function whose body
+raises the syntax error when it is called, so code that never runs never fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, v_args
+from lark.exceptions import UnexpectedInput, VisitError
+
+from . import ast
+from .dialect import GIBSON
+from .errors import ErrorCode, TinyCError
+from .lexer import Level, classify
+from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList, _ToAST
+from .recovery import parse_recovering
+from .toplevel import declared_names as _declared_names
+
+GRAMMAR = Path(__file__).with_name("grammar_gibson.lark").read_text()
+LAYOUT = {"WS", "COMMENT", "NEWLINE", "HASHLINE"}
+canonical = GIBSON.canonical
+
+
+@lru_cache(maxsize=1)
+def _lexer() -> Lark:
+    return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program", cache=True)
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(GRAMMAR, parser="lalr", lexer=_TokenList, start=["program", "statements", "funcdef"],
+                propagate_positions=True, maybe_placeholders=False, cache=True)
+
+
+def tokenize(text: str) -> list[Token]:
+    """Every token of ``text``, layout included; a byte no token starts with is a BADCHAR token."""
+    return list(_lexer().lex(text, dont_ignore=True))
+
+
+Broken = ast.ErrorStmt  # a statement (or function header) that did not parse: raised when it runs
+
+VARIADIC = "..."  # the type of the pseudo-declaration that marks a "..." parameter list
+
+
+def is_variadic(fn: ast.Function) -> bool:
+    return bool(fn.params) and fn.params[-1].type == VARIADIC
+
+
+@v_args(meta=True)
+class _GibsonToAST(_ToAST):
+    """The PC transformer with the dialect's names (15 significant characters) and its new forms."""
+
+    def funcdef(self, meta, ch):
+        ellipsis = [c for c in ch if isinstance(c, Token) and c.type == "ELLIPSIS"]
+        ch = [c for c in ch if not (isinstance(c, Token) and c.type in ("CALLPAREN", "CPAREN", "ELLIPSIS"))]
+        params = ch[1:-1]
+        if ellipsis:
+            params.append(ast.Decl(self.base + ellipsis[0].start_pos, self.base + ellipsis[0].end_pos,
+                                   type=VARIADIC, names=[]))
+        return ast.Function(*self._pos(meta), name=ch[0], params=params, body=ch[-1])
+
+    def fname(self, meta, ch):
+        return canonical(ch[0].value)
+
+    def declarator(self, meta, ch):
+        return ast.Declarator(*self._pos(meta), name=canonical(ch[0].value), size=None)
+
+    def array_declarator(self, meta, ch):
+        return ast.Declarator(*self._pos(meta), name=canonical(ch[0].value), size=ch[1])
+
+    def if_stmt(self, meta, ch):
+        cond, then = ch[1], ch[2]
+        orelse = ch[4] if len(ch) > 4 else None
+        return ast.If(*self._pos(meta), cond=cond, then=then, orelse=orelse)
+
+    def var(self, meta, ch):
+        return ast.Var(*self._pos(meta), name=canonical(ch[0].value))
+
+    def index(self, meta, ch):
+        return ast.Index(*self._pos(meta), name=canonical(ch[0].value), index=ch[1],
+                         name_end=self.base + ch[0].end_pos)
+
+    def call(self, meta, ch):
+        ch = [c for c in ch if not (isinstance(c, Token) and c.type == "RPAR")]
+        args = ch[1] if len(ch) > 1 else []
+        return ast.Call(*self._pos(meta), name=canonical(ch[0].value), args=args,
+                        name_end=self.base + ch[0].end_pos, after=self.base + self._after(meta))
+
+    def _after(self, meta) -> int:
+        """Past the blanks, line ends (LF or CR) and comments (``/*`` or ``//``) after a call."""
+        text, at = self.text, (meta.end_pos if not meta.empty else 0)
+        while at < len(text):
+            if text[at] in " \t\r\n":
+                at += 1
+            elif text.startswith("/*", at) or text.startswith("//", at):
+                while at < len(text) and text[at] not in "\r\n":
+                    at += 1
+            else:
+                break
+        return at
+
+    def _same_line(self, before, after) -> bool:
+        gap = self.text[before.end - self.base:after.pos - self.base]
+        ends = self.text[before.end - self.base - 1:before.end - self.base]
+        return "\n" not in gap and "\r" not in gap and ends != ";"
+
+    def signnum(self, meta, ch):
+        return ast.Number(*self._pos(meta), value=int(ch[0].value))
+
+    def charlit(self, meta, ch):
+        v = ord(ch[0].value[1])
+        return ast.CharLit(*self._pos(meta), value=v - 256 if v > 127 else v)
+
+    def badchar(self, meta, ch):
+        code = ErrorCode.CURSERR if ch[0].value in "'\"" else ErrorCode.SYNXERR
+        raise TinyCError(code, ch[0].start_pos)
+
+
+def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
+    """The dialect's changes to classified tokens (layout already removed by classify).
+
+    * ``if`` has no parenthesis of its own: its CPAREN goes back to a plain ``(``;
+    * a function name right before ``[`` takes no arguments (FNAME0);
+    * a name declared nowhere (no level, no declaration in this text) is taken as a call, so that it is
+      error 3 at that name when it runs, whatever follows it;
+    * ``M`` alone is the machine call;
+    * a ``+``/``-`` right after an operator, not followed by a digit, is the sign quirk (section 2.6):
+      a constant of the sign and the next character's code minus 48, that character read again.
+    """
+    out: list[Token] = []
+    n = len(tokens)
+    for i, t in enumerate(tokens):
+        kind = t.type
+        nxt = tokens[i + 1] if i + 1 < n else None
+        prev = out[-1].type if out else None
+        if kind == "CPAREN" and prev == "IF":
+            kind = "LPAR"
+        elif kind == "FNAME" and nxt is not None and nxt.type == "LSQB":
+            kind = "FNAME0"
+        elif kind == "NAME" and t.value == "M" and prev not in ("INT", "CHAR", "COMMA"):
+            kind = "MC"
+        elif kind == "NAME" and canonical(t.value) not in known and prev not in ("INT", "CHAR", "COMMA"):
+            kind = "FNAME" if nxt is not None and nxt.type not in ("RSQB", "SEMICOLON") else "FNAME0"
+        elif kind == "LPAR" and prev == "MC":
+            kind = "CALLPAREN"
+        elif kind == "ADDOP" and prev in ("MULOP", "ADDOP"):
+            at = t.end_pos
+            c = text[at] if at < len(text) else "\0"
+            if not c.isdigit():
+                value = (ord(c) - 48) * (-1 if t.value == "-" else 1)
+                out.append(Token.new_borrow_pos("SIGNNUM", str(value), t))
+                continue
+        if kind == "LPAR" and prev == "FNAME" and out and out[-1].type == "FNAME":
+            kind = "CALLPAREN"
+        out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
+    return out
+
+
+def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels: list[Level] = ()):
+    """Parse classified tokens to an AST (a Function for ``funcdef``, a Block for ``statements``).
+
+    A statement that does not parse becomes an ErrorStmt (tinyc.recovery); a function header that
+    does not parse raises TinyCError."""
+    _check_nesting(tokens, 0)
+    try:
+        with _nesting_limit():
+            tree, header = parse_recovering(_parser(), tokens, start, text, 0, list(levels), _syntax_error)
+    except RecursionError:
+        raise TinyCError(ErrorCode.PUSHERR, tokens[0].start_pos if tokens else 0) from None
+    if header is not None:
+        raise TinyCError(header.code, header.address)
+    try:
+        with _nesting_limit():
+            return _GibsonToAST(0, text).transform(tree)
+    except RecursionError:
+        raise TinyCError(ErrorCode.PUSHERR, tokens[0].start_pos if tokens else 0) from None
+    except VisitError as e:
+        if isinstance(e.orig_exc, TinyCError):
+            raise e.orig_exc from None
+        raise
+
+
+# ---- the linker's scan of the top level (section 1.6)
+
+@dataclass
+class TopItem:
+    kind: str              # "seed", "decl", "func", "endlibrary"
+    first: int             # index of its first token in the full token list
+    last: int              # index one past its last token
+    name: str = ""
+
+
+def scan(tokens: list[Token], seed_end: int) -> list[TopItem]:
+    """Top-level items of the whole program memory; raises TinyCError 20 or 22 as that linker did."""
+    items: list[TopItem] = []
+    sig = [k for k, t in enumerate(tokens) if t.type not in LAYOUT]
+    i, n = 0, len(sig)
+
+    def matching(j: int) -> int:
+        """Index (in sig) one past the ] that closes the [ at sig[j]."""
+        depth = 0
+        while j < n:
+            ty = tokens[sig[j]].type
+            if ty == "LSQB":
+                depth += 1
+            elif ty == "RSQB":
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            j += 1
+        raise TinyCError(ErrorCode.CURSERR, tokens[sig[-1]].end_pos if sig else 0)
+
+    while i < n:
+        t = tokens[sig[i]]
+        ty = t.type
+        if ty == "LSQB":
+            j = matching(i)
+            if t.start_pos < seed_end and not items:
+                items.append(TopItem("seed", sig[i], sig[j - 1] + 1))
+            i = j
+        elif ty == "ENDLIBRARY":
+            items.append(TopItem("endlibrary", sig[i], sig[i] + 1))
+            i += 1
+        elif ty in ("INT", "CHAR"):
+            j = i + 1
+            depth = 0
+            while j < n:  # NAME [ ( ... ) ] { , NAME [ ( ... ) ] } [ ; ]
+                if tokens[sig[j]].type != "NAME":
+                    break
+                j += 1
+                if j < n and tokens[sig[j]].type == "LPAR":
+                    while j < n:
+                        depth += {"LPAR": 1, "RPAR": -1}.get(tokens[sig[j]].type, 0)
+                        j += 1
+                        if depth == 0:
+                            break
+                if j < n and tokens[sig[j]].type == "COMMA":
+                    j += 1
+                    continue
+                break
+            if j == i + 1:
+                raise TinyCError(ErrorCode.SYMERR, t.end_pos)
+            if j < n and tokens[sig[j]].type == "SEMICOLON":
+                j += 1
+            items.append(TopItem("decl", sig[i], sig[j - 1] + 1))
+            i = j
+        elif ty == "NAME":
+            j = i + 1
+            while j < n and tokens[sig[j]].type != "LSQB":
+                j += 1
+            if j >= n:
+                raise TinyCError(ErrorCode.LBRCERR, t.end_pos)
+            k = matching(j)
+            items.append(TopItem("func", sig[i], sig[k - 1] + 1, canonical(t.value)))
+            i = k
+        elif ty == "SEMICOLON":
+            i += 1
+        else:
+            raise TinyCError(ErrorCode.LINKERR, t.start_pos)
+    return items
+
+
+def levels(tokens: list[Token], items: list[TopItem]) -> tuple[Level, Level]:
+    """(program level, library level) for the lexer hack: names before the last ``endlibrary`` are
+    the library's."""
+    last_marker = max((k for k, it in enumerate(items) if it.kind == "endlibrary"), default=-1)
+    lib, prog = Level(), Level()
+    for k, it in enumerate(items):
+        level = lib if k < last_marker else prog
+        if it.kind == "func":
+            level.names.setdefault(it.name, True)
+        elif it.kind == "decl":
+            sig = [t for t in tokens[it.first:it.last] if t.type not in LAYOUT]
+            for name in _declared_names(sig, 0):
+                level.names.setdefault(canonical(name.value), False)
+    return prog, lib
+
+
+def _known(tokens: list[Token], outer: list[Level]) -> set[str]:
+    known: set[str] = set()
+    for level in outer:
+        known.update(level.names)
+    sig = [t for t in tokens if t.type not in LAYOUT]
+    for k, t in enumerate(sig):
+        if t.type in ("INT", "CHAR"):
+            known.update(canonical(nm.value) for nm in _declared_names(sig, k))
+    return known
+
+
+def _canon_levels(outer: list[Level]) -> list[Level]:
+    """The levels keyed as tinyc.lexer.classify looks names up (its 8-character canonical form)."""
+    from .lexer import canonical as pc_canonical
+    out = []
+    for level in outer:
+        lv = Level()
+        for name, is_fn in level.names.items():
+            lv.names.setdefault(pc_canonical(name), is_fn)
+        out.append(lv)
+    return out
+
+
+def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]):
+    """The AST of one top-level item: a Function, a Decl or the seed Block.
+
+    A statement that does not parse raises its error when it runs; a function whose header does not
+    parse raises it when it is called."""
+    part = tokens[item.first:item.last]
+    lex_outer = _canon_levels(outer)
+    if item.kind == "func":
+        toks = _retype(classify(part, lex_outer), text, _known(part, outer))
+        try:
+            return parse_tokens(toks, text, "funcdef", lex_outer)
+        except TinyCError as e:
+            first, last = part[0], part[-1]
+            err = ast.ErrorStmt(e.address, e.address, int(e.code), e.address)
+            return ast.Function(first.start_pos, last.end_pos, name=item.name, params=[],
+                                body=ast.Block(last.end_pos, last.end_pos, body=[]), error=err)
+    toks = _retype(classify(part, lex_outer, statements=True), text, _known(part, outer))
+    block = parse_tokens(toks, text, "statements", lex_outer)
+    if item.kind == "seed":
+        body = block.body[0] if block.body else ast.Block(part[0].start_pos, part[-1].end_pos, body=[])
+        return body
+    decl = block.body[0] if block.body else None
+    if not isinstance(decl, ast.Decl):
+        at = part[0].start_pos
+        raise TinyCError(decl.code if isinstance(decl, ast.ErrorStmt) else ErrorCode.LINKERR,
+                         decl.address if isinstance(decl, ast.ErrorStmt) else at)
+    return decl

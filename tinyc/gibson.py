@@ -1,0 +1,214 @@
+"""Running a program in the Gibson dialect: ``tinyc run --dialect gibson FILE`` (gibson-dialect.md 1.3).
+
+The program memory is laid out as that interpreter lays it out: the seed statement (``[main();]``, or
+``[CODE]`` and a line end with ``-r CODE``), the libraries (the ``#include`` header lines in order, or
+the dialect's standard library), the 10 bytes ``endlibrary``, the application text, a NUL and 10 bytes
+of slack; globals and call frames follow.  The text is linked by the dialect's front end
+(:mod:`tinyc.front_gibson`), the seed runs, and the end is ``done`` or the dialect's error report,
+both on stdout; the exit status is 0 either way.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from . import ast
+from .console import Console
+from .errors import TinyCError
+from .front_gibson import levels, parse_item, scan, tokenize
+from .interpreter import Machine
+from .linker import link
+from .machine_calls_gibson import GibsonState, QuietExit, close_units
+from .report_gibson import Layout, gibson_code, report
+
+BANNER = (b"***  TINY-C VERSION 1.0,  COPYRIGHT 1977, T A GIBSON  ***\n"
+          b"        This C version copyright 2017, T A Gibson\n")
+MARKER = b"endlibrary"
+SLACK = 11  # the NUL after the application and 10 spare bytes
+
+
+def library_dir() -> Path:
+    return Path(str(resources.files("tinyc").joinpath("lib/gibson")))
+
+
+class StartError(Exception):
+    """The program cannot start: ``message`` (on stderr unless ``stdout``), exit ``status``."""
+
+    def __init__(self, message: str, status: int, stdout: bool = False):
+        super().__init__(message)
+        self.message, self.status, self.stdout = message, status, stdout
+
+
+@dataclass
+class Loaded:
+    memory: bytes
+    layout: Layout
+    includes: list[str] = field(default_factory=list)
+
+
+def header(app: bytes) -> tuple[list[str], list[str]]:
+    """The ``#include`` and ``#loadMC`` names of the header lines (section 1.3).  The first line that is
+    neither ends the header; a file that is nothing but header lines is StartError 252."""
+    includes, plugins = [], []
+    rest = app
+    while True:
+        if not rest:
+            raise StartError("", 252)
+        nl = rest.find(b"\n")
+        line, rest = (rest, b"") if nl < 0 else (rest[:nl + 1], rest[nl + 1:])
+        name = line[:-1] if line.endswith(b"\n") else line
+        name = name[:-1] if name.endswith(b"\r") else name
+        if line.startswith(b"#include "):
+            includes.append(name[len(b"#include "):].decode("latin-1"))
+        elif line.startswith(b"#loadMC "):
+            plugins.append(name[len(b"#loadMC "):].decode("latin-1"))
+        else:
+            return includes, plugins
+
+
+def resolve(name: str, app_dir: Path) -> Path | None:
+    """An include file: as written (from the current directory, as the original), then from the
+    application's directory, then the dialect's own library directory (``pps/library.tc`` is our
+    ``library.tc``, ``pps/lrblib.tc`` our ``lrblib.tc``...)."""
+    for p in (Path(name), app_dir / name, library_dir() / Path(name).name):
+        if p.is_file():
+            return p
+    return None
+
+
+def load(path: str, code: str | None = None) -> Loaded:
+    """The program memory for the application file ``path`` (StartError when it cannot start)."""
+    try:
+        app = Path(path).read_bytes()
+    except OSError:
+        raise StartError("APPERR, app not found\n", 255, stdout=True) from None
+    includes, plugins = header(app)
+    for name in plugins:
+        raise StartError(f"tinyc: #loadMC {name}: plug-ins (native machine-call modules) are not supported\n", 1)
+    seed = b"[main();]" if code is None else b"[" + code.encode("latin-1") + b"]\n"
+    libs = []
+    for name in includes or [None]:
+        if name is None:
+            p = library_dir() / "library.tc"
+        else:
+            p = resolve(name, Path(path).parent)
+        data = p.read_bytes() if p is not None else b""
+        if not data:
+            raise StartError(f"No such file: {name}\n", 1)
+        libs.append(data)
+    lib = b"".join(libs)
+    memory = seed + lib + MARKER + app
+    layout = Layout(lib=len(seed), marker=len(seed) + len(lib), app=len(seed) + len(lib) + len(MARKER),
+                    end=len(memory))
+    return Loaded(memory, layout, includes)
+
+
+def _bracket_check(memory: bytes, layout: Layout) -> None:
+    """Error 1023/2023/3023 when [ and ] do not balance in the seed, the libraries or the application
+    (every bracket counts, in strings and comments too)."""
+    for code, a, b in ((1023, 0, layout.lib), (2023, layout.lib, layout.marker), (3023, layout.app, layout.end)):
+        part = memory[a:b]
+        if part.count(b"[") != part.count(b"]"):
+            raise TinyCError(code, layout.end)
+
+
+def link_program(m: Machine, loaded: Loaded) -> ast.Block:
+    """Scan and link the program memory on ``m``; returns the seed statement."""
+    memory, layout = loaded.memory, loaded.layout
+    _bracket_check(memory, layout)
+    text = memory.decode("latin-1")
+    tokens = tokenize(text[:layout.app])  # the marker is a keyword even when a name follows it
+    for t in tokenize(text[layout.app:]):
+        t.start_pos += layout.app
+        t.end_pos += layout.app
+        tokens.append(t)
+    items = scan(tokens, layout.lib)
+    prog, lib = levels(tokens, items)
+    outer = [prog, lib]
+    program = ast.Program(0, len(memory), items=[])
+    seed = None
+    markers = [k for k, it in enumerate(items) if it.kind == "endlibrary"]
+    last_marker = markers[-1] if markers else -1
+    for k, it in enumerate(items):
+        if it.kind == "endlibrary":
+            if k == last_marker:
+                program.items.append(ast.EndLibrary(tokens[it.first].start_pos, tokens[it.first].end_pos))
+            continue
+        node = parse_item(tokens, it, text, outer)
+        if it.kind == "seed":
+            seed = node
+        else:
+            program.items.append(node)
+    linked = link(program, 0, memory, m.allocate, m.engine.evaluate_constant)
+    m.library = linked.tables[0]
+    m.program = linked.tables[1] if len(linked.tables) > 1 else None
+    return seed if seed is not None else ast.Block(0, 0, body=[])
+
+
+def make_machine(console: Console, engine: str = "reference", memory: int = 1 << 20,
+                 max_depth: int = 1000, allow_system: bool = False) -> Machine:
+    m = Machine(memory, 32, console, "reference", max_depth)
+    m.gibson = GibsonState(allow_system)
+    m.engine = make_engine(engine, m)
+    return m
+
+
+def make_engine(name: str, m: Machine):
+    if name == "fast":
+        from .compiler_gibson import GibsonFastEngine
+        return GibsonFastEngine(m)
+    from .evaluator_gibson import GibsonEvaluator
+    return GibsonEvaluator(m)
+
+
+def run(path: str, *, code: str | None = None, quiet: bool = False, engine: str = "reference",
+        memory: int = 1 << 20, max_depth: int = 1000, allow_system: bool = False,
+        console: Console | None = None) -> int:
+    """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status."""
+    console = console or Console()
+    try:
+        loaded = load(path, code)
+    except StartError as e:
+        console.flush()
+        if e.stdout:
+            sys.stdout.write(e.message)
+        elif e.message:
+            sys.stderr.write(e.message)
+        return e.status
+    m = make_machine(console, engine, max(memory, len(loaded.memory) + SLACK + 4096), max_depth, allow_system)
+    m.memory.store(0, loaded.memory)
+    m.top = len(loaded.memory) + SLACK
+    if not quiet:
+        console.write(BANNER)
+    try:
+        try:
+            seed = link_program(m, loaded)
+        except TinyCError as e:
+            text = _report(e, m, loaded)
+            if int(e.code) in (1023, 2023, 3023):
+                console.write(text.encode("latin-1"))  # the linker's report, then the final one
+            console.write(text.encode("latin-1"))
+            return 0
+        try:
+            m.engine.run([seed])
+        except QuietExit:
+            return 0
+        except TinyCError as e:
+            console.write(_report(e, m, loaded).encode("latin-1"))
+            return 0
+        console.write(b"\n" if quiet else b"\ndone\n")
+        return 0
+    finally:
+        close_units(m)
+        console.flush()
+
+
+def _report(e: TinyCError, m: Machine, loaded: Loaded) -> str:
+    code = gibson_code(int(e.code))
+    data = bytes(m.memory.data[:loaded.layout.end + 1])
+    if code in (1023, 2023, 3023):
+        return report(code, data, loaded.layout.end, loaded.layout)
+    return report(code, data, e.address, loaded.layout)

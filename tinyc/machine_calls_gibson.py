@@ -1,0 +1,499 @@
+"""Machine calls of the Gibson dialect (gibson-dialect.md section 5): MC 0, 1-15 and 101-120.
+
+``machine_call(m, values, node)`` takes the argument values in source order (``values[-1]`` is the MC
+number), as that interpreter's dispatcher does.  Routines get ``(m, node, args)`` with ``args`` the
+values before the number, and check their own argument counts (too few is error 21).
+
+Numbers (section 5.1): 1, 2, 7, 8, 9, 12, 13, 14 and 101-120 are defined; 0 is the debug call (a no-op
+here); 3-6, 10, 11, 15, 121-125 and 201-210 are unassigned slots (error 24, with ``MC: no such number``
+on stderr); every other number is out of the table (error 21).  Plug-in numbers (300 and up) are
+error 21: plug-ins are not supported.  A machine call that fails also prints LF ``MC N not defined``.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import time
+from typing import TYPE_CHECKING, Callable
+
+from .errors import ErrorCode, TinyCError
+from .memory import MemoryFault
+
+if TYPE_CHECKING:
+    from .interpreter import Machine
+
+MAX_VALUES = 10        # values that may reach one machine call (section 3.7, 5.1)
+MAX_UNITS = 10         # unit table size; unit 0 is the application file (section 4.6)
+EOF_LIMIT = 1000       # consecutive reads at end of input before the program is stopped (our choice)
+ARGSERR, MCERR = ErrorCode.ARGSERR, ErrorCode.MCERR
+
+
+class QuietExit(Exception):
+    """MC 109 (``abort``) and Ctrl-C read by MC 2: the interpreter ends at once, status 0, no report."""
+
+
+class GibsonState:
+    """Per-machine state of these calls: the file units, one byte of input looked at but not taken."""
+
+    def __init__(self, allow_system: bool = False):
+        self.units: dict[int, object] = {}
+        self.next_unit = 1         # unit 0 is the application file, never given back
+        self.pending: int | None = None
+        self.eofs = 0
+        self.allow_system = allow_system
+        self.warned_system = False
+
+
+def state(m: Machine) -> GibsonState:
+    st = getattr(m, "gibson", None)
+    if st is None:
+        st = m.gibson = GibsonState()
+    return st
+
+
+def _need(args: list[int], k: int, node) -> None:
+    if len(args) < k:
+        raise TinyCError(ARGSERR, node.end)
+
+
+def _cstr(m: Machine, addr: int) -> bytes:
+    return m.memory.cstring(addr)
+
+
+def _wrap(v: int) -> int:
+    return ((v + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+
+
+# ---- input: one byte at a time, with the look-ahead MC 12 needs
+
+def _peek(m: Machine) -> int | None:
+    st = state(m)
+    if st.pending is None:
+        m.console.flush()
+        c = m.console.inp.read(1)
+        st.pending = c[0] if c else -1
+    return None if st.pending == -1 else st.pending
+
+
+def _take(m: Machine) -> int | None:
+    st = state(m)
+    c = _peek(m)
+    if c is not None:
+        st.pending = None
+    return c
+
+
+def _signed(b: int) -> int:
+    return b - 256 if b > 127 else b
+
+
+def mc_getc(m: Machine, node, args):
+    """MC 2: one byte from stdin as a signed char; -1 at end of input; arrow keys -65..-68."""
+    st = state(m)
+    c = _take(m)
+    if c is None:
+        st.eofs += 1
+        if st.eofs > EOF_LIMIT:  # a program that reads on for ever at end of input (section 9 item 2)
+            raise TinyCError(ErrorCode.KILL, node.end)
+        return -1
+    st.eofs = 0
+    if c == 3:
+        raise QuietExit()
+    if c == 27:
+        if _peek(m) == ord("["):
+            _take(m)
+            d = _take(m)
+            if d is not None and ord("A") <= d <= ord("D"):
+                return -d
+        raise TinyCError(ErrorCode.KILL, node.end)
+    return _signed(c)
+
+
+def mc_chrdy(m: Machine, node, args):
+    """MC 12: the next input byte without taking it, or 0 when none is waiting (or at the end)."""
+    c = _peek(m)
+    return 0 if c is None else c
+
+
+# ---- output and memory (1-14)
+
+def mc_putc(m: Machine, node, args):
+    _need(args, 1, node)
+    m.console.write(bytes([args[-1] & 0xFF]))
+    return args[-1]
+
+
+def mc_movebl(m: Machine, node, args):
+    _need(args, 3, node)
+    first, last, k = args[-3:]
+    m.memory.store(first + k, m.memory.block(first, last))
+    return 0
+
+
+def mc_countch(m: Machine, node, args):
+    _need(args, 3, node)
+    first, last, ch = args[-3:]
+    return m.memory.block(first, last).count(ch & 0xFF)
+
+
+def mc_scann(m: Machine, node, args):
+    """MC 9: scan first..last; each ch decrements the int at nptr; stop when it is <= 0 (section 5.3)."""
+    _need(args, 4, node)
+    first, last, ch, nptr = args[-4:]
+    mem, ch = m.memory, ch & 0xFF
+    n = mem.read(nptr, "int")
+    addr = first
+    while addr <= last:
+        if mem.byte(addr) == ch:
+            n -= 1
+            if n <= 0:
+                break
+        addr += 1
+    mem.write(nptr, "int", n)
+    return addr - first
+
+
+def mc_putbl(m: Machine, node, args):
+    _need(args, 2, node)
+    m.console.write(m.memory.block(args[-2], args[-1]))
+    return 0
+
+
+def mc_putn(m: Machine, node, args):
+    _need(args, 1, node)
+    m.console.write(str(args[-1]).encode())
+    return 0
+
+
+def mc_debug(m: Machine, node, args):
+    return 0
+
+
+# ---- 101-120
+
+def format_printf(m: Machine, fmt: bytes, values: list[int]) -> bytes:
+    """MC 101 (section 4.2): each % consumes the next value; a directive is % + digits + one of dscx."""
+    out = bytearray()
+    vals = iter(values)
+    i, n = 0, len(fmt)
+    while i < n:
+        c = fmt[i]
+        if c != 37:  # %
+            out.append(c)
+            i += 1
+            continue
+        value = next(vals, 0)
+        j = i + 1
+        while j < n and 48 <= fmt[j] <= 57 and j - i < 5:
+            j += 1
+        letter = None
+        if j < n and j - i < 5 and fmt[j] in b"dscx":
+            letter = chr(fmt[j])
+            j += 1
+        if j - i >= 5:
+            out += b"\nBAD FMT, max 3 digits, then one of dscx\n"
+            i = j
+            continue
+        digits = fmt[i + 1:j - (1 if letter else 0)].decode()
+        i = j
+        if letter is None:
+            continue
+        out += _directive(m, letter, digits, value)
+    return bytes(out)
+
+
+def _directive(m: Machine, letter: str, digits: str, value: int) -> bytes:
+    zero = digits.startswith("0")
+    width = int(digits) if digits else 0
+    if letter == "d":
+        body = str(_wrap(value)).encode()
+    elif letter == "x":
+        body = format(value & 0xFFFFFFFF, "x").encode()
+    elif letter == "c":
+        body = bytes([value & 0xFF])
+    else:
+        body = b"(null)" if value == 0 else _cstr(m, value)
+    if len(body) >= width:
+        return body
+    pad = width - len(body)
+    if zero and letter in "dx":
+        if body.startswith(b"-"):
+            return b"-" + b"0" * pad + body[1:]
+        return b"0" * pad + body
+    return b" " * pad + body
+
+
+def mc_printf(m: Machine, node, args):
+    _need(args, 1, node)
+    m.console.write(format_printf(m, _cstr(m, args[0]), args[1:]))
+    return 0
+
+
+def mc_sleep(m: Machine, node, args):
+    _need(args, 1, node)
+    if args[0] > 0:
+        m.console.flush()
+        time.sleep(min(args[0], 3600))
+    return 0
+
+
+def mc_readfile(m: Machine, node, args):
+    """MC 103: read up to len bytes of a file into buff, NUL after them; 0 if missing."""
+    _need(args, 3, node)
+    name, buff, length = args[:3]
+    try:
+        with open(_cstr(m, name).decode("latin-1"), "rb") as f:
+            data = f.read(max(length, 0))
+    except FileNotFoundError:
+        return 0
+    except OSError:
+        return -1
+    m.memory.store(buff, data + b"\0")
+    return len(data)
+
+
+def mc_strlen(m: Machine, node, args):
+    _need(args, 1, node)
+    return len(_cstr(m, args[0]))
+
+
+def mc_strcat(m: Machine, node, args):
+    _need(args, 2, node)
+    a, b = args[:2]
+    m.memory.store(a + len(_cstr(m, a)), _cstr(m, b) + b"\0")
+    return a
+
+
+def mc_strcpy(m: Machine, node, args):
+    _need(args, 2, node)
+    a, b = args[:2]
+    m.memory.store(a, _cstr(m, b) + b"\0")
+    return a
+
+
+def mc_writefile(m: Machine, node, args):
+    """MC 107: create or truncate a file and write len bytes of buff; 0 if it cannot be opened."""
+    _need(args, 3, node)
+    name, buff, length = args[:3]
+    data = m.memory.block(buff, buff + length - 1)
+    try:
+        f = open(_cstr(m, name).decode("latin-1"), "wb")
+    except OSError:
+        return 0
+    try:
+        with f:
+            f.write(data)
+    except OSError:
+        return -1
+    return len(data)
+
+
+def mc_exit(m: Machine, node, args):
+    raise TinyCError(98, node.end)
+
+
+def mc_abort(m: Machine, node, args):
+    raise QuietExit()
+
+
+def mc_cdate(m: Machine, node, args):
+    _need(args, 1, node)
+    m.memory.store(args[0], time.strftime("%Y-%m-%d %H:%M:%S").encode() + b"\0")
+    return args[0]
+
+
+def _mode(mode: str) -> str | None:
+    if not mode or mode[0] not in "rwa":
+        return None
+    return mode[0] + ("+" if "+" in mode else "") + "b"
+
+
+def mc_fopen(m: Machine, node, args):
+    """MC 111: a unit from 1 up, never reused; -1 if the file cannot be opened, -9 when none is left."""
+    _need(args, 2, node)
+    st = state(m)
+    mode = _mode(_cstr(m, args[1]).decode("latin-1"))
+    if mode is None:
+        return -1
+    try:
+        f = open(_cstr(m, args[0]).decode("latin-1"), mode)
+    except OSError:
+        return -1
+    if st.next_unit >= MAX_UNITS:
+        f.close()
+        return -9
+    unit = st.next_unit
+    st.next_unit += 1
+    st.units[unit] = f
+    return unit
+
+
+def _unit(m: Machine, unit: int):
+    if unit < 0 or unit > MAX_UNITS:
+        return -8
+    f = state(m).units.get(unit)
+    return -9 if f is None else f
+
+
+def mc_fputs(m: Machine, node, args):
+    _need(args, 2, node)
+    f = _unit(m, args[1])
+    if isinstance(f, int):
+        return f
+    data = _cstr(m, args[0])
+    try:
+        f.write(data)
+    except OSError:
+        return -2
+    return len(data)
+
+
+def mc_fputc(m: Machine, node, args):
+    _need(args, 2, node)
+    f = _unit(m, args[1])
+    if isinstance(f, int):
+        return f
+    try:
+        f.write(bytes([args[0] & 0xFF]))
+    except OSError:
+        return -3
+    return -3 if args[0] & 0xFF == 0 else 1
+
+
+def mc_fgets(m: Machine, node, args):
+    """MC 114: one line (at most len-1 bytes, LF included) and a NUL; -4 at the end of the file."""
+    _need(args, 3, node)
+    buff, length, unit = args[:3]
+    f = _unit(m, unit)
+    if isinstance(f, int):
+        return f
+    try:
+        line = f.readline(max(length - 1, 0)) if length > 1 else b""
+    except OSError:
+        return -4
+    if not line:
+        return -4
+    m.memory.store(buff, line + b"\0")
+    return len(line)
+
+
+def mc_fclose(m: Machine, node, args):
+    _need(args, 1, node)
+    f = _unit(m, args[0])
+    if isinstance(f, int):
+        return f
+    f.close()
+    del state(m).units[args[0]]
+    return 0
+
+
+def mc_getproperty(m: Machine, node, args):
+    """MC 116 (section 4.9): the first line of a file that begins with name, after blanks and '='."""
+    file, name, buff, blen, default = (args + [0] * 5)[:5]
+    blen = max(blen, 0)
+    d = _cstr(m, default)[:blen] if default else b""
+    m.memory.store(buff, d + (b"\0" if len(d) < blen else b""))
+    key = _cstr(m, name)
+    try:
+        with open(_cstr(m, file).decode("latin-1"), "rb") as f:
+            lines = f.read().split(b"\n")
+    except OSError:
+        return -1
+    for line in lines:
+        if line.startswith(key):
+            value = line[len(key):].lstrip(b" \t=")[:blen]
+            m.memory.store(buff, value + (b"\0" if len(value) < blen else b""))
+            return 1
+    return 0
+
+
+def mc_system(m: Machine, node, args):
+    """MC 117: run a shell command (only with --allow-system); returns the raw wait status."""
+    _need(args, 1, node)
+    st = state(m)
+    if not st.allow_system:
+        if not st.warned_system:
+            sys.stderr.write("tinyc: system() is disabled; run with --allow-system to allow it\n")
+            st.warned_system = True
+        return -1
+    m.console.flush()
+    r = subprocess.run(_cstr(m, args[0]).decode("latin-1"), shell=True)
+    return (r.returncode & 0xFF) << 8 if r.returncode >= 0 else -r.returncode
+
+
+def mc_fpn(m: Machine, node, args):
+    _need(args, 2, node)
+    f = _unit(m, args[1])
+    if isinstance(f, int):
+        return f
+    data = str(args[0]).encode()
+    try:
+        f.write(data)
+    except OSError:
+        return -2
+    return len(data)
+
+
+def mc_sqrt(m: Machine, node, args):
+    _need(args, 1, node)
+    if args[0] < 0:
+        raise TinyCError(ARGSERR, node.end)
+    return int(math.sqrt(args[0]) + 0.5)
+
+
+def mc_arctan(m: Machine, node, args):
+    _need(args, 1, node)
+    x = args[0]
+    v = math.atan(x / 1000) * 180 / 3.14159
+    return int(v + 0.5) if x > 0 else int(v - 0.5)
+
+
+ROUTINES: dict[int, Callable] = {
+    0: mc_debug, 1: mc_putc, 2: mc_getc, 7: mc_movebl, 8: mc_countch, 9: mc_scann, 12: mc_chrdy,
+    13: mc_putbl, 14: mc_putn,
+    101: mc_printf, 102: mc_sleep, 103: mc_readfile, 104: mc_strlen, 105: mc_strcat, 106: mc_strcpy,
+    107: mc_writefile, 108: mc_exit, 109: mc_abort, 110: mc_cdate, 111: mc_fopen, 112: mc_fputs,
+    113: mc_fputc, 114: mc_fgets, 115: mc_fclose, 116: mc_getproperty, 117: mc_system, 118: mc_fpn,
+    119: mc_sqrt, 120: mc_arctan,
+}
+UNASSIGNED = {3, 4, 5, 6, 10, 11, 15, *range(121, 126), *range(201, 211)}
+
+
+def machine_call(m: Machine, values: list[int], node) -> int:
+    """Run ``MC values...`` (``values[-1]`` is the number); errors as section 5.1 describes."""
+    if not values:
+        raise TinyCError(MCERR, node.end)
+    number, args = values[-1], values[:-1]
+    try:
+        if len(values) > MAX_VALUES + 1:  # the original overflows a C array here
+            raise TinyCError(ARGSERR, node.end)
+        routine = ROUTINES.get(number)
+        if routine is None:
+            if number in UNASSIGNED:
+                m.console.flush()
+                sys.stderr.write("MC: no such number\n")
+                raise TinyCError(MCERR, node.end)
+            raise TinyCError(ARGSERR, node.end)
+        try:
+            return routine(m, node, args)
+        except MemoryFault:
+            raise TinyCError(ErrorCode.RANGERR, node.end) from None
+    except TinyCError as e:
+        if int(e.code) not in (98, 99):
+            m.console.write(b"\nMC %d not defined" % number)
+        raise
+
+
+def close_units(m: Machine) -> None:
+    st = getattr(m, "gibson", None)
+    if st is None:
+        return
+    for f in st.units.values():
+        try:
+            f.close()
+        except OSError:
+            pass
+    st.units.clear()
+

@@ -22,8 +22,9 @@ def test_evaluate_json_keys_exactly(capsys):
     code, out, err = run(capsys, "evaluate", "--game", "mastermind", "--strategy", "knuth", "--json")
     assert code == 0
     obj = json.loads(out)
-    assert list(obj) == ["game", "strategy", "secrets", "histogram", "total", "average", "worst",
-                         "seconds"]
+    assert list(obj) == ["game", "strategy", "secrets", "solved", "unsolved", "histogram", "total",
+                         "average", "worst", "seconds"]
+    assert obj["solved"] == 1296 and obj["unsolved"] == 0
     assert obj["histogram"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
     assert obj["total"] == 5801 and obj["worst"] == 5 and obj["secrets"] == 1296
     assert err == ""                                   # no progress bar off a terminal
@@ -38,10 +39,27 @@ def test_evaluate_text_bca(capsys):
     assert "(1529/300)" in out
 
 
-def test_evaluate_reports_unsolved(capsys):
+def test_evaluate_reports_unsolved_and_exits_1(capsys):
     code, out, _ = run(capsys, "evaluate", "--game", "hex", "--strategy", "phase", "--first", "40")
-    assert code == 0
+    assert code == 1
     assert "NOT SOLVED" in out
+    solved = sum(int(line.split()[1]) for line in out.splitlines()
+                 if line.strip() and line.split()[0].isdigit() and len(line.split()) == 2)
+    assert f"solved {solved} of 40, unsolved {40 - solved}" in out and solved < 40
+    code, out, err = run(capsys, "evaluate", "--game", "hex", "--strategy", "phase",
+                         "--secrets", "40", "--json")
+    obj = json.loads(out)
+    assert code == 1 and obj["solved"] == solved and obj["unsolved"] == 40 - solved
+    assert "NOT SOLVED" in err
+
+
+def test_secrets_option_and_its_old_name_first(capsys):
+    a = run(capsys, "evaluate", "--game", "mastermind", "--secrets", "7", "--json")
+    b = run(capsys, "evaluate", "--game", "mastermind", "--first", "7", "--json")
+    assert a[0] == b[0] == 0
+    ja, jb = json.loads(a[1]), json.loads(b[1])
+    ja.pop("seconds"), jb.pop("seconds")
+    assert ja == jb and ja["secrets"] == 7
 
 
 @pytest.mark.parametrize("argv,needle", [

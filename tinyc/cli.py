@@ -1,23 +1,32 @@
-"""The ``tinyc`` command: the shell, ``tinyc run``, ``tinyc FILE.ipl`` and the stage views.
+"""The ``tinyc`` command: the shell, ``tinyc run``, ``tinyc boot`` and the stage views.
 
 Exit status: 0 on success, 1 when a tiny-c error stopped the program (its report is on stderr),
-2 for bad command-line use.
+2 for bad command-line use, 130 after Ctrl-C, 70 for an internal error (a bug in tinyc).
+
+Every command takes the same machine options (one argparse parent parser).  A command's module is
+imported only when it is the command, so ``tinyc run`` does not load the stage views.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
+import os
+import signal
 import sys
 from pathlib import Path
 
 from . import __version__
-from .console import Console
-from .errors import ErrorCode, ExitProgram, TinyCError, error_report
-from .interpreter import DEFAULT_MEMORY, Machine
-from .workspace import Workspace
+from .console import Console, align_report, byte_transparent_stdio
 
-# Stage views and tools that live in their own modules: name -> (module, help).  Each module has
-# ``add_arguments(parser)`` and ``command(args) -> int``.
+# Commands with their help.  Those with a module live there: ``add_arguments(parser, name)`` and
+# ``command(args) -> int``.
+BUILTIN = {
+    "run": "run a tiny-c program: tinyc run FILE... [--entry NAME]  (FILE - reads it from stdin)",
+    "shell": "the tc> shell (the default with no command)",
+    "boot": "boot a system file (IPL) as the original did: tinyc boot FILE",
+}
 TOOLS = {
     "tokens": ("tinyc.views", "print the token stream of a program, with line:column"),
     "parse": ("tinyc.views", "print the Lark parse tree of a program"),
@@ -28,34 +37,69 @@ TOOLS = {
     "check": ("tinyc.check", "list every syntax error and undeclared name of a program up front"),
 }
 
+DEFAULT_MEMORY = 1 << 20   # as tinyc.interpreter.DEFAULT_MEMORY (not imported: it would load the parser)
+MIN_MEMORY = 200_000       # the system file, the shell's ln and pr(90000) buffers and room for a program
+MAX_MEMORY = 1 << 30       # 1 GiB: more than any tiny-c program has used, and Python must allocate it
+MAX_DEPTH = 100_000        # active calls; each costs Python stack, so the limit keeps a run in bounds
+PROGRAM_CAPACITY = 90_000  # the shell's pr(90000), as tinyc.workspace.CAPACITY
 
-def machine_options(p: argparse.ArgumentParser, engine: bool = True) -> None:
-    """The options of reference section 14 that every way of running tiny-c accepts
-    (``engine=False`` for commands that always use the reference evaluator, like ``tinyc trace``)."""
-    p.add_argument("--int-bits", type=int, choices=(16, 32), default=32,
-                   help="int width: 32 (Linux port, default) or 16 (DOS era)")
-    p.add_argument("--memory", type=int, default=DEFAULT_MEMORY, metavar="BYTES",
-                   help=f"size of the flat memory (default {DEFAULT_MEMORY})")
-    p.add_argument("--strip-cr", action="store_true", help="drop CR bytes from the output")
-    p.add_argument("--echo", action="store_true", help="echo each input line read")
-    if engine:
-        p.add_argument("--engine", choices=("reference", "fast"), default=default_engine(),
-                       help="execution engine (default: %(default)s)")
-    p.add_argument("--random-divisor", type=int, choices=(7, 8), default=8,
-                   help="divisor in the library's random: 8 (2015, default) or 7 (2017 library)")
-    p.add_argument("--max-depth", type=int, default=1000, metavar="N",
-                   help="active function calls before error 17 (default 1000)")
+EPILOG = """\
+With no command, tinyc starts the tc> shell; tinyc FILE.ipl boots a system file (as tinyc boot FILE).
+A FILE that is not in the current directory is looked up among the programs shipped with tinyc
+(bc.tc, bca.tc, hello.tc, ...), so `tinyc run bc.tc --entry bullcow` plays Bulls and Cows anywhere;
+`tinyc run --list` lists them.  Exit status: 0 ok, 1 tiny-c error, 2 usage, 130 interrupted."""
+
+
+class UsageError(Exception):
+    """Bad command-line use: the message is printed after ``tinyc: `` and the exit status is 2."""
+
+
+def _bounded(low: int, high: int, what: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 0)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}, not {value}")
+        return value
+    return parse
 
 
 def default_engine() -> str:
-    try:
-        from . import compiler  # noqa: F401
-        return "fast"
-    except ImportError:
-        return "reference"
+    return "fast"
 
 
-MIN_MEMORY = 200_000  # the system file, the shell's ln and pr(90000) buffers and room for a program
+def common_options() -> argparse.ArgumentParser:
+    """The options of reference section 14 that every command accepts (the ``parents=`` of each one)."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("machine options (every command)")
+    _add_machine_options(g)
+    return p
+
+
+def _add_machine_options(g, present: set[str] = frozenset(), engine: bool = True) -> None:
+    def add(flag, **kw):
+        if flag not in present:
+            g.add_argument(flag, **kw)
+    add("--int-bits", type=int, choices=(16, 32), default=32,
+        help="int width: 32 (Linux port, default) or 16 (DOS era)")
+    add("--memory", type=_bounded(MIN_MEMORY, MAX_MEMORY, "--memory"), default=DEFAULT_MEMORY, metavar="BYTES",
+        help=f"size of the flat memory, {MIN_MEMORY}..{MAX_MEMORY} (default {DEFAULT_MEMORY})")
+    add("--strip-cr", action="store_true", help="drop CR bytes from the output")
+    add("--echo", action="store_true", help="echo each input line read")
+    if engine:
+        add("--engine", choices=("reference", "fast"), default=default_engine(),
+            help="execution engine (default: %(default)s; trace always uses reference)")
+    add("--random-divisor", type=int, choices=(7, 8), default=8,
+        help="divisor in the library's random: 8 (2015, default) or 7 (2017 library)")
+    add("--max-depth", type=_bounded(1, MAX_DEPTH, "--max-depth"), default=1000, metavar="N",
+        help=f"active function calls before error 17, 1..{MAX_DEPTH} (default 1000)")
+
+
+def machine_options(p: argparse.ArgumentParser, engine: bool = True) -> None:
+    """Add the machine options to ``p``; options it already has (from the parent parser) are kept."""
+    _add_machine_options(p, set(p._option_string_actions), engine)
 
 
 def memory_ok(args: argparse.Namespace) -> bool:
@@ -66,17 +110,88 @@ def memory_ok(args: argparse.Namespace) -> bool:
     return False
 
 
-def make_machine(args: argparse.Namespace, console: Console | None = None) -> Machine:
+# ---- finding and reading program files
+
+def shipped_dirs() -> list[Path]:
+    """Directories holding the programs and examples shipped with tinyc (package data, or the checkout)."""
+    here = Path(__file__).resolve().parent
+    dirs = [here / "programs", here / "examples", here.parent / "programs", here.parent / "examples"]
+    return [d for d in dirs if d.is_dir()]
+
+
+def find_program(name: str) -> Path:
+    """``name`` itself if it exists; else a shipped program of that name (a bare file name only)."""
+    path = Path(name)
+    try:
+        if path.exists() or os.sep in name or (os.altsep and os.altsep in name):
+            return path
+    except (ValueError, OSError):
+        return path
+    for d in shipped_dirs():
+        if (d / name).is_file():
+            return d / name
+    return path
+
+
+def shipped_programs() -> list[Path]:
+    seen: dict[str, Path] = {}
+    for d in shipped_dirs():
+        for p in sorted(d.glob("*.tc")):
+            seen.setdefault(p.name, p)
+    return sorted(seen.values(), key=lambda p: p.name)
+
+
+def read_source(name: str, limit: int = PROGRAM_CAPACITY) -> bytes:
+    """The bytes of the program file ``name`` (``-``: standard input), at most ``limit`` bytes after the
+    CR bytes are dropped; raises UsageError with one message naming the path when it cannot be read."""
+    if name == "-":
+        stream = sys.stdin.buffer
+        shown = "standard input"
+    else:
+        path = find_program(name)
+        shown = name
+        try:
+            if path.is_dir():
+                raise UsageError(f"{name}: is a directory, not a tiny-c program")
+            stream = open(path, "rb")
+        except UsageError:
+            raise
+        except (OSError, ValueError) as e:
+            reason = getattr(e, "strerror", None) or "No such file or directory"
+            raise UsageError(f"{name}: {reason}") from None
+    data = bytearray()
+    try:
+        while True:
+            chunk = stream.read(65536)
+            if not chunk:
+                break
+            data += chunk.replace(b"\r", b"")
+            if len(data) > limit:
+                raise UsageError(f"{shown}: too big: more than the {limit} bytes the program buffer holds")
+    except OSError as e:
+        raise UsageError(f"{shown}: {e.strerror}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    return bytes(data)
+
+
+# ---- running
+
+def make_machine(args: argparse.Namespace, console: Console | None = None):
+    from .interpreter import Machine
     if not memory_ok(args):
         raise SystemExit(2)
     console = console or Console(strip_cr=args.strip_cr, echo=args.echo)
     return Machine(args.memory, args.int_bits, console, args.engine, args.max_depth, args.random_divisor)
 
 
-def boot(args: argparse.Namespace, console: Console | None = None) -> tuple[Machine, Workspace]:
-    """A machine with the system library booted and an empty program buffer.
+def boot(args: argparse.Namespace, console: Console | None = None):
+    """A machine with the system library booted and an empty program buffer: ``(machine, workspace)``.
 
     Raises SystemExit with the report if the system file itself has an error."""
+    from .errors import TinyCError, error_report
+    from .workspace import Workspace
     m = make_machine(args, console)
     try:
         m.boot_library()
@@ -130,42 +245,68 @@ def cmd_gibson(path: str, args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """``tinyc run FILE... [--entry NAME]``: load the library and the files, run the statement NAME."""
-    if chosen_dialect(args, args.files[-1]) == "gibson":
+    from .errors import ErrorCode, ExitProgram
+    if args.list:
+        for p in shipped_programs():
+            print(p.name)
+        return 0
+    if not args.files:
+        raise UsageError("run: give a FILE (or - to read the program from standard input)")
+    if args.files.count("-") > 1:
+        raise UsageError("run: standard input (-) can be read only once")
+    if args.files[-1] != "-" and chosen_dialect(args, find_program(args.files[-1])) == "gibson":
         if len(args.files) > 1:
-            print("tinyc: the Gibson dialect runs one application file (use #include lines)", file=sys.stderr)
-            return 2
-        return cmd_gibson(args.files[0], args)
-    m, ws = boot(args)
-    for f in args.files:
-        n = ws.read_file(f)
-        if n < 0:
-            print(f"tinyc: {f}: " + ("file not found" if n == -1 else "does not fit the program buffer"),
-                  file=sys.stderr)
-            return 2
-    try:
-        err, cu = ws.run(args.entry.encode("latin-1"))
-    except ExitProgram:
-        err = 0
+            raise UsageError("the Gibson dialect runs one application file (use #include lines)")
+        return cmd_gibson(find_program(args.files[0]), args)
+    texts = [read_source(f) for f in args.files]
+    console = None
+    if "-" not in args.files and sys.stdin.isatty() and sys.stdout.isatty():
+        from .terminal import ProgramConsole
+        console = ProgramConsole(strip_cr=args.strip_cr)
+    m, ws = boot(args, console)
+    for f, text in zip(args.files, texts):
+        if not ws.append(text, f):
+            raise UsageError(f"{f}: does not fit the program buffer ({ws.free} bytes free)")
+    interrupted = []
+    with _noting_interrupts(interrupted):
+        try:
+            err, cu = ws.run(os.fsencode(args.entry))
+        except ExitProgram:
+            err = 0
     if m.console.last != b"\n":  # pl puts its newline first, so output usually ends mid-line
         m.console.write(b"\n")
     m.console.flush()
     if err:
         sys.stdout.flush()
-        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else ws.report(err, cu, len(args.files) > 1))
-        return 1
+        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else align_report(ws.report(err, cu, len(args.files) > 1)))
+        return 130 if err == ErrorCode.KILL and interrupted else 1
     return 0
 
 
-def cmd_ipl(path: str, args: argparse.Namespace) -> int:
-    """``tinyc FILE.ipl``: boot a system file; no library unless the file holds it (section 4).
-    A file in the Gibson dialect (``--dialect gibson``, or starting with ``#include``) runs as ``tc FILE``."""
-    if chosen_dialect(args, path) == "gibson":
-        return cmd_gibson(path, args)
+@contextlib.contextmanager
+def _noting_interrupts(seen: list):
+    """Ctrl-C still raises KeyboardInterrupt (the engines turn it into error 99), and is noted in ``seen``
+    so that the exit status can tell it (130) from error 99 at the end of the input (1)."""
+    def handler(signum, frame):
+        seen.append(signum)
+        raise KeyboardInterrupt
     try:
-        text = Path(path).read_bytes().replace(b"\r", b"")
-    except OSError as e:
-        print(f"tinyc: {path}: {e.strerror}", file=sys.stderr)
-        return 2
+        old = signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def cmd_boot(args: argparse.Namespace) -> int:
+    """``tinyc boot FILE`` (or ``tinyc FILE.ipl``): boot a system file; no library unless it holds one."""
+    from .errors import ErrorCode, ExitProgram, TinyCError, error_report
+    if chosen_dialect(args, args.file) == "gibson":
+        return cmd_gibson(args.file, args)
+    text = read_source(args.file, limit=args.memory)
     m = make_machine(args)
     try:
         m.boot_ipl(text)
@@ -175,68 +316,134 @@ def cmd_ipl(path: str, args: argparse.Namespace) -> int:
         m.console.flush()
         if e.code == ErrorCode.KILL and m.console.at_eof:
             return 0  # end of input at the IPL's own prompt: exit, as the shell does (14 item 10)
-        sys.stderr.write(error_report(e.code, b"\n" + text, e.address + 1))
+        sys.stderr.write(align_report(error_report(e.code, b"\n" + text, e.address + 1)))
         return 1
     finally:
         m.console.flush()
     return 0
 
 
-def _first_positional(argv: list[str]) -> str | None:
-    """The first argument that is not an option or an option's value: a command or an IPL file."""
-    probe = argparse.ArgumentParser(add_help=False)
-    machine_options(probe)
-    dialect_options(probe)
-    _, rest = probe.parse_known_args(argv)
-    return next((a for a in rest if not a.startswith("-")), None)
+# ---- the argument parser
 
-
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only ``command``'s module is imported to add its own arguments."""
+    common = common_options()
     parser = argparse.ArgumentParser(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
-        epilog="With no command, starts the tc> shell.  tinyc FILE.ipl boots a system file.")
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tinyc {__version__}")
-    sub = parser.add_subparsers(dest="command")
-    run = sub.add_parser("run", help="run a tiny-c program: tinyc run FILE... [--entry NAME]")
-    run.add_argument("files", nargs="+", metavar="FILE")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    run = sub.add_parser("run", help=BUILTIN["run"], parents=[common], epilog=EPILOG,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    run.add_argument("files", nargs="*", metavar="FILE", help="program files, loaded in order (- is stdin)")
     run.add_argument("--entry", default="main", help="statement to run (default: main)")
-    machine_options(run)
+    run.add_argument("--list", action="store_true", help="list the programs shipped with tinyc")
     dialect_options(run)
-    shell = sub.add_parser("shell", help="the tc> shell (the default with no command)")
-    machine_options(shell)
+    sub.add_parser("shell", help=BUILTIN["shell"], parents=[common])
+    boot_ = sub.add_parser("boot", help=BUILTIN["boot"], parents=[common])
+    boot_.add_argument("file", metavar="FILE", help="a system file, such as tinyc/lib/system.ipl")
+    dialect_options(boot_)
     for name, (module, help_) in TOOLS.items():
-        tool = sub.add_parser(name, help=help_)
-        try:
+        tool = sub.add_parser(name, help=help_, parents=[common])
+        tool.set_defaults(tool_module=module)
+        if name == command:
             import importlib
             importlib.import_module(module).add_arguments(tool, name)
-        except Exception:  # a broken or missing tool must not take the other commands down
-            tool.set_defaults(unavailable=True)
-        tool.set_defaults(tool_module=module)
-    first = _first_positional(argv)
-    if first is not None and first not in sub.choices:
-        ipl = argparse.ArgumentParser(prog="tinyc FILE.ipl")
-        ipl.add_argument("file")
-        machine_options(ipl)
-        dialect_options(ipl)
-        a = ipl.parse_args(argv)
-        return cmd_ipl(a.file, a)
-    if first is None and not {"-h", "--help", "--version"} & set(argv):
-        argv = ["shell"] + argv
-    elif first is not None and argv[0] != first:  # options before the command: move the command first
-        argv.remove(first)
-        argv = [first] + argv
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _takes_value() -> set[str]:
+    return {s for a in common_options()._actions if a.nargs != 0 for s in a.option_strings}
+
+
+def locate_command(argv: list[str]) -> int | None:
+    """Index of the first argument that is neither an option nor an option's value (the command)."""
+    values = _takes_value()
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            return i + 1 if i + 1 < len(argv) else None
+        if a.startswith("-") and a != "-":
+            name = a.split("=", 1)[0]
+            matches = [v for v in values if v.startswith(name)] if name.startswith("--") else []
+            if "=" not in a and (name in values or len(matches) == 1):
+                i += 1
+            i += 1
+            continue
+        return i
+    return None
+
+
+def route(argv: list[str]) -> list[str]:
+    """``argv`` with the command first: the shell by default, ``boot`` for an ``.ipl`` file.
+
+    Raises UsageError for a file given where a command belongs, or a mistyped command."""
+    at = locate_command(argv)
+    if at is None:
+        if {"-h", "--help", "--version"} & set(argv):
+            return argv
+        return ["shell"] + argv
+    word, rest = argv[at], argv[:at] + argv[at + 1:]
+    if word in BUILTIN or word in TOOLS:
+        return [word] + rest
+    if word.lower().endswith(".ipl"):
+        return ["boot", word] + rest
+    is_file = word.lower().endswith((".tc", ".c")) or os.sep in word
+    try:
+        is_file = is_file or Path(word).exists()
+    except (OSError, ValueError):
+        pass
+    if is_file:
+        raise UsageError(f"{word!r} is a file, not a command: `tinyc run {word}` runs a program, "
+                         f"`tinyc boot {word}` boots it as a system file")
+    close = difflib.get_close_matches(word, [*BUILTIN, *TOOLS], n=1, cutoff=0.5)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise UsageError(f"unknown command {word!r}{hint} (`tinyc --help` lists the commands)")
+
+
+def dispatch(args: argparse.Namespace) -> int:
     if args.command == "run":
         return cmd_run(args)
+    if args.command == "boot":
+        return cmd_boot(args)
     if args.command in TOOLS:
-        if getattr(args, "unavailable", False):
-            print(f"tinyc: {args.command} is not available in this version", file=sys.stderr)
-            return 2
+        for name in getattr(args, "files", None) or [getattr(args, "file", None)]:
+            if name is not None and name != "-":
+                read_source(name)  # one message for a file that cannot be read, whichever the tool
         import importlib
         return importlib.import_module(args.tool_module).command(args)
     from .shell import run_shell
     return run_shell(args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    limit = sys.getrecursionlimit()  # the machine raises it for deep tiny-c recursion: confine that to this run
+    try:
+        with byte_transparent_stdio():
+            try:
+                argv = route(argv)
+                args = build_parser(argv[0] if argv else None).parse_args(argv)
+                return dispatch(args)
+            except UsageError as e:
+                print(f"tinyc: {e}", file=sys.stderr)
+                return 2
+            except KeyboardInterrupt:
+                sys.stdout.flush()
+                print("\nstopped", file=sys.stderr)
+                return 130
+            except MemoryError:
+                print("tinyc: out of memory: try a smaller --memory or --max-depth", file=sys.stderr)
+                return 1
+            except Exception as e:  # a bug in tinyc: one clear line, the traceback only when asked for
+                if os.environ.get("TINYC_DEBUG"):
+                    raise
+                print(f"tinyc: internal error (a bug in tinyc; TINYC_DEBUG=1 shows the traceback): "
+                      f"{type(e).__name__}: {e}", file=sys.stderr)
+                return 70
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 if __name__ == "__main__":

@@ -83,3 +83,71 @@ class Console:
             return 0
         c = os.read(fd, 1)
         return c[0] if c else 0
+
+
+# ---- showing program text: one rule for every view and report
+#
+# Program text is bytes.  Inside tinyc it travels as ``str`` decoded one byte to one character (Latin-1),
+# so offsets stay byte offsets.  Whatever tinyc prints goes back out as those same bytes, unchanged, and
+# the terminal decodes them exactly as it decodes the program's own output: UTF-8 source shows as UTF-8,
+# whatever the locale or PYTHONIOENCODING says.  Characters of tinyc's own messages that are not Latin-1
+# are written in UTF-8, and the surrogates of an undecodable file name as the bytes they stand for.
+
+import codecs  # noqa: E402
+import contextlib  # noqa: E402
+import io  # noqa: E402
+
+
+def _as_bytes(error: UnicodeEncodeError):
+    out = bytearray()
+    for ch in error.object[error.start:error.end]:
+        o = ord(ch)
+        out += bytes([o - 0xDC00]) if 0xDC80 <= o <= 0xDCFF else ch.encode("utf-8", "replace")
+    return bytes(out), error.end
+
+
+codecs.register_error("tinyc.bytes", _as_bytes)
+
+
+@contextlib.contextmanager
+def byte_transparent_stdio():
+    """While inside, ``sys.stdout``/``sys.stderr`` (real text streams) write program text as its bytes."""
+    saved = []
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and hasattr(stream, "reconfigure"):
+            try:
+                stream.flush()
+                saved.append((stream, stream.encoding, stream.errors))
+                stream.reconfigure(encoding="latin-1", errors="tinyc.bytes")
+            except (ValueError, OSError, io.UnsupportedOperation):
+                saved.pop() if saved and saved[-1][0] is stream else None
+    try:
+        yield
+    finally:
+        for stream, encoding, errors in saved:
+            try:
+                stream.flush()
+                stream.reconfigure(encoding=encoding, errors=errors)
+            except (ValueError, OSError, io.UnsupportedOperation):
+                pass
+
+
+def display_width(text: str) -> int:
+    """Columns that program text (Latin-1 view of its bytes) takes on a UTF-8 terminal."""
+    from wcwidth import wcswidth
+    shown = text.encode("latin-1", "replace").decode("utf-8", "replace")
+    width = wcswidth(shown)
+    return width if width >= 0 else len(shown)
+
+
+def align_report(report: str) -> str:
+    """A tiny-c error report with its ``<`` moved under the same character as the terminal shows it.
+
+    ``error_report`` pads with one space per byte; a UTF-8 character before the error point takes fewer
+    columns than bytes.  Reports of ASCII lines are returned unchanged."""
+    lines = report.split("\n")
+    if len(lines) < 3 or not lines[2].endswith("<") or lines[1].isascii():
+        return report
+    pad = len(lines[2]) - 1
+    lines[2] = " " * display_width(lines[1][:pad]) + "<"
+    return "\n".join(lines)

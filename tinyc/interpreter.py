@@ -31,11 +31,12 @@ def system_file() -> bytes:
 
 
 @lru_cache(maxsize=256)
-def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = None) -> ast.Program:
+def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = None,
+           startup: bool = False) -> ast.Program:
     """Parse and cache: the same text at the same address with the same names gives the same AST."""
     levels = [Level(dict(names)) for names in outer]
     return parse_program(text.decode("latin-1"), levels, base,
-                         Level(dict(program)) if program is not None else None)
+                         Level(dict(program)) if program is not None else None, startup)
 
 
 @lru_cache(maxsize=4)
@@ -52,7 +53,7 @@ def _scan_system(text: bytes) -> tuple[dict, Level | None]:
     names are the names it uses that are not its parameters or locals: the only names whose meaning a
     program can change (gotcha 11)."""
     src = text.decode("latin-1")
-    tokens = tokenize(src)
+    tokens = tokenize(src, tolerant=True)
     functions: dict[str, tuple[list, frozenset]] = {}
     for item in scan(tokens, src, strict=False):
         if item.kind == "endlibrary":
@@ -147,7 +148,7 @@ class Machine:
     def boot_ipl(self, text: bytes) -> None:
         """Boot a system file as ``tinyc FILE.ipl`` does: link both levels, run its first statement."""
         base = self.load_text(text)
-        linked = self._link(_parse(text, base, ()), base, text)
+        linked = self._link(_parse(text, base, (), startup=True), base, text)
         self._set_library(linked)
         if len(linked.tables) > 1:
             self.program = linked.tables[1]

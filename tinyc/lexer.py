@@ -34,17 +34,44 @@ def _tokenizer() -> Lark:
     return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program", cache=True)  # grammar analysis kept in a temp file
 
 
-def tokenize(text: str, base: int = 0) -> list[Token]:
+def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
     """All tokens of ``text`` including layout (WS, COMMENT, NEWLINE), each with ``start_pos``/``end_pos``.
 
     Raises TinyCError 2 (CURSERR) for an unterminated string or character literal and 9 (SYNXERR) for a
     character no token can start with; the error offset is ``base`` plus the position in ``text``.
+    With ``tolerant`` such text becomes a BADQUOTE token (the rest of its line) or a BADCHAR token
+    instead, so that the error is raised only if the statement holding it runs (section 14 item 16).
     """
-    try:
-        return list(_tokenizer().lex(text, dont_ignore=True))
-    except UnexpectedCharacters as e:
-        code = ErrorCode.CURSERR if text[e.pos_in_stream] in "'\"" else ErrorCode.SYNXERR
-        raise TinyCError(code, base + e.pos_in_stream) from None
+    out: list[Token] = []
+    offset = 0
+    while True:
+        chunk = text[offset:]
+        try:
+            for t in _tokenizer().lex(chunk, dont_ignore=True):
+                out.append(t if not offset else _moved(t, offset, text))
+            return out
+        except UnexpectedCharacters as e:
+            at = offset + e.pos_in_stream
+            quote = text[at] in "'\""
+            if not tolerant:
+                raise TinyCError(ErrorCode.CURSERR if quote else ErrorCode.SYNXERR, base + at) from None
+            end = at + 1
+            if quote:
+                nl = text.find("\n", at)
+                end = len(text) if nl < 0 else nl
+            out.append(_moved(Token("BADQUOTE" if quote else "BADCHAR", text[at:end], start_pos=0,
+                                    end_pos=end - at), at, text))
+            offset = end
+
+
+def _moved(t: Token, offset: int, text: str) -> Token:
+    """A token lexed from ``text[offset:]``, with its position in ``text``."""
+    start, end = t.start_pos + offset, t.end_pos + offset
+    line = text.count("\n", 0, start) + 1
+    column = start - text.rfind("\n", 0, start)
+    end_line = line + t.value.count("\n")
+    return Token(t.type, t.value, start_pos=start, line=line, column=column, end_line=end_line,
+                 end_column=end - text.rfind("\n", 0, end), end_pos=end)
 
 
 @dataclass

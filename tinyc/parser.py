@@ -84,18 +84,17 @@ def parse_tree(tokens: list[Token], start: str = "program", base: int = 0, text:
 
 
 def parse_program(text: str, outer: list[Level] | None = None, base: int = 0,
-                  program: Level | None = None) -> ast.Program:
+                  program: Level | None = None, startup: bool = False) -> ast.Program:
     """Parse a whole program text to an :class:`ast.Program` (reference sections 4, 14 items 16, 18).
 
     Node positions are absolute: ``base`` (the text's address in memory) plus the offset in ``text``.
-    Top-level blocks other than the first are skipped unparsed (the first is a system file's start-up
-    statement).  Raises TinyCError for what the linker finds: error 2, 20, or an error in a global
+    Top-level blocks are skipped unparsed, except with ``startup`` the first one: the statement a
+    system file (IPL) starts with.  Raises TinyCError for what the linker finds: error 2, 20, or an error in a global
     declaration.
     """
-    tokens = tokenize(text, base)
+    tokens = tokenize(text, base, tolerant=True)
     levels = _levels(tokens, text, outer, program)
     items: list = []
-    startup = False
     for item in scan(tokens, text, base):
         raw = tokens[item.start:item.end]
         if item.kind == "endlibrary":
@@ -104,8 +103,8 @@ def parse_program(text: str, outer: list[Level] | None = None, base: int = 0,
         elif item.kind == "decl":
             tree = parse_tree(classify(raw, levels), "decl", base, text)
             items.append(_to_ast(tree, base, text))
-        elif item.kind == "block" and not startup:
-            startup = True
+        elif item.kind == "block" and startup:
+            startup = False
             items.append(_block(raw, levels, base, text))
         elif item.kind == "func":
             items.append(parse_function(raw, levels, base, text, item.body))
@@ -155,7 +154,7 @@ def parse_statements(text: str, outer: list[Level], base: int = 0) -> list[ast.S
     """Parse statements typed at the shell or started by MC 11, with names resolved in ``outer``.
 
     A statement that does not parse becomes an :class:`ast.ErrorStmt` (the ones before it run)."""
-    tokens = classify(tokenize(text, base), outer, statements=True)
+    tokens = classify(tokenize(text, base, tolerant=True), outer, statements=True)
     return _statements(tokens, outer, base, text)
 
 

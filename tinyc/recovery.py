@@ -113,23 +113,28 @@ def _newline_before(tokens: list[Token], j: int, text: str) -> bool:
 
 
 def _statement_end(tokens: list[Token], first: int, failed: int, text: str) -> int:
-    """The index just after the failed statement, as the original would skip it."""
-    end = _extent(tokens, first, failed, text)
+    """The index just after the failed statement, as the original would skip it: a simple statement
+    up to the first ``;`` or line end, an ``if``/``while``/``for`` with its parentheses and branch."""
+    compound = first < len(tokens) and tokens[first].type in ("IF", "WHILE", "FOR")
+    end = _extent(tokens, first, failed if compound else first + 1, text, not compound)
     while first < len(tokens) and tokens[first].type == "IF" and end < len(tokens) and tokens[end].type == "ELSE":
         end = _extent(tokens, end, end + 1, text)
     return end
 
 
-def _extent(tokens: list[Token], first: int, must: int, text: str) -> int:
+def _extent(tokens: list[Token], first: int, must: int, text: str, simple: bool = False) -> int:
     """From ``first``, tokens up to ``must`` always, then to a ``;`` or a line end outside brackets
     and parentheses, or before the ``]`` that closes the enclosing block (an open ``(`` does not
-    hold a ``]``: the statement's parentheses were left unbalanced)."""
+    hold a ``]``: the statement's parentheses were left unbalanced).  A ``simple`` statement ends at
+    the first ``;`` or line end whatever is open, as the original's skip did."""
     open_: list[str] = []
     j = first
     while j < len(tokens):
         t = tokens[j]
-        if j > first and j >= must and not open_ and _newline_before(tokens, j, text):
+        if j > first and j >= must and (simple or not open_) and _newline_before(tokens, j, text):
             return j
+        if simple and j > first and t.type == "SEMICOLON":
+            return j + 1
         if t.type in ("LSQB", "LPAR", "CPAREN", "CALLPAREN"):
             open_.append("[" if t.type == "LSQB" else "(")
         elif t.type == "RSQB":
@@ -164,6 +169,9 @@ def _error(err: TinyCError, tokens: list[Token], first: int, failed: int, base: 
             name = canonical(t.value)
             if name not in local and not any(name in level.names for level in levels):
                 return int(ErrorCode.SYMERRA), base + t.end_pos
+    if failed < len(tokens) and tokens[failed].type in ("BADCHAR", "BADQUOTE"):
+        t = tokens[failed]  # text no token starts with: 9, or a literal with no closing quote: 2
+        return int(ErrorCode.CURSERR if t.type == "BADQUOTE" else ErrorCode.SYNXERR), base + t.start_pos
     if failed == first and failed < len(tokens):
         t = tokens[failed]
         code = ErrorCode.STATERR if t.type in ("ELSE", "ENDLIBRARY") else ErrorCode.SYNXERR

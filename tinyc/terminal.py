@@ -55,17 +55,12 @@ class ShellCompleter(Completer):
                 yield Completion(name, -len(word), display_meta="function")
 
 
-class TerminalConsole(Console):
-    """A :class:`Console` whose input lines come from prompt_toolkit.
+class ProgramConsole(Console):
+    """A :class:`Console` whose program input (``gs``, ``gn``, ``getchar``) is read with prompt_toolkit's line
+    editing: ``tinyc run`` on a terminal.  ``input``/``output`` are prompt_toolkit objects (None: the terminal)."""
 
-    ``input``/``output`` are prompt_toolkit objects (None: the real terminal); tests pass a pipe input
-    and a DummyOutput.  ``out`` receives the interpreter's output bytes as in :class:`Console`."""
-
-    def __init__(self, out=None, strip_cr: bool = False, history: History | None = None,
-                 input=None, output=None):
+    def __init__(self, out=None, strip_cr: bool = False, input=None, output=None):
         super().__init__(out=out, strip_cr=strip_cr)
-        self.commands = PromptSession(history=history if history is not None else FileHistory(str(HISTORY)),
-                                      lexer=PygmentsLexer(ShellLineLexer), input=input, output=output)
         self.program = PromptSession(history=InMemoryHistory(), input=input, output=output)
         self._chars = b""  # the rest of a line that getchar is reading
 
@@ -80,13 +75,9 @@ class TerminalConsole(Console):
         try:
             text = session.prompt(ANSI(message), **options)
         except EOFError:
+            self.at_eof = True
             return None
-        return text.encode("utf-8", errors="replace")
-
-    def read_command(self, completer: Completer | None = None) -> bytes | None:
-        """A ``tc>`` line with history, highlighting and completion; KeyboardInterrupt on Ctrl-C."""
-        self._chars = b""
-        return self._prompt(self.commands, completer=completer)
+        return text.encode("utf-8", errors="surrogateescape")
 
     def read_line(self) -> bytes | None:
         """A line for the running program (MC 15)."""
@@ -104,6 +95,24 @@ class TerminalConsole(Console):
             self._chars = line + b"\n"
         c, self._chars = self._chars[0], self._chars[1:]
         return c
+
+
+class TerminalConsole(ProgramConsole):
+    """A :class:`Console` whose input lines come from prompt_toolkit.
+
+    ``input``/``output`` are prompt_toolkit objects (None: the real terminal); tests pass a pipe input
+    and a DummyOutput.  ``out`` receives the interpreter's output bytes as in :class:`Console`."""
+
+    def __init__(self, out=None, strip_cr: bool = False, history: History | None = None,
+                 input=None, output=None):
+        super().__init__(out=out, strip_cr=strip_cr, input=input, output=output)
+        self.commands = PromptSession(history=history if history is not None else FileHistory(str(HISTORY)),
+                                      lexer=PygmentsLexer(ShellLineLexer), input=input, output=output)
+
+    def read_command(self, completer: Completer | None = None) -> bytes | None:
+        """A ``tc>`` line with history, highlighting and completion; KeyboardInterrupt on Ctrl-C."""
+        self._chars = b""
+        return self._prompt(self.commands, completer=completer)
 
 
 def attach(shell: Shell, console: TerminalConsole) -> None:

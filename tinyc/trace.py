@@ -25,6 +25,7 @@ from typing import Callable
 
 from . import ast
 from .cli import machine_options, memory_ok
+from .console import align_report
 from .console import Console
 from .errors import ExitProgram
 from .evaluator import BreakSignal, Evaluator
@@ -367,7 +368,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
                         help=f"trace lines to show before the program runs on untraced (default {DEFAULT_LIMIT})")
     parser.add_argument("--library", action="store_true", help="trace inside library functions too")
-    machine_options(parser, engine=False)
+    machine_options(parser)  # the shared options, when the parser does not have them from its parent
 
 
 def command(args: argparse.Namespace) -> int:
@@ -396,4 +397,4 @@ def command(args: argparse.Namespace) -> int:
 
 def _report(loaded, err: int, cursor: int) -> str:
     """The tiny-c report; error 99 (Ctrl-C, or the input ended) is ``stopped``, as the shell says it."""
-    return "stopped\n" if err == 99 else loaded.workspace.report(err, cursor)
+    return "stopped\n" if err == 99 else align_report(loaded.workspace.report(err, cursor))

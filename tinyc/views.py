@@ -14,6 +14,7 @@ line 1 = the first line of the file) and as absolute byte addresses ``@address``
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -22,6 +23,7 @@ from lark import Token
 
 from . import ast
 from .cli import memory_ok
+from .console import align_report
 from .errors import TinyCError, error_report
 from .interpreter import DEFAULT_MEMORY, Machine
 from .lexer import Level, canonical, classify, tokenize
@@ -96,6 +98,7 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 
 
 def _show(value: str) -> str:
+    """Program text for a view: its bytes as they are (the terminal decodes them), line ends escaped."""
     return value.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
 
 
@@ -171,7 +174,9 @@ def tokens(text: str | bytes, statement: str | None = None, layout: bool = False
 def _tree_lines(node, indent: int, out: list[str]) -> None:
     pad = "  " * indent
     if isinstance(node, Token):
-        out.append(f"{pad}{node.type} {_show(node.value)!r}")
+        shown = _show(node.value)  # quoted as repr quotes, but not repr: it would escape UTF-8's bytes
+        quote = '"' if "'" in shown and '"' not in shown else "'"
+        out.append(f"{pad}{node.type} {quote}{shown}{quote}")
         return
     out.append(pad + node.data)
     for child in node.children:
@@ -339,19 +344,20 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("--library", action="store_true", help="also list the library's functions")
     if name == "tokens":
         parser.add_argument("--layout", action="store_true", help="also show blanks, comments and newlines")
-    parser.add_argument("--int-bits", type=int, choices=(16, 32), default=32, help="int width (default 32)")
-    parser.add_argument("--memory", type=int, default=DEFAULT_MEMORY, metavar="BYTES",
-                        help=f"size of the flat memory (default {DEFAULT_MEMORY})")
+    from .cli import machine_options
+    machine_options(parser)  # the shared options, when the parser does not have them from its parent
 
 
 def read_program(path: str | None) -> bytes | None:
-    """The bytes of ``path`` ("" if None), or None after printing why it cannot be read."""
+    """The bytes of ``path`` ("" if None; ``-`` is standard input; a shipped program's name finds it), or
+    None after printing why it cannot be read (one message, naming the path, for every reason)."""
+    from .cli import UsageError, read_source
     if path is None:
         return b""
     try:
-        return Path(path).read_bytes()
-    except OSError as e:
-        print(f"tinyc: {path}: {e.strerror}", file=sys.stderr)
+        return read_source(path)
+    except UsageError as e:
+        print(f"tinyc: {e}", file=sys.stderr)
         return None
 
 
@@ -360,6 +366,8 @@ def command(args: argparse.Namespace) -> int:
 
     ``tinyc tokens`` prints the tokens of a program the parser rejects, then the report."""
     statement = getattr(args, "statement", None)
+    if statement is not None:  # typed text is bytes too: the bytes the terminal sent, one char per byte
+        statement = os.fsencode(statement).decode("latin-1")
     if args.file is None and statement is None:
         print(f"tinyc {args.command}: give a FILE" + ("" if args.command == "link" else " or -e STATEMENT"),
               file=sys.stderr)
@@ -386,7 +394,7 @@ def command(args: argparse.Namespace) -> int:
             text = VIEWS[args.command](loaded)
     except TinyCError as e:
         sys.stdout.flush()  # the tokens first, then the report, also when both go to one pipe
-        sys.stderr.write(loaded.report(e))
+        sys.stderr.write(align_report(loaded.report(e)))
         return 1
     sys.stdout.write(text)
     return 0

@@ -31,6 +31,7 @@ class Workspace:
         machine.memory.data[self.pr] = 10
         self.pe = 0
         self.files: list[tuple[str, int, int]] = []  # (name, first byte, end) of each file read, in pr
+        self.generation = 0  # counts runs: a running program may write into pr, so line indexes start over
 
     @property
     def text(self) -> bytes:
@@ -41,28 +42,43 @@ class Workspace:
     def free(self) -> int:
         return self.capacity - self.pe
 
-    def append(self, data: bytes) -> bool:
-        """Append bytes at the program end; False (nothing changed) if they do not fit."""
+    def append(self, data: bytes, name: str | None = None) -> bool:
+        """Append bytes at the program end; False (nothing changed) if they do not fit.
+
+        ``name`` (a file's) is remembered with the bytes' place, for reports that name the file."""
         if self.pe + len(data) > self.capacity:
             return False
         self.machine.memory.store(self.pr + self.pe + 1, data)
+        if name is not None:
+            self.files.append((name, self.pe + 1, self.pe + 1 + len(data)))
         self.pe += len(data)
         return True
 
     def read_file(self, path: str | Path) -> int:
-        """Append a file as ``.r`` does: returns its byte count, -1 if missing, -2 if it does not fit.
+        """Append a file as ``.r`` does: returns its byte count, -1 if it cannot be read, -2 if it does not fit.
 
-        CR bytes are dropped after reading (section 2, the Linux shell strips them).
+        CR bytes are dropped as the file is read (section 2, the Linux shell strips them).  Any name is at
+        worst -1 (a directory, a NUL in the name...); reading stops once the buffer's free space is
+        exceeded, so an endless file (``/dev/zero``) is -2 like any file too big.  A bare file name that is
+        not in the current directory is looked for among the programs shipped with tinyc.
         """
+        from .cli import find_program
         try:
-            data = Path(path).read_bytes()
-        except OSError:
+            with open(find_program(str(path)), "rb") as f:
+                data, raw = bytearray(), 0
+                while True:
+                    chunk = f.read(65536)
+                    if not chunk:
+                        break
+                    raw += len(chunk)
+                    data += chunk.replace(b"\r", b"")
+                    if len(data) > self.free:
+                        return -2
+        except (OSError, ValueError):
             return -1
-        start = self.pe + 1
-        if not self.append(data.replace(b"\r", b"")):
+        if not self.append(bytes(data), str(path)):
             return -2
-        self.files.append((str(path), start, self.pe + 1))
-        return len(data)
+        return raw
 
     def run(self, statement: bytes) -> tuple[int, int]:
         """Run one statement against the program (MC 11); returns (error number, cursor in pr)."""
@@ -70,6 +86,7 @@ class Workspace:
         line = statement[:LINE]
         mem.store(self.ln, line)
         mem.fill(self.ln + len(line), LINE + 1 - len(line), 32)
+        self.generation += 1
         return self.machine.run_application(self.ln, self.pr + self.pe, self.pr)
 
     def report(self, error: int, cursor: int, by_file: bool = False) -> str:

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 
 from .games import GAMES, Game, GameError, bc_code, from_bc_code, get_game, score
-from .strategies import STRATEGIES, PhaseStuck, make_strategy
+from .strategies import STRATEGIES, make_strategy
 from .table import score_table
 
 PROG = "tinyc-solver"
@@ -36,7 +36,27 @@ def _strategy_options(args) -> dict:
         opts.update(given)
     elif given:
         raise UsageError("--seed, --divisor and --int-bits apply to the random strategy only")
+    if getattr(args, "opening", None):
+        opts["opening"] = args.opening
+    if getattr(args, "depth_limit", None) is not None:
+        if args.strategy != "optimal":
+            raise UsageError("--depth-limit applies to the optimal strategy only")
+        opts["max_depth"] = args.depth_limit
+    if args.strategy == "optimal" and sys.stderr.isatty():
+        from .strategies.optimal import stderr_progress
+        opts["progress"] = stderr_progress
     return opts
+
+
+def _make_strategy(args, game, table=None):
+    """The strategy of the command line; ``--tree FILE`` gives the ``tree`` strategy."""
+    if getattr(args, "tree", None):
+        if args.strategy not in ("knuth", "tree"):      # knuth is the default
+            raise UsageError("--tree replays a tree file; it takes no --strategy")
+        from .tree import load_tree_file
+        doc = load_tree_file(args.tree)
+        return make_strategy("tree", game, table, doc=doc)
+    return make_strategy(args.strategy, game, table, **_strategy_options(args))
 
 
 def parse_score(text: str, game: Game, bc: bool = False) -> tuple[int, int]:
@@ -64,6 +84,10 @@ def _add_game(p, strategy=True):
         p.add_argument("--seed", type=int, help="random: seed=last=N (default 99)")
         p.add_argument("--divisor", type=int, choices=(7, 8), help="random: RNG divisor (default 8)")
         p.add_argument("--int-bits", type=int, choices=(16, 32), help="random: int width (default 32)")
+        p.add_argument("--opening", metavar="CODE",
+                       help="fix the first guess (optimal and the look-ahead strategies)")
+        p.add_argument("--depth-limit", type=int, metavar="N",
+                       help="optimal: best average among trees that need at most N guesses")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,7 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("evaluate", help="play every secret and summarise the tries")
     _add_game(e)
-    e.add_argument("--first", type=int, help="only the first N secrets (ascending order)")
+    e.add_argument("--secrets", "--first", type=int, dest="secrets", metavar="N",
+                   help="only the first N secrets, ascending (--first is the old name)")
+    e.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                   help="play the secrets in N processes (same result as 1)")
+    e.add_argument("--tree", metavar="FILE.json",
+                   help="replay a decision tree (from 'tree --json') over the secrets")
     e.add_argument("--max-guesses", type=int, default=60, help="give a game up after N guesses")
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.add_argument("--plot", metavar="FILE.png", help="draw the histogram (needs matplotlib)")
@@ -88,6 +117,15 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("moves", nargs="*", metavar="GUESS=B,C", help="guesses with their scores")
     h.add_argument("--limit", type=int, default=20, help="list at most N candidates")
 
+    t = sub.add_parser("tree", help="the decision tree of a deterministic strategy")
+    _add_game(t)
+    fmt = t.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="the tree document as JSON")
+    fmt.add_argument("--dot", action="store_true", help="Graphviz DOT")
+    t.add_argument("--levels", type=int, default=2, metavar="K",
+                   help="text outline: show K levels (default 2; 0 = all)")
+    t.add_argument("--output", "-o", metavar="FILE", help="write to FILE (.gz: compressed)")
+
     s = sub.add_parser("score", help="score code A against code B")
     _add_game(s, strategy=False)
     s.add_argument("a")
@@ -101,23 +139,27 @@ def cmd_evaluate(args) -> int:
     """``evaluate``: play every secret (or --first N) and print the summary."""
     from .evaluate import evaluate
     game = get_game(args.game)
-    opts = _strategy_options(args)
-    strat = make_strategy(args.strategy, game, **opts)
-    if args.first is not None and args.first < 1:
-        raise UsageError("--first must be at least 1")
+    if args.secrets is not None and args.secrets < 1:
+        raise UsageError("--secrets (--first) must be at least 1")
     if args.max_guesses < 1:
         raise UsageError("--max-guesses must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    opts = {} if args.tree else _strategy_options(args)
+    opts.pop("progress", None)
+    strat = _make_strategy(args, game)
     if args.plot:
         from .plot import require_matplotlib
         require_matplotlib()
-    n = game.size if args.first is None else min(args.first, game.size)
+    n = game.size if args.secrets is None else min(args.secrets, game.size)
     bar = None
     if sys.stderr.isatty():
         from tqdm import tqdm
         bar = tqdm(total=n, desc=f"{game.name}/{strat.name}", unit="game", file=sys.stderr)
     try:
         ev = evaluate(game, strat, first=n, max_guesses=args.max_guesses,
-                      keep_games=args.show_last > 0, progress=bar.update if bar else None)
+                      keep_games=args.show_last > 0, progress=bar.update if bar else None,
+                      jobs=args.jobs)
     finally:
         if bar:
             bar.close()
@@ -128,10 +170,17 @@ def cmd_evaluate(args) -> int:
     if ev.failed or ev.repeated:
         stream = sys.stderr if args.json else sys.stdout
         _print_problems(ev, game, stream)
+    claimed = getattr(strat, "doc", {}).get("total") if args.secrets is None else None
+    if claimed is not None and not ev.failed:
+        verdict = "agrees" if claimed == ev.total else "DISAGREES"
+        print(f"the tree claims total {claimed}: the replay {verdict}",
+              file=sys.stderr if args.json else sys.stdout)
+        if claimed != ev.total:
+            return 1
     if args.plot:
         from .plot import plot_histogram
         plot_histogram(ev, args.plot)
-    return 0
+    return 1 if ev.failed else 0
 
 
 def _print_evaluation(ev, game, args, opts):
@@ -147,6 +196,7 @@ def _print_evaluation(ev, game, args, opts):
     for t in range(1, ev.worst + 1):
         print(f"{t:5d}  {ev.histogram.get(t, 0):5d}")
     a = ev.average_exact
+    print(f"solved {ev.solved} of {ev.secrets}, unsolved {ev.unsolved}")
     print(f"total {ev.total}  average {ev.average:.5f} ({a.numerator}/{a.denominator})  "
           f"worst {ev.worst}  time {ev.seconds:.3f} s")
 
@@ -160,7 +210,7 @@ def _print_problems(ev, game, stream):
         detail = "; ".join(f"{v} {k}" for k, v in reasons.items())
         example = game.codes[ev.failed[0].secret]
         print(f"NOT SOLVED: {len(ev.failed)} of {ev.secrets} secrets ({detail}; e.g. {example}); "
-              "they are left out of the histogram and average", file=stream)
+              "they are left out of the histogram and average; exit status 1", file=stream)
     if ev.repeated:
         print(f"REPEATED A GUESS: {len(ev.repeated)} of {ev.secrets} games", file=stream)
 
@@ -234,6 +284,41 @@ def cmd_hint(args) -> int:
     return 0
 
 
+def cmd_tree(args) -> int:
+    """``tree``: the decision tree of a deterministic strategy (text outline, JSON or DOT)."""
+    from .tree import save_tree, strategy_tree, tree_to_dot, tree_to_text
+    game = get_game(args.game)
+    table = score_table(game)
+    strat = make_strategy(args.strategy, game, table, **_strategy_options(args))
+    doc = getattr(strat, "doc", None)
+    if doc is None:
+        if table.full is None:
+            raise GameError(f"trees of {game.name} ({game.size} codes) are too large to build")
+        doc = strategy_tree(game, strat)
+    if args.levels < 0:
+        raise UsageError("--levels must be 0 or more")
+    if args.json:
+        text = json.dumps(doc, separators=(",", ":")) + "\n"
+    elif args.dot:
+        text = tree_to_dot(doc)
+    else:
+        text = (f"game {doc['game']}, strategy {doc['strategy']}, opening {doc['opening']}, "
+                f"total {doc['total']} over {doc['secrets']} secrets\n"
+                + tree_to_text(doc, args.levels or None))
+    if args.output:
+        if args.json and args.output.endswith(".gz"):
+            save_tree(doc, args.output)
+        else:
+            try:
+                with open(args.output, "w", encoding="utf-8") as f:
+                    f.write(text)
+            except OSError as exc:
+                raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def cmd_score(args) -> int:
     """``score``: bulls, cows and bc.tc's 0-13 code of two codes."""
     game = get_game(args.game)
@@ -244,7 +329,8 @@ def cmd_score(args) -> int:
     return 0
 
 
-COMMANDS = {"evaluate": cmd_evaluate, "play": cmd_play, "hint": cmd_hint, "score": cmd_score}
+COMMANDS = {"evaluate": cmd_evaluate, "play": cmd_play, "hint": cmd_hint, "tree": cmd_tree,
+            "score": cmd_score}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,7 +338,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
-    except (UsageError, ValueError, PhaseStuck) as exc:  # GameError is a ValueError
+    except (UsageError, ValueError, RuntimeError) as exc:  # GameError is a ValueError;
+        # RuntimeError: PhaseStuck, TreeGap, bc.tc's RANGERR in play/hint
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from .games import Game
+from .games import Game, GameError
 from .strategies import Strategy, make_strategy
 from .table import ScoreTable, score_table
 
@@ -58,15 +58,27 @@ class Evaluation:
     games: list[GameResult] | None = None
 
     @property
+    def solved(self) -> int:
+        """Number of secrets found."""
+        return sum(self.histogram.values())
+
+    @property
+    def unsolved(self) -> int:
+        """Number of secrets not found (``failed``)."""
+        return len(self.failed)
+
+    @property
     def average(self) -> float:
         """Average tries of the solved games (float)."""
         return float(self.average_exact)
 
     def as_json(self) -> dict:
-        """The ``--json`` object: exactly game, strategy, secrets, histogram, total, average,
-        worst, seconds (histogram keys are strings, JSON's only key type)."""
+        """The ``--json`` object: exactly game, strategy, secrets, solved, unsolved, histogram,
+        total, average, worst, seconds (histogram keys are strings, JSON's only key type;
+        total, average and histogram cover the solved secrets only)."""
         return {
             "game": self.game, "strategy": self.strategy, "secrets": self.secrets,
+            "solved": self.solved, "unsolved": self.unsolved,
             "histogram": {str(k): v for k, v in self.histogram.items()},
             "total": self.total, "average": self.average, "worst": self.worst,
             "seconds": round(self.seconds, 4),
@@ -91,7 +103,7 @@ def play(strategy: Strategy, table: ScoreTable, secret: int,
         if g is None:
             try:
                 g = strategy.next_guess(cands, history)
-            except RuntimeError as exc:      # e.g. PhaseStuck
+            except RuntimeError as exc:      # PhaseStuck, TreeGap, bc.tc's RANGERR
                 return GameResult(secret, guesses, False, str(exc))
             if use_cache:
                 cache[key] = g
@@ -108,23 +120,79 @@ def play(strategy: Strategy, table: ScoreTable, secret: int,
     return GameResult(secret, guesses, False, f"not solved in {max_guesses} guesses")
 
 
+def _play_range(strat: Strategy, table: ScoreTable, lo: int, hi: int, max_guesses: int,
+                progress=None) -> list[GameResult]:
+    cache: dict = {}
+    out = []
+    for secret in range(lo, hi):
+        out.append(play(strat, table, secret, max_guesses, cache))
+        if progress is not None:
+            progress(1)
+    return out
+
+
+_WORKER: dict = {}
+
+
+def _init_worker(game: Game, name: str, options: dict) -> None:
+    table = score_table(game)
+    _WORKER["table"] = table
+    _WORKER["strategy"] = make_strategy(name, game, table, **options)
+
+
+def _work(task: tuple[int, int, int]) -> list[GameResult]:
+    lo, hi, max_guesses = task
+    return _play_range(_WORKER["strategy"], _WORKER["table"], lo, hi, max_guesses)
+
+
+def _parallel(game: Game, strat: Strategy, n: int, max_guesses: int, jobs: int,
+              progress) -> list[GameResult]:
+    from concurrent.futures import ProcessPoolExecutor
+    name, options = strat.worker_spec()
+    step = max(1, -(-n // (jobs * 8)))
+    tasks = [(lo, min(n, lo + step), max_guesses) for lo in range(0, n, step)]
+    results: list[list[GameResult]] = [None] * len(tasks)  # type: ignore[list-item]
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                             initargs=(game, name, options)) as pool:
+        futures = {pool.submit(_work, t): k for k, t in enumerate(tasks)}
+        from concurrent.futures import as_completed
+        for fut in as_completed(futures):
+            k = futures[fut]
+            results[k] = fut.result()
+            if progress is not None:
+                progress(tasks[k][1] - tasks[k][0])
+    return [r for chunk in results for r in chunk]
+
+
 def evaluate(game: Game, strategy: str | Strategy, first: int | None = None,
              max_guesses: int = DEFAULT_MAX_GUESSES, keep_games: bool = False,
-             progress: Callable[[int], None] | None = None, **options) -> Evaluation:
+             progress: Callable[[int], None] | None = None, jobs: int = 1,
+             **options) -> Evaluation:
     """Play every secret of ``game`` in ascending order (or the first ``first``).
 
     ``strategy``: a name (built with ``options``, e.g. seed=N) or a Strategy object.
-    ``progress(k)`` is called after each game. Returns an ``Evaluation``.
+    ``progress(k)`` is called as k more games are done. ``jobs`` > 1 splits the secrets into
+    contiguous chunks played by that many processes (``concurrent.futures``), each with its
+    own copy of the strategy; the result is the same as with ``jobs=1`` (``seconds`` aside).
+    Raises GameError if the strategy cannot be split (``random`` carries one generator
+    through all games in order). Returns an ``Evaluation``.
     """
     table = score_table(game)
     strat = make_strategy(strategy, game, table, **options) if isinstance(strategy, str) else strategy
     n = game.size if first is None else max(0, min(int(first), game.size))
+    if jobs < 1:
+        raise GameError("--jobs must be at least 1")
     t0 = time.perf_counter()
-    cache: dict = {}
+    if jobs > 1 and n > 1:
+        if not strat.splittable:
+            raise GameError(f"the {strat.name} strategy plays the secrets in one sequence "
+                            "(one generator for all games); it cannot use --jobs")
+        results = _parallel(game, strat, n, max_guesses, jobs, progress)
+    else:
+        results = _play_range(strat, table, 0, n, max_guesses, progress)
     hist: dict[int, int] = {}
     failed, repeated, games = [], [], []
-    for secret in range(n):
-        r = play(strat, table, secret, max_guesses, cache)
+    for r in results:
         if r.solved:
             hist[len(r.guesses)] = hist.get(len(r.guesses), 0) + 1
         else:
@@ -133,8 +201,6 @@ def evaluate(game: Game, strategy: str | Strategy, first: int | None = None,
             repeated.append(r)
         if keep_games:
             games.append(r)
-        if progress is not None:
-            progress(1)
     seconds = time.perf_counter() - t0
     hist = dict(sorted(hist.items()))
     solved = sum(hist.values())

@@ -30,12 +30,19 @@ class Strategy:
     summary: ClassVar[str] = ""
     deterministic: ClassVar[bool] = True
     uses_candidates: ClassVar[bool] = True
+    #: games may be played in any order and by several processes (evaluate --jobs)
+    splittable: ClassVar[bool] = True
 
     def __init__(self, game: Game, table: ScoreTable, **options):
         self.game = game
         self.table = table
         if options:
             raise TypeError(f"{self.name}: unknown options {sorted(options)}")
+
+    def worker_spec(self) -> tuple[str, dict]:
+        """(strategy name, options) that rebuild an equal strategy in another process
+        (``make_strategy(name, game, **options)``); set by ``make_strategy``."""
+        return self.name, dict(getattr(self, "spec_options", {}))
 
     def reset(self) -> None:
         """Start a new game (secret). Default: nothing to forget."""

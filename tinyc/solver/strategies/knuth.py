@@ -34,6 +34,8 @@ class Knuth(PartitionStrategy):
         self.prefer_consistent = self.form == "003"
 
     def first_guess(self):
+        if self.opening is not None:
+            return self.opening
         if self.form == "002" and self.game.knuth_first_guess:
             return self.game.code_id(self.game.knuth_first_guess)
         return None

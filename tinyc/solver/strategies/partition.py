@@ -39,6 +39,8 @@ class PartitionStrategy(Strategy):
     """
 
     pool: ClassVar[str] = "all"
+    #: a fixed first guess (code id) set by ``make_strategy(..., opening=CODE)``, or None
+    opening: int | None = None
     prefer_consistent: ClassVar[bool] = True
     float_rating: ClassVar[bool] = False
 
@@ -48,7 +50,7 @@ class PartitionStrategy(Strategy):
 
     def first_guess(self) -> int | None:
         """A fixed opening (code id), or None to compute it like any other move."""
-        return None
+        return self.opening
 
     def next_guess(self, candidates, history):
         if not history:

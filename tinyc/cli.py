@@ -375,6 +375,15 @@ def locate_command(argv: list[str]) -> int | None:
     return None
 
 
+def _starts_with_include(path: str) -> bool:
+    from .dialect import detect
+    try:
+        with open(path, "rb") as f:
+            return detect(f.read(16)) is not None
+    except OSError:
+        return False
+
+
 def route(argv: list[str]) -> list[str]:
     """``argv`` with the command first: the shell by default, ``boot`` for an ``.ipl`` file.
 
@@ -394,6 +403,8 @@ def route(argv: list[str]) -> list[str]:
         is_file = is_file or Path(word).exists()
     except (OSError, ValueError):
         pass
+    if is_file and _starts_with_include(word):
+        return ["run", word] + rest  # a Gibson-dialect program: "tinyc FILE" as that interpreter's "tc FILE"
     if is_file:
         raise UsageError(f"{word!r} is a file, not a command: `tinyc run {word}` runs a program, "
                          f"`tinyc boot {word}` boots it as a system file")

@@ -16,7 +16,8 @@
   with a side effect (a call, a machine call, an assignment): the original reads the first only then;
 * assigns a char variable or element (zero-extended into an int), a character constant, or the result
   of a function that may return a reference;
-* calls a name that is not a function of the link, a variadic function, or with the wrong number of
+* calls a function that may end with a ``break`` for the caller's loop (section 3.3);
+* calls a name that is not a function of the link, or with the wrong number of
   arguments, or uses a name no level declares (the reference reports those errors at the dialect's
   positions).
 """
@@ -119,6 +120,44 @@ def returns_reference(fn: ast.Function) -> bool:
     return any(isinstance(n, ast.Return) and isinstance(n.value, _MAYREF) for n in walk(fn.body))
 
 
+def _outside_loops(body):
+    """The nodes of ``body`` that no ``while`` encloses."""
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n is None or isinstance(n, ast.While):
+            continue
+        if isinstance(n, list):
+            stack.extend(n)
+            continue
+        yield n
+        for f in n.__slots__:
+            v = getattr(n, f, None)
+            if isinstance(v, (ast.Node, list)):
+                stack.append(v)
+
+
+def breaks_out(fn: ast.Function, lookup, seen: dict | None = None) -> bool:
+    """Whether a call of ``fn`` may end with a ``break`` that goes on to the caller: a break outside
+    any while of ``fn``, or such a call outside any while."""
+    seen = {} if seen is None else seen
+    if id(fn) in seen:
+        return seen[id(fn)]
+    seen[id(fn)] = False
+    out = False
+    for n in _outside_loops(fn.body):
+        if isinstance(n, ast.Break):
+            out = True
+        elif isinstance(n, (ast.Call, ast.Var)):
+            sym = lookup(n.name)
+            if sym is not None and sym.kind == "func" and breaks_out(sym.function, lookup, seen):
+                out = True
+        if out:
+            break
+    seen[id(fn)] = out
+    return out
+
+
 def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bool:
     """True when the statements ``body`` (a function's, with ``fn_params``) give the same results
     compiled as on the dialect's reference evaluator.  ``lookup(name)`` is the link's symbol."""
@@ -152,6 +191,8 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
         if isinstance(n, ast.Call):
             sym = lookup(n.name) if n.name not in local_types else None
             if sym is None or sym.kind != "func" or _broken(sym.function):
+                return False
+            if breaks_out(sym.function, lookup):
                 return False
             variadic = _variadic(sym.function)
             if not variadic and len(n.args) != len(sym.function.param_names):

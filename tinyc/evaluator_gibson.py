@@ -15,7 +15,8 @@ differences (gibson-dialect.md sections 3.5-3.10):
   argument of the call before its own;
 * ``int = char variable`` zero-extends (0..255); everything else reads chars sign-extended;
 * relational operators look at the sign of the wrapped difference;
-* undeclared names are error 3 at the name, machine calls are those of ``machine_calls_gibson``.
+* undeclared names are error 3 at the name, machine calls are those of ``machine_calls_gibson``;
+* a ``break`` with no ``while`` running in its function ends the function and breaks the caller's loop.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from .errors import ErrorCode, TinyCError
-from .evaluator import BreakSignal, Evaluator, ReturnSignal, binary
+from .evaluator import Evaluator, ReturnSignal, binary
 from .front_gibson import VARIADIC
 from .machine_calls_gibson import machine_call
 from .memory import MemoryFault
@@ -221,8 +222,8 @@ class GibsonEvaluator(Evaluator):
                 return 0
             except ReturnSignal as r:
                 return r.value
-            except BreakSignal:
-                return 0
+            # a break with no while running here ends this function and goes on to the caller's
+            # innermost while, or ends the caller too (gibson-dialect.md 3.3): BreakSignal propagates
             finally:
                 self.depth -= 1
         finally:

@@ -70,10 +70,10 @@ def header(app: bytes) -> tuple[list[str], list[str]]:
 
 
 def resolve(name: str, app_dir: Path) -> Path | None:
-    """An include file: as written (from the current directory, as the original), then from the
-    application's directory, then the dialect's own library directory (``pps/library.tc`` is our
-    ``library.tc``, ``pps/lrblib.tc`` our ``lrblib.tc``...)."""
-    for p in (Path(name), app_dir / name, library_dir() / Path(name).name):
+    """An include file: relative to the including application's directory, then to the current
+    directory (where the original looked), then in the dialect's own library directory by its last
+    component (``pps/library.tc`` is our ``library.tc``, ``pps/lrblib.tc`` our ``lrblib.tc``...)."""
+    for p in (app_dir / name, Path(name), library_dir() / Path(name).name):
         if p.is_file():
             return p
     return None

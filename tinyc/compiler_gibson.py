@@ -16,7 +16,8 @@
   with a side effect (a call, a machine call, an assignment): the original reads the first only then;
 * assigns a char variable or element (zero-extended into an int), a character constant, or the result
   of a function that may return a reference;
-* calls a function that may end with a ``break`` for the caller's loop (section 3.3);
+* calls a function that may end with a ``break`` for the caller's loop (section 3.3), or has a while
+  whose body is an unbracketed while, or an ``if c while ... else`` (both re-entered as section 3.3 says);
 * calls a name that is not a function of the link, or with the wrong number of
   arguments, or uses a name no level declares (the reference reports those errors at the dialect's
   positions).
@@ -183,6 +184,10 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
     for n in walk(body):
         if isinstance(n, Broken):
             return False
+        if isinstance(n, ast.While) and isinstance(n.body, ast.While):
+            return False  # nested unbracketed whiles re-test the outer condition (section 3.3)
+        if isinstance(n, ast.If) and isinstance(n.then, ast.While) and n.orelse is not None:
+            return False  # the else after "if c while ..." is reached as a statement
         if isinstance(n, (ast.Var, ast.Index)):
             if n.name not in local_types:
                 sym = lookup(n.name)

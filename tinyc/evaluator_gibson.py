@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from . import ast
 from .errors import ErrorCode, TinyCError
-from .evaluator import Evaluator, ReturnSignal, binary
+from .evaluator import BreakSignal, Evaluator, ReturnSignal, binary
 from .front_gibson import VARIADIC
 from .machine_calls_gibson import machine_call
 from .memory import MemoryFault
@@ -115,6 +115,43 @@ class GibsonEvaluator(Evaluator):
         return sym
 
     # ---- statements
+
+    def exec_while(self, node: ast.While) -> None:
+        """A while runs its body once and is run again by the statement list around it (section 3.3).
+        For a while whose body is a while without brackets, that means the outer condition is tested
+        again after each turn of the inner one, and a break ends only the inner one's turn."""
+        if not isinstance(node.body, ast.While):
+            return super().exec_while(node)
+        while True:
+            try:
+                if not self._turn(node):
+                    return
+            except BreakSignal:
+                continue
+
+    def _turn(self, node: ast.While) -> bool:
+        """One turn: the condition, then the body once (an inner while takes one turn); False if the
+        condition was false."""
+        if not self.eval(node.cond):
+            return False
+        if isinstance(node.body, ast.While):
+            self._turn(node.body)
+        else:
+            self.execute(node.body)
+        return True
+
+    def exec_if(self, node: ast.If) -> None:
+        """An if whose branch is a while: the while is re-run by the statement list around the if, so
+        the text after it, an else, comes next: an else there is error 3 (section 3.3)."""
+        if node.orelse is not None and isinstance(node.then, ast.While) and self.eval(node.cond):
+            self.execute(node.then)
+            raise TinyCError(ErrorCode.SYMERR, self._else_end(node))
+        return super().exec_if(node)
+
+    def _else_end(self, node: ast.If) -> int:
+        data = self.mem.data
+        at = data.find(b"else", node.then.end, node.orelse.pos)
+        return node.then.end if at < 0 else at + 4
 
     def exec_return(self, node: ast.Return) -> None:
         raise ReturnSignal(0 if node.value is None else self.ev(node.value))

@@ -18,7 +18,6 @@ from .lexer import Level, canonical, scan_levels, tokenize
 from .toplevel import LAYOUT, declared_names, scan
 from .linker import LinkedText, link
 from .memory import Memory
-from .parser import parse_function, parse_program, parse_statements
 from .symbols import Symbol, SymbolTable
 
 DEFAULT_MEMORY = 1 << 20
@@ -36,6 +35,7 @@ def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = No
     """Parse and cache (in the process and on disk, :mod:`tinyc.startcache`): the same text at the same
     address with the same names gives the same AST."""
     def parse() -> ast.Program:
+        from .parser import parse_program  # Lark only when something must be parsed
         levels = [Level(dict(names)) for names in outer]
         return parse_program(text.decode("latin-1"), levels, base,
                              Level(dict(program)) if program is not None else None, startup)
@@ -52,6 +52,7 @@ def _parse_system(text: bytes, base: int) -> ast.Program:
 def _parse_statement(text: str, base: int, levels: tuple) -> list[ast.Stmt]:
     """A typed statement (MC 11), parsed once per text, address and names (cached on disk too)."""
     def parse() -> list[ast.Stmt]:
+        from .parser import parse_statements
         return parse_statements(text, [Level(dict(names)) for names in levels], base)
     return startcache.parsed(text.encode("latin-1"), base, parse, "stmt", repr(levels).encode())
 
@@ -255,6 +256,7 @@ class Machine:
         key = tuple(sorted((n, classes[n]) for n in changed))
         view = self._library_views.get(key)
         if view is None:
+            from .parser import parse_function
             lt = self.library_text
             text = lt.text.decode("latin-1")
             levels = [Level(dict(merged)), self.library_lex]

@@ -152,12 +152,23 @@ class Null(Node):
 
 
 @dataclass(slots=True)
+class NameCheck(Node):
+    """A name the original had looked up when its statement stopped parsing, before its ``(``: error 26
+    if no level declares it, 7 (at ``paren``) if it is a scalar."""
+    name: str
+    paren: int
+
+
+@dataclass(slots=True)
 class ErrorStmt(Node):
     """A statement that did not parse (or a function header that did not): running it raises error
     ``code`` at the absolute address ``address``, as the original found the error only when the
-    statement ran (reference section 14 item 16).  ``pos``/``end`` span the text the parser skipped."""
+    statement ran (reference section 14 item 16).  ``pos``/``end`` span the text the parser skipped.
+    ``prefix`` holds what the statement had parsed before the error, evaluated first, left to right:
+    expressions and :class:`NameCheck` nodes."""
     code: int
     address: int
+    prefix: list = field(default_factory=list)
 
 
 Stmt = Decl | Block | If | While | For | Break | Return | ExprStmt | Null | ErrorStmt

@@ -307,6 +307,8 @@ class Codegen:
         elif isinstance(s, ast.Null):
             pass
         elif isinstance(s, ast.ErrorStmt):  # a statement that did not parse: its error when it runs
+            if s.prefix:
+                raise Unsupported("a statement that did not parse evaluates what it had parsed")
             self.emit(ind, f"_err({s.code}, {s.address})", s.pos)
             self.known = None
 

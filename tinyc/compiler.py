@@ -134,7 +134,10 @@ class FastEngine:
         key = (id(fn), m.memory.int_bits, m.memory.size, m.max_depth, tuple((n, link.resolve(n)) for n in free))
         entry = _CODE.get(key)
         if entry is None or entry[0] is not fn:
-            code, _, nodes = self.generate(fn.name, _params(fn), fn.body.body, link)
+            try:
+                code, _, nodes = self.generate(fn.name, _params(fn), fn.body.body, link)
+            except Unsupported:  # found while generating (a statement that did not parse, with a prefix)
+                return self._fallback(sym)
             entry = _CODE[key] = (fn, code, nodes)
         return types.FunctionType(entry[1], link.G)(entry[2])
 

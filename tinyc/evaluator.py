@@ -150,7 +150,14 @@ class Evaluator:
         pass
 
     def exec_errorstmt(self, node: ast.ErrorStmt) -> None:
-        """A statement that did not parse: its error, now that it runs (section 14 item 16)."""
+        """A statement that did not parse: what it had parsed runs, then its error (section 14 item 16)."""
+        for item in node.prefix:
+            if isinstance(item, ast.NameCheck):
+                sym = self.lookup(item.name, item)
+                if sym.kind != "func" and not sym.array:
+                    raise TinyCError(ErrorCode.CLASERR, item.paren)
+            else:
+                self.eval(item)
         raise TinyCError(node.code, node.address)
 
     # ---- expressions (section 6)

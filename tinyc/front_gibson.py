@@ -251,14 +251,14 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
     _check_nesting(tokens, 0)
     try:
         with _nesting_limit():
-            tree, header = parse_recovering(_parser(), tokens, start, text, 0, list(levels), _syntax_error)
+            tree, header, prefixes = parse_recovering(_parser(), tokens, start, text, 0, list(levels), _syntax_error)
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, tokens[0].start_pos if tokens else 0) from None
     if header is not None:
         raise TinyCError(header.code, header.address)
     try:
         with _nesting_limit():
-            return _GibsonToAST(0, text).transform(tree)
+            return _GibsonToAST(0, text, prefixes).transform(tree)
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, tokens[0].start_pos if tokens else 0) from None
     except VisitError as e:

@@ -18,7 +18,6 @@ from .lexer import Level, canonical, scan_levels, tokenize
 from .toplevel import LAYOUT, declared_names, scan
 from .linker import LinkedText, link
 from .memory import Memory
-from .parser import parse_function, parse_program, parse_statements
 from .symbols import Symbol, SymbolTable
 
 DEFAULT_MEMORY = 1 << 20
@@ -33,40 +32,57 @@ def system_file() -> bytes:
 @lru_cache(maxsize=256)
 def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = None,
            startup: bool = False) -> ast.Program:
-    """Parse and cache: the same text at the same address with the same names gives the same AST."""
-    levels = [Level(dict(names)) for names in outer]
-    return parse_program(text.decode("latin-1"), levels, base,
-                         Level(dict(program)) if program is not None else None, startup)
+    """Parse and cache (in the process and on disk, :mod:`tinyc.startcache`): the same text at the same
+    address with the same names gives the same AST."""
+    def parse() -> ast.Program:
+        from .parser import parse_program  # Lark only when something must be parsed
+        levels = [Level(dict(names)) for names in outer]
+        return parse_program(text.decode("latin-1"), levels, base,
+                             Level(dict(program)) if program is not None else None, startup)
+    return startcache.parsed(text, base, parse, "prog", repr((outer, program, startup)).encode())
 
 
 @lru_cache(maxsize=4)
 def _parse_system(text: bytes, base: int) -> ast.Program:
-    """``_parse`` of a whole system file, through the disk cache of :mod:`tinyc.startcache`."""
-    return startcache.parsed(text, base, lambda: _parse(text, base, ()))
+    """``_parse`` of a whole system file."""
+    return _parse(text, base, ())
+
+
+@lru_cache(maxsize=256)
+def _parse_statement(text: str, base: int, levels: tuple) -> list[ast.Stmt]:
+    """A typed statement (MC 11), parsed once per text, address and names (cached on disk too)."""
+    def parse() -> list[ast.Stmt]:
+        from .parser import parse_statements
+        return parse_statements(text, [Level(dict(names)) for names in levels], base)
+    return startcache.parsed(text.encode("latin-1"), base, parse, "stmt", repr(levels).encode())
 
 
 @lru_cache(maxsize=4)
-def _scan_system(text: bytes) -> tuple[dict, Level | None]:
-    """A system file's library functions and its own program level (tokenized once per process).
+def _scan_system(text: bytes) -> tuple[dict, dict | None]:
+    """A system file's library functions and its own program level (cached on disk, see ``_parse``).
 
-    Returns ``({function name: (raw tokens, free names)}, level after endlibrary)``.  A function's free
-    names are the names it uses that are not its parameters or locals: the only names whose meaning a
-    program can change (gotcha 11)."""
-    src = text.decode("latin-1")
-    tokens = tokenize(src, tolerant=True)
-    functions: dict[str, tuple[list, frozenset]] = {}
-    for item in scan(tokens, src, strict=False):
-        if item.kind == "endlibrary":
-            break
-        if item.kind != "func":
-            continue
-        raw = tokens[item.start:item.end]
-        sig = [t for t in raw if t.type not in LAYOUT]
-        local = {canonical(n.value) for k, t in enumerate(sig) if t.type in ("INT", "CHAR")
-                 for n in declared_names(sig, k)}
-        used = {canonical(t.value) for t in sig[1:] if t.type == "NAME"}
-        functions.setdefault(canonical(raw[0].value), (raw, frozenset(used - local)))
-    return functions, scan_levels(tokens, src)[1]
+    Returns ``({function name: (start, end, free names)}, names after endlibrary or None)``: each
+    function's text offsets, and the names it uses that are not its parameters or locals, the only
+    names whose meaning a program can change (gotcha 11)."""
+    def scan_text() -> tuple[dict, dict | None]:
+        src = text.decode("latin-1")
+        tokens = tokenize(src, tolerant=True)
+        functions: dict[str, tuple[int, int, frozenset]] = {}
+        for item in scan(tokens, src, strict=False):
+            if item.kind == "endlibrary":
+                break
+            if item.kind != "func":
+                continue
+            raw = tokens[item.start:item.end]
+            sig = [t for t in raw if t.type not in LAYOUT]
+            local = {canonical(n.value) for k, t in enumerate(sig) if t.type in ("INT", "CHAR")
+                     for n in declared_names(sig, k)}
+            used = {canonical(t.value) for t in sig[1:] if t.type == "NAME"}
+            functions.setdefault(canonical(raw[0].value),
+                                 (raw[0].start_pos, raw[-1].end_pos, frozenset(used - local)))
+        after = scan_levels(tokens, src)[1]
+        return functions, (after.names if after is not None else None)
+    return startcache.parsed(text, 0, scan_text, "scan")
 
 
 def _key(levels: list[Level]) -> tuple[tuple[tuple[str, bool], ...], ...]:
@@ -160,8 +176,8 @@ class Machine:
         self.library = linked.tables[0]
         self.library_lex = linked.lex_levels[0]
         self._library_functions, after = _scan_system(linked.text)
-        self._library_names = frozenset().union(*(free for _, free in self._library_functions.values()))
-        self._system_level = after or Level()  # the system file's own program level (its shell)
+        self._library_names = frozenset().union(*(free for _, _, free in self._library_functions.values()))
+        self._system_level = Level(dict(after or {}))  # the system file's own program level (its shell)
         self._library_classes = self._classes(self._system_level.names)
         self._library_views = {}
 
@@ -196,8 +212,8 @@ class Machine:
             linked = self._link(program, progstart, text)
             self.program = linked.tables[0]
             self.library = self._library_view(linked.lex_levels[0])
-            stmts = parse_statements(self._statement_text(start), [linked.lex_levels[0], self.library_lex],
-                                     base=start)
+            stmts = _parse_statement(self._statement_text(start), start,
+                                     _key([linked.lex_levels[0], self.library_lex]))
             self.engine.run(stmts)
             return 0, 0
         except TinyCError as e:
@@ -240,16 +256,18 @@ class Machine:
         key = tuple(sorted((n, classes[n]) for n in changed))
         view = self._library_views.get(key)
         if view is None:
+            from .parser import parse_function
             lt = self.library_text
             text = lt.text.decode("latin-1")
             levels = [Level(dict(merged)), self.library_lex]
             view = SymbolTable("library")
             for sym in lt.tables[0]:
                 view.define(sym)
-            for name, (raw, free) in self._library_functions.items():
+            for name, (start, end, free) in self._library_functions.items():
                 sym = view.get(name)
                 if free & changed and sym is not None and sym.function is not None:
-                    fn = parse_function(raw, levels, lt.base, text)
+                    raw = tokenize(text[start:end], lt.base + start, tolerant=True)
+                    fn = parse_function(raw, levels, lt.base + start, text[start:end])
                     view.symbols[name] = Symbol(name, "func", address=fn.pos, function=fn)
             self._library_views[key] = view
         return view

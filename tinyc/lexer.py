@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters
+from typing import TYPE_CHECKING
 
 from .errors import ErrorCode, TinyCError
 from .toplevel import declared_names, scan
+
+if TYPE_CHECKING:  # Lark is imported only when something is tokenized: cached runs never need it
+    from lark import Lark, Token
 
 GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
 _LAYOUT = {"WS", "COMMENT", "NEWLINE"}
@@ -31,6 +33,7 @@ def canonical(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _tokenizer() -> Lark:
+    from lark import Lark
     return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program", cache=True)  # grammar analysis kept in a temp file
 
 
@@ -42,6 +45,8 @@ def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
     With ``tolerant`` such text becomes a BADQUOTE token (the rest of its line) or a BADCHAR token
     instead, so that the error is raised only if the statement holding it runs (section 14 item 16).
     """
+    from lark import Token
+    from lark.exceptions import UnexpectedCharacters
     out: list[Token] = []
     offset = 0
     while True:
@@ -66,6 +71,7 @@ def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
 
 def _moved(t: Token, offset: int, text: str) -> Token:
     """A token lexed from ``text[offset:]``, with its position in ``text``."""
+    from lark import Token
     start, end = t.start_pos + offset, t.end_pos + offset
     line = text.count("\n", 0, start) + 1
     column = start - text.rfind("\n", 0, start)
@@ -117,6 +123,7 @@ def classify(tokens: list[Token], outer: list[Level], statements: bool = False) 
     With ``statements`` the tokens are statements to run (MC 11), not a program, so a name at the top
     level is a use, not a function definition.  Returns a new list of tokens with the layout removed.
     """
+    from lark import Token
     out: list[Token] = []
     n = len(tokens)
     declared: set[int] = set()  # indexes of NAME tokens that are being declared

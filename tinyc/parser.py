@@ -136,18 +136,18 @@ def parse_function(raw: list[Token], levels: list[Level], base: int, text: str,
         return ast.Function(start, end, name=fname, params=[], body=ast.Block(end, end, body=[]), error=err)
     tokens = classify(raw, levels)
     _check_nesting(tokens, base)
-    tree, header = parse_recovering(_parser(), tokens, "funcdef", text, base, levels, _syntax_error)
+    tree, header, prefixes = parse_recovering(_parser(), tokens, "funcdef", text, base, levels, _syntax_error)
     if header is not None:
         return ast.Function(start, end, name=fname, params=[], body=ast.Block(end, end, body=[]), error=header)
-    return _to_ast(tree, base, text)
+    return _to_ast(tree, base, text, prefixes)
 
 
 def _statements(tokens: list[Token], levels: list[Level], base: int, text: str) -> list[ast.Stmt]:
     _check_nesting(tokens, base)
-    tree, header = parse_recovering(_parser(), tokens, "statements", text, base, levels, _syntax_error)
+    tree, header, prefixes = parse_recovering(_parser(), tokens, "statements", text, base, levels, _syntax_error)
     if header is not None:  # cannot happen: every token can start a statement
         return [header]
-    return _to_ast(tree, base, text).body
+    return _to_ast(tree, base, text, prefixes).body
 
 
 def parse_statements(text: str, outer: list[Level], base: int = 0) -> list[ast.Stmt]:
@@ -190,10 +190,10 @@ def _nesting_limit(frames: int = 4000):
         sys.setrecursionlimit(saved)
 
 
-def _to_ast(tree: Tree, base: int, text: str = ""):
+def _to_ast(tree: Tree, base: int, text: str = "", prefixes: list | None = None):
     try:
         with _nesting_limit():
-            return _ToAST(base, text).transform(tree)
+            return _ToAST(base, text, prefixes).transform(tree)
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, base + (tree.meta.start_pos if not tree.meta.empty else 0)) from None
     except VisitError as e:  # a literal the grammar accepts but the AST rejects
@@ -287,10 +287,11 @@ def _strip(children):
 class _ToAST(Transformer):
     """Lark tree to ``tinyc.ast`` nodes; every node keeps the absolute addresses of its source."""
 
-    def __init__(self, base: int, text: str = ""):
+    def __init__(self, base: int, text: str = "", prefixes: list | None = None):
         super().__init__()
         self.base = base
         self.text = text
+        self.prefixes = prefixes or []
 
     def _after(self, meta) -> int:
         """The offset past the blanks, line ends and comments that follow a node: the original skipped
@@ -410,8 +411,39 @@ class _ToAST(Transformer):
         return ast.Null(*self._pos(meta))
 
     def error_stmt(self, meta, ch):
-        code, address = ch[0].value.split(":")
-        return ast.ErrorStmt(*self._pos(meta), code=int(code), address=int(address))
+        code, address, k = ch[0].value.split(":")
+        prefix = self._prefix(self.prefixes[int(k)]) if self.prefixes else []
+        return ast.ErrorStmt(*self._pos(meta), code=int(code), address=int(address), prefix=prefix)
+
+    def _prefix(self, values: list) -> list:
+        """What a failed statement had parsed, as the engines evaluate it before the error: complete
+        operands (expressions) and the names still waiting for their ``(`` (see tinyc.recovery)."""
+        out: list = []
+        declaring = any(isinstance(v, Token) and v.type in ("INT", "CHAR") for v in values)
+
+        def add(items):
+            for j, v in enumerate(items):
+                if isinstance(v, Tree):
+                    r = self.transform(v)
+                    if isinstance(r, (ast.Number, ast.CharLit, ast.String, ast.Var, ast.Index, ast.Call,
+                                      ast.MachineCall, ast.Assign, ast.BinOp, ast.Unary)):
+                        out.append(r)
+                    elif isinstance(r, Tree):
+                        add(r.children)
+                    elif isinstance(r, list):
+                        add(r)
+                elif isinstance(v, (ast.Number, ast.CharLit, ast.String, ast.Var, ast.Index, ast.Call,
+                                    ast.MachineCall, ast.Assign, ast.BinOp, ast.Unary)):
+                    out.append(v)
+                elif isinstance(v, list):
+                    add(v)
+                elif isinstance(v, Token) and v.type == "NAME" and not declaring:
+                    nxt = items[j + 1] if j + 1 < len(items) else None
+                    if isinstance(nxt, Token) and nxt.type == "LPAR":
+                        out.append(ast.NameCheck(self.base + v.start_pos, self.base + v.end_pos,
+                                                 name=canonical(v.value), paren=self.base + nxt.start_pos))
+        add(values)
+        return out
 
     def assign(self, meta, ch):
         return ast.Assign(*self._pos(meta), target=ch[0], value=ch[1])

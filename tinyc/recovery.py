@@ -14,7 +14,11 @@ token that carries the error number and cursor, and parses again, until the text
   ``if`` takes its ``else`` along.
 * **Which error.** The number and cursor the parse error maps to, except that a statement failing at
   its first token is error 9 (the original's factor error came first; 1 for a stray keyword), and a
-  name that no level declares, before the point of failure, is error 26 just after that name.
+  character no token starts with is 9, an unclosed quote 2.
+* **What runs first.** The original evaluated as it parsed, so what the statement had parsed before the
+  failure ran: the complete operands on the parser's stack are kept with the error statement (its
+  ``prefix``) and evaluated, left to right, before the error is raised.  A name still waiting for its
+  ``(`` is looked up (error 26 if no level declares it, 7 if it names a scalar).
 """
 
 from __future__ import annotations
@@ -26,34 +30,39 @@ from lark.exceptions import UnexpectedInput
 
 from . import ast
 from .errors import ErrorCode, TinyCError
-from .lexer import Level, canonical
-from .toplevel import declared_names
+from .lexer import Level
 
 SyntaxErrorMap = Callable[[UnexpectedInput, list[Token], int, str], TinyCError]
 
 
 def parse_recovering(parser: Lark, tokens: list[Token], start: str, text: str, base: int,
-                     levels: list[Level], syntax_error: SyntaxErrorMap) -> tuple[Tree | None, ast.ErrorStmt | None]:
+                     levels: list[Level], syntax_error: SyntaxErrorMap
+                     ) -> tuple[Tree | None, ast.ErrorStmt | None, list[list]]:
     """Parse classified ``tokens`` from ``start``, turning each statement that fails into ERRSTMT.
 
-    Returns ``(tree, None)``, or ``(None, error)`` when the failure is outside any statement (a
-    function's header).  ``syntax_error`` maps a Lark error to the tiny-c error (number, address).
+    Returns ``(tree, None, prefixes)``, or ``(None, error, [])`` when the failure is outside any
+    statement (a function's header).  The value of each ERRSTMT token is ``code:address:k``, and
+    ``prefixes[k]`` the parse-tree values the statement had parsed (see the module's docstring).
+    ``syntax_error`` maps a Lark error to the tiny-c error (number, address).
     """
     tokens = list(tokens)
+    prefixes: list[list] = []
     for _ in range(2 * len(tokens) + 2):
         try:
-            return parser.parse(tokens, start=start), None
+            return parser.parse(tokens, start=start), None, prefixes
         except UnexpectedInput as e:
             failed = _index(tokens, getattr(e, "token", None))
             err = syntax_error(e, tokens, base, text)
-            first = _statement_start(e, tokens, failed)
-            if first is None:
-                return None, ast.ErrorStmt(err.address, err.address, int(err.code), err.address)
+            found = _statement_start(e, tokens, failed)
+            if found is None:
+                return None, ast.ErrorStmt(err.address, err.address, int(err.code), err.address), []
+            first, values = found
             end = _statement_end(tokens, first, failed, text)
-            code, address = _error(err, tokens, first, failed, base, levels)
+            code, address = _error(err, tokens, first, failed, base)
             at = tokens[first] if first < len(tokens) else None
             pos = at.start_pos if at is not None else len(text)
-            mark = Token("ERRSTMT", f"{code}:{address}", start_pos=pos,
+            prefixes.append(values)
+            mark = Token("ERRSTMT", f"{code}:{address}:{len(prefixes) - 1}", start_pos=pos,
                          end_pos=tokens[end - 1].end_pos if end > first else pos,
                          line=getattr(at, "line", 1), column=getattr(at, "column", 1),
                          end_line=getattr(at, "line", 1), end_column=getattr(at, "column", 1))
@@ -70,26 +79,28 @@ def _index(tokens: list[Token], token) -> int:
     return len(tokens)
 
 
-def _statement_start(e: UnexpectedInput, tokens: list[Token], failed: int) -> int | None:
-    """The index of the first token of the statement that failed, or None outside any statement."""
+def _statement_start(e: UnexpectedInput, tokens: list[Token], failed: int) -> tuple[int, list] | None:
+    """The index of the first token of the statement that failed and the values the parser holds for
+    it, or None outside any statement."""
     state = getattr(e, "state", None)
     if state is None:
-        return failed
+        return failed, []
     probe = state.copy()
     try:
         probe.feed_token(Token("BREAK", "break"))
-        return failed  # a statement may begin here: the one before it is complete
+        return failed, []  # a statement may begin here: the one before it is complete
     except UnexpectedInput:
         pass
     states = state.parse_conf.states
     stack = state.state_stack
     for k in range(len(stack) - 1, -1, -1):
         if "stmt" in states[stack[k]]:
-            first = _leftmost(state.value_stack[k:])
+            values = list(state.value_stack[k:])
+            first = _leftmost(values)
             if first is None:
-                return failed
+                return failed, []
             return next((j for j, t in enumerate(tokens) if t.start_pos == first.start_pos
-                         and t.type == first.type), failed)
+                         and t.type == first.type), failed), values
     return None
 
 
@@ -154,21 +165,8 @@ def _extent(tokens: list[Token], first: int, must: int, text: str, simple: bool 
     return j
 
 
-def _error(err: TinyCError, tokens: list[Token], first: int, failed: int, base: int,
-           levels: list[Level]) -> tuple[int, int]:
+def _error(err: TinyCError, tokens: list[Token], first: int, failed: int, base: int) -> tuple[int, int]:
     """The error number and address the statement raises when it runs."""
-    local: set[str] = set()  # declared earlier in the text: the original declared them as they ran
-    declaring: set[int] = set()
-    for j in range(min(failed, len(tokens))):
-        t = tokens[j]
-        if t.type in ("INT", "CHAR"):
-            for name in declared_names(tokens, j):
-                declaring.add(id(name))
-                local.add(canonical(name.value))
-        elif j >= first and t.type == "NAME" and id(t) not in declaring:
-            name = canonical(t.value)
-            if name not in local and not any(name in level.names for level in levels):
-                return int(ErrorCode.SYMERRA), base + t.end_pos
     if failed < len(tokens) and tokens[failed].type in ("BADCHAR", "BADQUOTE"):
         t = tokens[failed]  # text no token starts with: 9, or a literal with no closing quote: 2
         return int(ErrorCode.CURSERR if t.type == "BADQUOTE" else ErrorCode.SYNXERR), base + t.start_pos

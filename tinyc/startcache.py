@@ -1,10 +1,12 @@
-"""A disk cache of parsed system files, so that ``tinyc run`` and the shell start without parsing one.
+"""A disk cache of parsed texts, so that ``tinyc run`` and the shell start without parsing again.
 
-The library (``tinyc/lib/system.ipl``) is the same text at the same address on every start.  Its AST
-is pickled in the user's cache directory (``$XDG_CACHE_HOME/tinyc`` or ``~/.cache/tinyc``; the
-environment variable ``TINYC_NO_CACHE`` turns the cache off), keyed by a hash of the text, its address
-and the sources of every stage that builds the AST, so that a change to any of them makes a new entry.
-Reading or writing the cache never fails a run: any problem means parsing as usual.
+The library (``tinyc/lib/system.ipl``) is the same text at the same address on every start, and so is a
+program run again.  Their ASTs (and the scan of the system file) are pickled in the user's cache
+directory (``$XDG_CACHE_HOME/tinyc`` or ``~/.cache/tinyc``; the environment variable ``TINYC_NO_CACHE``
+turns the cache off), keyed by a hash of the text, its address, what else the result depends on (the
+names of the symbol levels it was parsed with) and the sources of every stage that builds it, so that a
+change to any of them makes a new entry.  At most ``KEEP`` entries are kept (the oldest go).  Reading or
+writing the cache never fails a run: any problem means parsing as usual.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ import pickle
 from pathlib import Path
 from typing import Callable
 
-STAGES = ("grammar.lark", "lexer.py", "parser.py", "ast.py")  # what the AST depends on
+STAGES = ("grammar.lark", "lexer.py", "parser.py", "ast.py", "recovery.py", "toplevel.py",
+          "interpreter.py")  # what the cached results depend on
+KEEP = 200  # entries; more are pruned, oldest first
 
 
 def cache_dir() -> Path:
@@ -24,23 +28,32 @@ def cache_dir() -> Path:
     return Path(base) / "tinyc"
 
 
-def _key(text: bytes, base: int) -> str:
-    h = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    for name in STAGES:
-        h.update((here / name).read_bytes())
-    h.update(b"%d\0" % base)
+_STAGES_HASH: bytes | None = None
+
+
+def _key(text: bytes, base: int, extra: bytes = b"") -> str:
+    global _STAGES_HASH
+    if _STAGES_HASH is None:
+        h = hashlib.sha256()
+        here = Path(__file__).resolve().parent
+        for name in STAGES:
+            h.update((here / name).read_bytes())
+        _STAGES_HASH = h.digest()
+    h = hashlib.sha256(_STAGES_HASH)
+    h.update(b"%d\0%d\0" % (base, len(extra)))
+    h.update(extra)
     h.update(text)
     return h.hexdigest()[:40]
 
 
-def parsed(text: bytes, base: int, parse: Callable[[], object]):
-    """The AST ``parse()`` gives for ``text`` loaded at ``base`` (byte address), from the cache if it
-    is there; errors of ``parse`` propagate and are not cached."""
+def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast", extra: bytes = b""):
+    """What ``parse()`` gives for ``text`` loaded at ``base`` (byte address), from the cache if it is
+    there; ``kind`` names the sort of result, ``extra`` anything else it depends on.  Errors of
+    ``parse`` propagate and are not cached."""
     if os.environ.get("TINYC_NO_CACHE"):
         return parse()
     try:
-        path = cache_dir() / f"ast-{_key(text, base)}.pickle"
+        path = cache_dir() / f"{kind}-{_key(text, base, extra)}.pickle"
         with open(path, "rb") as f:
             return pickle.load(f)
     except Exception:  # missing, unreadable or stale: parse
@@ -52,6 +65,20 @@ def parsed(text: bytes, base: int, parse: Callable[[], object]):
         with open(tmp, "wb") as f:
             pickle.dump(program, f, pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)  # atomic: a concurrent start sees the old state or the whole file
+        _prune(path.parent)
     except Exception:
         pass
     return program
+
+
+def _prune(folder: Path) -> None:
+    """Keep the ``KEEP`` most recently written entries."""
+    entries = list(folder.glob("*.pickle"))
+    if len(entries) <= KEEP:
+        return
+    entries.sort(key=lambda p: p.stat().st_mtime)
+    for old in entries[:len(entries) - KEEP]:
+        try:
+            old.unlink()
+        except OSError:
+            pass

@@ -19,10 +19,12 @@ An unbalanced ``[`` runs the cursor off the program: error 2 at the end of the t
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from lark import Token
+from typing import TYPE_CHECKING
 
 from .errors import ErrorCode, TinyCError
+
+if TYPE_CHECKING:
+    from lark import Token
 
 LAYOUT = frozenset({"WS", "COMMENT", "NEWLINE"})
 # keywords are words too: the linker took any word that does not start a declaration for a function name

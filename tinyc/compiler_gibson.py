@@ -33,7 +33,7 @@ from .codegen import Codegen, walk
 from .compiler import FastEngine
 from .errors import ErrorCode, TinyCError
 from .evaluator_gibson import GibsonEvaluator
-from .front_gibson import VARIADIC, Broken
+from .front_gibson import VARIADIC, Broken, is_variadic
 from .machine_calls_gibson import machine_call
 from .memory import MemoryFault
 
@@ -106,8 +106,7 @@ def _late_read_shows(first, later, scalars: set[str]) -> bool:
     return any(_has_effect(b) for b in later)
 
 
-def _variadic(fn: ast.Function) -> bool:
-    return bool(fn.params) and fn.params[-1].type == VARIADIC
+_variadic = is_variadic
 
 
 def _broken(fn: ast.Function) -> bool:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from . import ast
 from .errors import ErrorCode, TinyCError
 from .evaluator import BreakSignal, Evaluator, ReturnSignal, binary
-from .front_gibson import VARIADIC
+from .front_gibson import VARIADIC, is_variadic
 from .machine_calls_gibson import machine_call
 from .memory import MemoryFault
 from .symbols import Frame, Symbol
@@ -239,7 +239,7 @@ class GibsonEvaluator(Evaluator):
         if fn.error is not None:  # a header that did not parse: found as the call enters
             raise TinyCError(fn.error.code, fn.error.address)
         params = [(decl.type, d) for decl in fn.params if decl.type != VARIADIC for d in decl.names]
-        variadic = bool(fn.params) and fn.params[-1].type == VARIADIC
+        variadic = is_variadic(fn)
         if not variadic and len(args) != len(params):
             raise TinyCError(ErrorCode.ARGSERR, node.after if isinstance(node, ast.Call) else
                              self.skip(node.end, lines=True))

@@ -5,8 +5,9 @@ The dialect's own grammar is ``grammar_gibson.lark``; names are classified (the 
 interpreter's linker did (gibson-dialect.md section 1.6), the top level is scanned, not parsed:
 ``[...]`` blocks other than the seed are skipped unread, ``#`` lines are layout, a declaration
 allocates globals, any other name starts a function whose body is the next bracket-balanced
-``[...]``.  Each function is parsed on its own; one that does not parse becomes a function whose body
-raises the syntax error when it is called, so code that never runs never fails.
+``[...]``.  Each function is parsed on its own with the statement-level recovery of
+:mod:`tinyc.recovery`: a statement that does not parse raises its error when it runs, and a function
+whose header does not parse raises it when called, so code that never runs never fails.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, v_args
-from lark.exceptions import UnexpectedInput, VisitError
+from lark.exceptions import VisitError
 
 from . import ast
 from .dialect import GIBSON

@@ -128,3 +128,12 @@ def test_printf_directives():
     assert format_printf(M, b"100%% sure", []) == b"100 sure"
     assert format_printf(M, b"[%123d]", [9]) == b"[\nBAD FMT, max 3 digits, then one of dscx\n]"
     assert format_printf(M, b"%05d|%s", [-42, 0]) == b"-0042|(null)"
+
+
+def test_cdate_and_sleep(monkeypatch, tmp_path):
+    import re
+    prog = tmp_path / "d.tc"
+    prog.write_bytes(b'main [ char b(30); int p; p = cdate(b); ps b; pn p == b; sleep 0; pn strlen(b) ]\n')
+    status, out, _ = run_cli(["run", "--dialect", "gibson", "-q", str(prog)], monkeypatch, tmp_path)
+    assert status == 0
+    assert re.fullmatch(rb"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d 1 19\n", out), out

@@ -238,7 +238,10 @@ def cmd_gibson(path: str, args: argparse.Namespace) -> int:
     """Run ``path`` in the Gibson dialect (tinyc.gibson): exit status as that interpreter's."""
     from . import gibson
     console = Console(strip_cr=args.strip_cr, echo=args.echo)
-    return gibson.run(path, code=args.code, quiet=args.quiet, engine=getattr(args, "engine", "reference"),
+    code = args.code
+    if code is None and getattr(args, "entry", "main") != "main":
+        code = args.entry  # --entry NAME: the seed runs NAME instead of main()
+    return gibson.run(path, code=code, quiet=args.quiet, engine=getattr(args, "engine", "reference"),
                       memory=args.memory, max_depth=args.max_depth, allow_system=args.allow_system,
                       console=console)
 

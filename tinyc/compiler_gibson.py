@@ -178,8 +178,8 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
                 if d.name not in local_types and d.size is None:
                     scalars.add(d.name)
                 local_types.setdefault(d.name, n.type)
-    if top:
-        scalars = set()  # the seed's declarations are globals in that interpreter
+    if top and local_types:
+        return False  # the seed's declarations are application globals: the reference runs it
     for n in walk(body):
         if isinstance(n, Broken):
             return False

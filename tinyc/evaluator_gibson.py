@@ -79,6 +79,25 @@ class GibsonEvaluator(Evaluator):
         except MemoryFault:
             raise TinyCError(ErrorCode.RANGERR, node.end if node is not None else self.cursor) from None
 
+    def run(self, stmts: list[ast.Stmt]) -> None:
+        """The seed statement: it runs with the application's globals as its locals, so declarations
+        in ``-r '[int i; ...]'`` are application globals (gibson-dialect.md 1.5)."""
+        if self.m.program is None:
+            return super().run(stmts)
+        saved, saved_depth = self.frame, self.depth
+        self.frame = Frame(None, locals=self.m.program.symbols, mark=self.m.top)
+        try:
+            for s in stmts:
+                self.execute(s)
+        except (ReturnSignal, BreakSignal):
+            pass
+        except KeyboardInterrupt:
+            raise TinyCError(ErrorCode.KILL, self.cursor) from None
+        except RecursionError:
+            raise TinyCError(ErrorCode.TMFUERR, self.cursor) from None
+        finally:
+            self.frame, self.depth = saved, saved_depth
+
     # ---- positions as that interpreter reports them
 
     def skip(self, at: int, lines: bool = False) -> int:

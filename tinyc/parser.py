@@ -13,6 +13,7 @@ does not parse) is a :class:`TinyCError` at load time.
 
 from __future__ import annotations
 
+import gc
 import sys
 from contextlib import contextmanager
 from functools import lru_cache
@@ -92,6 +93,25 @@ def parse_program(text: str, outer: list[Level] | None = None, base: int = 0,
     system file (IPL) starts with.  Raises TinyCError for what the linker finds: error 2, 20, or an error in a global
     declaration.
     """
+    with _gc_paused():
+        return _parse_program(text, outer, base, program, startup)
+
+
+@contextmanager
+def _gc_paused():
+    """Python's cyclic collector paused while a parse builds its many small objects (it made parsing
+    large programs slower as they grew)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _parse_program(text: str, outer: list[Level] | None, base: int, program: Level | None,
+                   startup: bool) -> ast.Program:
     tokens = tokenize(text, base, tolerant=True)
     levels = _levels(tokens, text, outer, program)
     items: list = []

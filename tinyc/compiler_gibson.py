@@ -11,11 +11,12 @@
 :func:`compilable` is that test.  A function stays on the reference evaluator when it
 
 * did not parse, is variadic, or has an array parameter whose size is not a constant;
-* returns a bare variable, element or call (``return x`` hands back a reference);
 * has an operator or an argument list in which a variable, element or call is followed by an operand
   with a side effect (a call, a machine call, an assignment): the original reads the first only then;
 * assigns a char variable or element (zero-extended into an int), a character constant, or the result
-  of a function that may return a reference;
+  of a function that may return a reference to a char (``return c``);
+* passes a call that may return a reference (``return x``) as a second or later argument, or to a
+  ``...`` function (the callee's first parameters take that storage before it is read);
 * calls a function that may end with a ``break`` for the caller's loop (section 3.3), or has a while
   whose body is an unbracketed while, or an ``if c while ... else`` (both re-entered as section 3.3 says);
 * calls a name that is not a function of the link, or with the wrong number of
@@ -158,6 +159,40 @@ def breaks_out(fn: ast.Function, lookup, seen: dict | None = None) -> bool:
     return out
 
 
+def returns_char_reference(fn: ast.Function, lookup, seen: set | None = None) -> bool:
+    """The function may hand back a reference to a char (zero-extended by ``int = f()``), or cannot be
+    analysed."""
+    if _variadic(fn) or _broken(fn):
+        return True
+    seen = set() if seen is None else seen
+    if id(fn) in seen:
+        return False
+    seen.add(id(fn))
+    chars = {d.name for decl in fn.params if decl.type == "char" for d in decl.names}
+    ints = {d.name for decl in fn.params if decl.type != "char" for d in decl.names}
+    for n in walk(fn.body):
+        if isinstance(n, ast.Decl):
+            for d in n.names:
+                if d.name not in ints:
+                    (chars if n.type == "char" else ints).add(d.name)
+    for n in walk(fn.body):
+        if not isinstance(n, ast.Return):
+            continue
+        v = n.value
+        if isinstance(v, (ast.Var, ast.Index)):
+            if v.name in chars:
+                return True
+            if v.name not in ints:
+                sym = lookup(v.name)
+                if sym is None or sym.kind != "var" or sym.type == "char":
+                    return True
+        elif isinstance(v, ast.Call):
+            sym = lookup(v.name)
+            if sym is None or sym.kind != "func" or returns_char_reference(sym.function, lookup, seen):
+                return True
+    return False
+
+
 def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bool:
     """True when the statements ``body`` (a function's, with ``fn_params``) give the same results
     compiled as on the dialect's reference evaluator.  ``lookup(name)`` is the link's symbol."""
@@ -207,8 +242,6 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
                     asym = lookup(a.name)
                     if asym is None or asym.kind != "func" or returns_reference(asym.function):
                         return False
-        if isinstance(n, ast.Return) and isinstance(n.value, _MAYREF):
-            return False
         if isinstance(n, ast.BinOp) and _late_read_shows(n.left, [n.right], scalars):
             return False
         if isinstance(n, (ast.Call, ast.MachineCall)):
@@ -228,7 +261,7 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
                     return False
             if isinstance(v, ast.Call):
                 sym = lookup(v.name)
-                if sym is None or sym.kind != "func" or returns_reference(sym.function):
+                if sym is None or sym.kind != "func" or returns_char_reference(sym.function, lookup):
                     return False
     return True
 

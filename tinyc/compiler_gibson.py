@@ -96,15 +96,62 @@ def _has_effect(node) -> bool:
     return any(isinstance(n, _EFFECT) for n in walk(node))
 
 
-def _late_read_shows(first, later, scalars: set[str]) -> bool:
+def _late_read_shows(first, later, scalars: set[str], lookup) -> bool:
     """Whether reading ``first`` after evaluating the ``later`` operands can differ from reading it
-    first.  A local scalar has no address a callee could reach: only an assignment to it counts."""
+    first (section 3.9).  A call that returns a value is a value; a scalar or an array name can change
+    only by an assignment to its name (here or in a function called); an element, by any side effect."""
     if not isinstance(first, _MAYREF):
         return False
-    if isinstance(first, ast.Var) and first.name in scalars:
-        return any(isinstance(n, ast.Assign) and isinstance(n.target, ast.Var) and n.target.name == first.name
-                   for b in later for n in walk(b))
+    if isinstance(first, ast.Call):
+        sym = lookup(first.name) if first.name not in scalars else None
+        if sym is not None and sym.kind == "func" and not returns_reference(sym.function):
+            return False
+        return any(_has_effect(b) for b in later)
+    if isinstance(first, ast.Var):
+        name = first.name
+        for b in later:
+            for n in walk(b):
+                if isinstance(n, ast.Assign) and isinstance(n.target, ast.Var) and n.target.name == name:
+                    return True
+                if name not in scalars and isinstance(n, (ast.Call, ast.Var)):
+                    sym = lookup(n.name)
+                    if sym is not None and sym.kind == "func":
+                        assigned = _assigns(sym.function, lookup)
+                        if name in assigned or EVERY in assigned:
+                            return True
+                    if sym is None and isinstance(n, ast.Call):
+                        return True
+        return False
     return any(_has_effect(b) for b in later)
+
+
+_ASSIGNS: dict = {}
+EVERY = "*"  # a call that cannot be followed: it may assign any name
+
+
+def _assigns(fn: ast.Function, lookup) -> set[str]:
+    """The names ``fn`` or the functions it calls assign as a whole (``x = ...``), with EVERY when a
+    call cannot be followed."""
+    hit = _ASSIGNS.get(id(fn))
+    if hit is None or hit[0] is not fn:
+        out: set[str] = set()
+        todo, seen = [fn], set()
+        while todo:
+            f = todo.pop()
+            if id(f) in seen:
+                continue
+            seen.add(id(f))
+            for n in walk(f.body):
+                if isinstance(n, ast.Assign) and isinstance(n.target, ast.Var):
+                    out.add(n.target.name)
+                elif isinstance(n, (ast.Call, ast.Var)):
+                    sym = lookup(n.name)
+                    if sym is not None and sym.kind == "func":
+                        todo.append(sym.function)
+                    elif sym is None and isinstance(n, ast.Call):
+                        out.add(EVERY)
+        hit = _ASSIGNS[id(fn)] = (fn, out)
+    return hit[1]
 
 
 _variadic = is_variadic
@@ -242,11 +289,11 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
                     asym = lookup(a.name)
                     if asym is None or asym.kind != "func" or returns_reference(asym.function):
                         return False
-        if isinstance(n, ast.BinOp) and _late_read_shows(n.left, [n.right], scalars):
+        if isinstance(n, ast.BinOp) and _late_read_shows(n.left, [n.right], scalars, lookup):
             return False
         if isinstance(n, (ast.Call, ast.MachineCall)):
             for k, a in enumerate(n.args[:-1]):
-                if _late_read_shows(a, n.args[k + 1:], scalars):
+                if _late_read_shows(a, n.args[k + 1:], scalars, lookup):
                     return False
         if isinstance(n, ast.Assign):
             v = n.value

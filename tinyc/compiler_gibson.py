@@ -364,6 +364,14 @@ class GibsonFastEngine(FastEngine):
         compiler._LINEMAPS[filename] = linemap
         return code, linemap, gen.nodes
 
+    def _source(self, node) -> str | None:
+        """The statement's first line for the comments of the generated code (CR ends a line too)."""
+        text = super()._source(node)
+        if not text:
+            return None
+        line = text.replace("\r", "\n").split("\n")[0]
+        return "".join(c if c >= " " or c == "\t" else " " for c in line).rstrip() or None
+
     def run(self, stmts):
         m = self.m
         from .fastrt import Linkage

@@ -82,6 +82,8 @@ def _take(m: Machine) -> int | None:
     c = _peek(m)
     if c is not None:
         st.pending = None
+        if m.console.echo:  # --echo: a piped session reads like a terminal's
+            m.console.write(bytes([c]))
     return c
 
 

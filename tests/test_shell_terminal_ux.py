@@ -169,3 +169,10 @@ def test_end_of_input_is_still_error_99_status_1():
     r = subprocess.run([sys.executable, "-m", "tinyc", "run", "-"], input=b"main [ pn gn ]\n",
                        capture_output=True, timeout=60)
     assert (r.returncode, r.stderr) == (1, b"stopped\n")
+
+
+def test_ctrl_x_ctrl_e_is_dot_e(tmp_path, monkeypatch):
+    monkeypatch.setenv("EDITOR", "sed -i s/world/there/")
+    monkeypatch.delenv("VISUAL", raising=False)
+    shell, out, _ = run(["\x18\x05", ".hello\r", ".x\r", ".x\r"], tmp_path / "h", program=HELLO)
+    assert b"Hello there" in out

@@ -52,7 +52,7 @@ HELP_FORMS = [
     ("./", "status: current line, lines, bytes, bytes free"),
     (".N  +n  -n", "go to line N, n lines down, n lines up; an empty line goes one down"),
     (".name args", "run a statement against the program, e.g. .main or .pn 2+3"),
-    (".e", "edit the program buffer in $EDITOR (Ctrl-X Ctrl-E edits the typed line)"),
+    (".e", "edit the program buffer in $EDITOR (also Ctrl-X Ctrl-E)"),
     (".h", "this help"),
     (".x", "leave the shell (Ctrl-D too); any other line is inserted after the current one"),
 ]

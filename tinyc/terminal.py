@@ -23,6 +23,7 @@ from prompt_toolkit.completion import Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.lexers import PygmentsLexer
 
 from .console import Console
@@ -117,6 +118,17 @@ class ProgramConsole(Console):
         return c
 
 
+def _edit_buffer_keys() -> KeyBindings:
+    """Ctrl-X Ctrl-E at ``tc>``: the ``.e`` command, the program buffer in ``$EDITOR``."""
+    keys = KeyBindings()
+
+    @keys.add("c-x", "c-e")
+    def _(event):
+        event.current_buffer.text = ".e"
+        event.current_buffer.validate_and_handle()
+    return keys
+
+
 class TerminalConsole(ProgramConsole):
     """A :class:`Console` whose input lines come from prompt_toolkit.
 
@@ -131,7 +143,7 @@ class TerminalConsole(ProgramConsole):
             history=history if history is not None else FileHistory(str(_history_path())),
             lexer=PygmentsLexer(ShellLineLexer) if colour else None,
             style=style_from_pygments_cls(TinyCStyle) if colour else None,
-            auto_suggest=AutoSuggestFromHistory(), enable_open_in_editor=True,
+            auto_suggest=AutoSuggestFromHistory(), key_bindings=_edit_buffer_keys(),
             input=input, output=output)
         self._pasted: list[bytes] = []  # the other lines of a multi-line paste, each a command of its own
 

@@ -23,7 +23,7 @@ CASES = sorted(p.stem for p in HERE.glob("*.tc"))
 ENGINES = ["reference", "fast"]
 
 
-def run_case(name: str, engine: str, monkeypatch) -> tuple[int, bytes, str]:
+def run_case(name: str, engine: str, monkeypatch, cwd: Path) -> tuple[int, bytes, str]:
     base = HERE / name
     args = shlex.split(base.with_suffix(".args").read_text()) if base.with_suffix(".args").exists() else []
     stdin_bytes = base.with_suffix(".in").read_bytes() if base.with_suffix(".in").exists() else b""
@@ -31,20 +31,109 @@ def run_case(name: str, engine: str, monkeypatch) -> tuple[int, bytes, str]:
     out_bytes = io.BytesIO()
     stdout = io.TextIOWrapper(out_bytes, write_through=True)
     stderr = io.StringIO()
-    monkeypatch.chdir(HERE)
+    monkeypatch.chdir(cwd)  # files the programs write go there; includes resolve from the program's directory
     monkeypatch.setattr(sys, "stdin", stdin)
     monkeypatch.setattr(sys, "stdout", stdout)
     monkeypatch.setattr(sys, "stderr", stderr)
-    status = cli.main(["run", "--dialect", "gibson", "--engine", engine, *args, f"{name}.tc"])
+    status = cli.main(["run", "--dialect", "gibson", "--engine", engine, *args, str(base.with_suffix(".tc"))])
     stdout.flush()
     return status, out_bytes.getvalue(), stderr.getvalue()
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", CASES)
-def test_case(name, engine, monkeypatch):
+def test_case(name, engine, monkeypatch, tmp_path):
     base = HERE / name
-    status, out, err = run_case(name, engine, monkeypatch)
+    status, out, err = run_case(name, engine, monkeypatch, tmp_path)
     assert out.decode("latin-1") == base.with_suffix(".out").read_bytes().decode("latin-1")
     expected_status = int(base.with_suffix(".status").read_text()) if base.with_suffix(".status").exists() else 0
     assert status == expected_status, err
+
+
+# ---- the examples, the automatic choice of the dialect, the library's layout
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "gibson"
+EXAMPLE_INPUT = {"guess": b"50\n25\n37\n31\n28\n29\n30\n"}
+
+
+def run_cli(argv: list[str], monkeypatch, cwd: Path, stdin: bytes = b"") -> tuple[int, bytes, str]:
+    out_bytes = io.BytesIO()
+    stdout = io.TextIOWrapper(out_bytes, write_through=True)
+    stderr = io.StringIO()
+    monkeypatch.chdir(cwd)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    monkeypatch.setattr(sys, "stdout", stdout)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    status = cli.main(argv)
+    stdout.flush()
+    return status, out_bytes.getvalue(), stderr.getvalue()
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLES.glob("*.tc")))
+def test_examples_run_alike_on_both_engines(name, monkeypatch, tmp_path):
+    path = str(EXAMPLES / f"{name}.tc")
+    stdin = EXAMPLE_INPUT.get(name, b"")
+    ref = run_cli(["run", "--engine", "reference", path], monkeypatch, tmp_path, stdin)
+    fast = run_cli(["run", "--engine", "fast", path], monkeypatch, tmp_path, stdin)
+    assert ref[0] == 0 and ref[1].endswith(b"\ndone\n"), ref
+    assert ref[:2] == fast[:2]
+    assert "Gibson dialect" in ref[2]  # chosen by the #include line, with a note on stderr
+
+
+def test_fib_example_shows_late_reads(monkeypatch, tmp_path):
+    _, out, _ = run_cli(["run", "-q", str(EXAMPLES / "fib.tc")], monkeypatch, tmp_path)
+    assert b"return n:     0 1 0 1 1 2 3 5" in out
+    assert b"return n+0:   0 1 1 2 3 5 8 13 21 34" in out
+
+
+def test_file_starting_with_include_runs_as_tc_file(monkeypatch, tmp_path):
+    # tinyc FILE (no command) runs a Gibson-dialect file as that interpreter's "tc FILE" does
+    prog = tmp_path / "p.tc"
+    prog.write_bytes(b"#include pps/library.tc\nmain [ printf \"%d\", 6 * 7 ]\n")
+    status, out, err = run_cli([str(prog), "-q"], monkeypatch, tmp_path)
+    assert (status, out) == (0, b"42\n")
+    assert "running it in the Gibson dialect" in err
+
+
+def test_dialect_pc_overrides_the_include_line(monkeypatch, tmp_path):
+    prog = tmp_path / "p.tc"
+    prog.write_bytes(b"#include pps/library.tc\nmain [ pn 1 ]\n")
+    status, out, err = run_cli(["run", "--dialect", "pc", str(prog)], monkeypatch, tmp_path)
+    assert "Gibson" not in err and status != 0 or b"done" not in out
+
+
+def test_library_keeps_the_original_layout():
+    # section 6.2: reports inside the library and offsets in the application match the original's
+    # only with its layout: 5480 bytes, exit's line (285) at byte 5178
+    from tinyc.gibson import library_dir
+    data = (library_dir() / "library.tc").read_bytes()
+    assert len(data) == 5480
+    assert data.index(b"exit [ MC 108 ]") == 5178
+    assert data[:5178].count(b"\n") == 284
+    for name in ("library.tc", "lrblib.tc", "mathLib.tc"):
+        text = (library_dir() / name).read_bytes()
+        assert text.count(b"[") == text.count(b"]"), name  # every bracket counts in that linker
+
+
+def test_printf_directives():
+    from tinyc.machine_calls_gibson import format_printf
+
+    class M:  # format_printf reads %s strings through m.memory
+        class memory:
+            @staticmethod
+            def cstring(addr):
+                return {1: b"hi"}[addr]
+    assert format_printf(M, b"[%d][%4d][%04d][%x][%c][%s]", [-5, 42, 42, 255, 66, 1]) == b"[-5][  42][0042][ff][B][hi]"
+    assert format_printf(M, b"[%-3d][%5s]", [7, 1]) == b"[-3d][   hi]"
+    assert format_printf(M, b"100%% sure", []) == b"100 sure"
+    assert format_printf(M, b"[%123d]", [9]) == b"[\nBAD FMT, max 3 digits, then one of dscx\n]"
+    assert format_printf(M, b"%05d|%s", [-42, 0]) == b"-0042|(null)"
+
+
+def test_cdate_and_sleep(monkeypatch, tmp_path):
+    import re
+    prog = tmp_path / "d.tc"
+    prog.write_bytes(b'main [ char b(30); int p; p = cdate(b); ps b; pn p == b; sleep 0; pn strlen(b) ]\n')
+    status, out, _ = run_cli(["run", "--dialect", "gibson", "-q", str(prog)], monkeypatch, tmp_path)
+    assert status == 0
+    assert re.fullmatch(rb"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d 1 19\n", out), out

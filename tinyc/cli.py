@@ -240,7 +240,10 @@ def cmd_gibson(path: str, args: argparse.Namespace) -> int:
     """Run ``path`` in the Gibson dialect (tinyc.gibson): exit status as that interpreter's."""
     from . import gibson
     console = Console(strip_cr=args.strip_cr, echo=args.echo)
-    return gibson.run(path, code=args.code, quiet=args.quiet, engine=getattr(args, "engine", "reference"),
+    code = args.code
+    if code is None and getattr(args, "entry", "main") != "main":
+        code = args.entry  # --entry NAME: the seed runs NAME instead of main()
+    return gibson.run(path, code=code, quiet=args.quiet, engine=getattr(args, "engine", "reference"),
                       memory=args.memory, max_depth=args.max_depth, allow_system=args.allow_system,
                       console=console)
 
@@ -377,6 +380,15 @@ def locate_command(argv: list[str]) -> int | None:
     return None
 
 
+def _starts_with_include(path: str) -> bool:
+    from .dialect import detect
+    try:
+        with open(path, "rb") as f:
+            return detect(f.read(16)) is not None
+    except OSError:
+        return False
+
+
 def route(argv: list[str]) -> list[str]:
     """``argv`` with the command first: the shell by default, ``boot`` for an ``.ipl`` file.
 
@@ -396,6 +408,8 @@ def route(argv: list[str]) -> list[str]:
         is_file = is_file or Path(word).exists()
     except (OSError, ValueError):
         pass
+    if is_file and _starts_with_include(word):
+        return ["run", word] + rest  # a Gibson-dialect program: "tinyc FILE" as that interpreter's "tc FILE"
     if is_file:
         raise UsageError(f"{word!r} is a file, not a command: `tinyc run {word}` runs a program, "
                          f"`tinyc boot {word}` boots it as a system file")

@@ -10,13 +10,15 @@
 
 :func:`compilable` is that test.  A function stays on the reference evaluator when it
 
-* did not parse, is variadic, or has array parameters (they take value space of their own there);
+* did not parse, is variadic, or has an array parameter whose size is not a constant;
 * returns a bare variable, element or call (``return x`` hands back a reference);
 * has an operator or an argument list in which a variable, element or call is followed by an operand
   with a side effect (a call, a machine call, an assignment): the original reads the first only then;
 * assigns a char variable or element (zero-extended into an int), a character constant, or the result
   of a function that may return a reference;
-* calls a name that is not a function of the link, a variadic function, or with the wrong number of
+* calls a function that may end with a ``break`` for the caller's loop (section 3.3), or has a while
+  whose body is an unbracketed while, or an ``if c while ... else`` (both re-entered as section 3.3 says);
+* calls a name that is not a function of the link, or with the wrong number of
   arguments, or uses a name no level declares (the reference reports those errors at the dialect's
   positions).
 """
@@ -31,7 +33,7 @@ from .codegen import Codegen, walk
 from .compiler import FastEngine
 from .errors import ErrorCode, TinyCError
 from .evaluator_gibson import GibsonEvaluator
-from .front_gibson import VARIADIC, Broken
+from .front_gibson import VARIADIC, Broken, is_variadic
 from .machine_calls_gibson import machine_call
 from .memory import MemoryFault
 
@@ -44,6 +46,44 @@ class GibsonCodegen(Codegen):
     DIRECT: dict = {}  # no machine call is inlined: they all go through the dialect's table
     lookup = staticmethod(lambda name: None)  # the link's symbols: a "..." function takes any count
 
+    def prologue(self) -> None:
+        """As Codegen.prologue, but an array parameter takes value space of its declared size (unused,
+        zero-filled) and keeps the pointer it was passed, 0 included (gibson-dialect.md 3.6, 3.9)."""
+        lead = 0
+        if not self.toplevel:
+            deep = self.calls()
+            lead = self.lead_size()
+            tests = ([f"_d >= {self.maxd}"] if deep else []) + ([f"_t > {self.limit(lead)}"] if lead else [])
+            if tests:
+                args = ", ".join(("p_" if self.an.locals[d.name].array else "v_") + d.name
+                                 for _, d in self.params)
+                self.emit(1, "# the reference evaluator runs this call (and reports the error)")
+                self.emit(1, f"if {' or '.join(tests)}: return r_{self.fname}({args + ', ' if args else ''}_t, _d)")
+            if deep:
+                self.deferred.append("_d += 1  # the depth of the calls made from here")
+                self.stepped = True
+        pending: list[tuple[int, int]] = []
+        for type_, d in self.params:
+            loc = self.an.locals[d.name]
+            size = self.isz if type_ == "int" else 1
+            if not loc.array:
+                pending.append((size, d.end))
+                if type_ == "char":
+                    self.emit(1, f"v_{d.name} = ((v_{d.name} + 128) & 255) - 128")
+                continue
+            self.settle()
+            self.flush_alloc(1, pending, lead)
+            pending, lead = [], 0
+            n = max(loc.length, 0) * size
+            if n:
+                self.alloc_check(1, [(n, d.end)])
+                self.emit(1, f"_D[_t:_t + {n}] = bytes({n}); _t += {n}")
+            self.bind_array(1, loc)
+        if lead and pending:
+            self.deferred.append(f"_t += {sum(n for n, _ in pending)}")
+        else:
+            self.flush_alloc(1, pending, lead)
+
     def call(self, name: str, nparams: int, args: list, n):
         sym = self.lookup(name)
         if sym is not None and sym.kind == "func" and _variadic(sym.function):
@@ -55,8 +95,18 @@ def _has_effect(node) -> bool:
     return any(isinstance(n, _EFFECT) for n in walk(node))
 
 
-def _variadic(fn: ast.Function) -> bool:
-    return bool(fn.params) and fn.params[-1].type == VARIADIC
+def _late_read_shows(first, later, scalars: set[str]) -> bool:
+    """Whether reading ``first`` after evaluating the ``later`` operands can differ from reading it
+    first.  A local scalar has no address a callee could reach: only an assignment to it counts."""
+    if not isinstance(first, _MAYREF):
+        return False
+    if isinstance(first, ast.Var) and first.name in scalars:
+        return any(isinstance(n, ast.Assign) and isinstance(n.target, ast.Var) and n.target.name == first.name
+                   for b in later for n in walk(b))
+    return any(_has_effect(b) for b in later)
+
+
+_variadic = is_variadic
 
 
 def _broken(fn: ast.Function) -> bool:
@@ -70,24 +120,73 @@ def returns_reference(fn: ast.Function) -> bool:
     return any(isinstance(n, ast.Return) and isinstance(n.value, _MAYREF) for n in walk(fn.body))
 
 
+def _outside_loops(body):
+    """The nodes of ``body`` that no ``while`` encloses."""
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n is None or isinstance(n, ast.While):
+            continue
+        if isinstance(n, list):
+            stack.extend(n)
+            continue
+        yield n
+        for f in n.__slots__:
+            v = getattr(n, f, None)
+            if isinstance(v, (ast.Node, list)):
+                stack.append(v)
+
+
+def breaks_out(fn: ast.Function, lookup, seen: dict | None = None) -> bool:
+    """Whether a call of ``fn`` may end with a ``break`` that goes on to the caller: a break outside
+    any while of ``fn``, or such a call outside any while."""
+    seen = {} if seen is None else seen
+    if id(fn) in seen:
+        return seen[id(fn)]
+    seen[id(fn)] = False
+    out = False
+    for n in _outside_loops(fn.body):
+        if isinstance(n, ast.Break):
+            out = True
+        elif isinstance(n, (ast.Call, ast.Var)):
+            sym = lookup(n.name)
+            if sym is not None and sym.kind == "func" and breaks_out(sym.function, lookup, seen):
+                out = True
+        if out:
+            break
+    seen[id(fn)] = out
+    return out
+
+
 def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bool:
     """True when the statements ``body`` (a function's, with ``fn_params``) give the same results
     compiled as on the dialect's reference evaluator.  ``lookup(name)`` is the link's symbol."""
     if any(d.type == VARIADIC for d in fn_params):
         return False
     local_types: dict[str, str] = {}
+    scalars: set[str] = set()
     for decl in fn_params:
         for d in decl.names:
-            if d.size is not None:
+            if d.size is not None and not isinstance(d.size, (ast.Number, ast.CharLit)):
                 return False
             local_types[d.name] = decl.type
+            if d.size is None:
+                scalars.add(d.name)
     for n in walk(body):
         if isinstance(n, ast.Decl):
             for d in n.names:
+                if d.name not in local_types and d.size is None:
+                    scalars.add(d.name)
                 local_types.setdefault(d.name, n.type)
+    if top and local_types:
+        return False  # the seed's declarations are application globals: the reference runs it
     for n in walk(body):
         if isinstance(n, Broken):
             return False
+        if isinstance(n, ast.While) and isinstance(n.body, ast.While):
+            return False  # nested unbracketed whiles re-test the outer condition (section 3.3)
+        if isinstance(n, ast.If) and isinstance(n.then, ast.While) and n.orelse is not None:
+            return False  # the else after "if c while ..." is reached as a statement
         if isinstance(n, (ast.Var, ast.Index)):
             if n.name not in local_types:
                 sym = lookup(n.name)
@@ -96,6 +195,8 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
         if isinstance(n, ast.Call):
             sym = lookup(n.name) if n.name not in local_types else None
             if sym is None or sym.kind != "func" or _broken(sym.function):
+                return False
+            if breaks_out(sym.function, lookup):
                 return False
             variadic = _variadic(sym.function)
             if not variadic and len(n.args) != len(sym.function.param_names):
@@ -108,11 +209,11 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
                         return False
         if isinstance(n, ast.Return) and isinstance(n.value, _MAYREF):
             return False
-        if isinstance(n, ast.BinOp) and isinstance(n.left, _MAYREF) and _has_effect(n.right):
+        if isinstance(n, ast.BinOp) and _late_read_shows(n.left, [n.right], scalars):
             return False
         if isinstance(n, (ast.Call, ast.MachineCall)):
             for k, a in enumerate(n.args[:-1]):
-                if isinstance(a, _MAYREF) and any(_has_effect(b) for b in n.args[k + 1:]):
+                if _late_read_shows(a, n.args[k + 1:], scalars):
                     return False
         if isinstance(n, ast.Assign):
             v = n.value

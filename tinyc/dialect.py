@@ -60,8 +60,7 @@ PC = Dialect(
 
 GIBSON = Dialect(
     name="gibson", significance=15, comments=("/*", "//"), cr_is_line_end=True, hash_lines=True,
-    # prefix keywords are described but not reproduced (docs/dialects.md, "Not reproduced")
-    prefix_keywords=False, incdec_not=False, if_parens=False, variadic=True, late_reads=True,
+    prefix_keywords=True, incdec_not=False, if_parens=False, variadic=True, late_reads=True,
     library="lib/gibson/library.tc", grammar="grammar_gibson.lark",
     machine_calls="tinyc.machine_calls_gibson", report="gibson", pl_newline=b"\n")
 

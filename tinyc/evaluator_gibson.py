@@ -15,7 +15,8 @@ differences (gibson-dialect.md sections 3.5-3.10):
   argument of the call before its own;
 * ``int = char variable`` zero-extends (0..255); everything else reads chars sign-extended;
 * relational operators look at the sign of the wrapped difference;
-* undeclared names are error 3 at the name, machine calls are those of ``machine_calls_gibson``.
+* undeclared names are error 3 at the name, machine calls are those of ``machine_calls_gibson``;
+* a ``break`` with no ``while`` running in its function ends the function and breaks the caller's loop.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 from . import ast
 from .errors import ErrorCode, TinyCError
 from .evaluator import BreakSignal, Evaluator, ReturnSignal, binary
-from .front_gibson import VARIADIC
+from .front_gibson import VARIADIC, is_variadic
 from .machine_calls_gibson import machine_call
 from .memory import MemoryFault
 from .symbols import Frame, Symbol
@@ -78,6 +79,25 @@ class GibsonEvaluator(Evaluator):
         except MemoryFault:
             raise TinyCError(ErrorCode.RANGERR, node.end if node is not None else self.cursor) from None
 
+    def run(self, stmts: list[ast.Stmt]) -> None:
+        """The seed statement: it runs with the application's globals as its locals, so declarations
+        in ``-r '[int i; ...]'`` are application globals (gibson-dialect.md 1.5)."""
+        if self.m.program is None:
+            return super().run(stmts)
+        saved, saved_depth = self.frame, self.depth
+        self.frame = Frame(None, locals=self.m.program.symbols, mark=self.m.top)
+        try:
+            for s in stmts:
+                self.execute(s)
+        except (ReturnSignal, BreakSignal):
+            pass
+        except KeyboardInterrupt:
+            raise TinyCError(ErrorCode.KILL, self.cursor) from None
+        except RecursionError:
+            raise TinyCError(ErrorCode.TMFUERR, self.cursor) from None
+        finally:
+            self.frame, self.depth = saved, saved_depth
+
     # ---- positions as that interpreter reports them
 
     def skip(self, at: int, lines: bool = False) -> int:
@@ -114,6 +134,43 @@ class GibsonEvaluator(Evaluator):
         return sym
 
     # ---- statements
+
+    def exec_while(self, node: ast.While) -> None:
+        """A while runs its body once and is run again by the statement list around it (section 3.3).
+        For a while whose body is a while without brackets, that means the outer condition is tested
+        again after each turn of the inner one, and a break ends only the inner one's turn."""
+        if not isinstance(node.body, ast.While):
+            return super().exec_while(node)
+        while True:
+            try:
+                if not self._turn(node):
+                    return
+            except BreakSignal:
+                continue
+
+    def _turn(self, node: ast.While) -> bool:
+        """One turn: the condition, then the body once (an inner while takes one turn); False if the
+        condition was false."""
+        if not self.eval(node.cond):
+            return False
+        if isinstance(node.body, ast.While):
+            self._turn(node.body)
+        else:
+            self.execute(node.body)
+        return True
+
+    def exec_if(self, node: ast.If) -> None:
+        """An if whose branch is a while: the while is re-run by the statement list around the if, so
+        the text after it, an else, comes next: an else there is error 3 (section 3.3)."""
+        if node.orelse is not None and isinstance(node.then, ast.While) and self.eval(node.cond):
+            self.execute(node.then)
+            raise TinyCError(ErrorCode.SYMERR, self._else_end(node))
+        return super().exec_if(node)
+
+    def _else_end(self, node: ast.If) -> int:
+        data = self.mem.data
+        at = data.find(b"else", node.then.end, node.orelse.pos)
+        return node.then.end if at < 0 else at + 4
 
     def exec_return(self, node: ast.Return) -> None:
         raise ReturnSignal(0 if node.value is None else self.ev(node.value))
@@ -201,7 +258,7 @@ class GibsonEvaluator(Evaluator):
         if fn.error is not None:  # a header that did not parse: found as the call enters
             raise TinyCError(fn.error.code, fn.error.address)
         params = [(decl.type, d) for decl in fn.params if decl.type != VARIADIC for d in decl.names]
-        variadic = bool(fn.params) and fn.params[-1].type == VARIADIC
+        variadic = is_variadic(fn)
         if not variadic and len(args) != len(params):
             raise TinyCError(ErrorCode.ARGSERR, node.after if isinstance(node, ast.Call) else
                              self.skip(node.end, lines=True))
@@ -221,8 +278,8 @@ class GibsonEvaluator(Evaluator):
                 return 0
             except ReturnSignal as r:
                 return r.value
-            except BreakSignal:
-                return 0
+            # a break with no while running here ends this function and goes on to the caller's
+            # innermost while, or ends the caller too (gibson-dialect.md 3.3): BreakSignal propagates
             finally:
                 self.depth -= 1
         finally:

@@ -5,8 +5,9 @@ The dialect's own grammar is ``grammar_gibson.lark``; names are classified (the 
 interpreter's linker did (gibson-dialect.md section 1.6), the top level is scanned, not parsed:
 ``[...]`` blocks other than the seed are skipped unread, ``#`` lines are layout, a declaration
 allocates globals, any other name starts a function whose body is the next bracket-balanced
-``[...]``.  Each function is parsed on its own; one that does not parse becomes a function whose body
-raises the syntax error when it is called, so code that never runs never fails.
+``[...]``.  Each function is parsed on its own with the statement-level recovery of
+:mod:`tinyc.recovery`: a statement that does not parse raises its error when it runs, and a function
+whose header does not parse raises it when called, so code that never runs never fails.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, v_args
-from lark.exceptions import UnexpectedInput, VisitError
+from lark.exceptions import VisitError
 
 from . import ast
 from .dialect import GIBSON
@@ -126,9 +127,84 @@ class _GibsonToAST(_ToAST):
         raise TinyCError(code, ch[0].start_pos)
 
 
+KEYWORDS = (("return", "RETURN"), ("while", "WHILE"), ("break", "BREAK"), ("else", "ELSE"),
+            ("char", "CHAR"), ("int", "INT"), ("if", "IF"))
+_ENDS_OPERAND = {"NUMBER", "STRING", "CHARLIT", "RPAR", "RSQB", "LSQB", "SEMICOLON", "ELSE"}
+
+
+def split_keywords(tokens: list[Token], text: str, functions: set[str]) -> list[Token]:
+    """Keywords matched as plain prefixes (gibson-dialect.md 2.5): a name that begins with a keyword,
+    where a statement begins, is that keyword followed by the rest (``returned = 1`` returns,
+    ``interest = 5`` declares ``erest``).  A statement begins after ``[ ] ;``, ``else``, and after an
+    operand that is not a function name waiting for its arguments (``pn interest`` passes it).
+    ``functions`` holds the names that are functions (their arguments may follow them)."""
+    out: list[Token] = []
+    prev: Token | None = None
+    newline = False
+    for t in tokens:
+        if t.type in LAYOUT:
+            newline = newline or t.type == "NEWLINE"
+            out.append(t)
+            continue
+        if t.type == "NAME" and prev is not None and _statement_start(prev, newline, functions):
+            for word, kind in KEYWORDS:
+                if t.value.startswith(word) and len(t.value) > len(word):
+                    k = Token.new_borrow_pos(kind, word, t)
+                    k.end_pos = t.start_pos + len(word)
+                    out.append(k)
+                    for r in tokenize(text[k.end_pos:t.end_pos]):
+                        r.start_pos += k.end_pos
+                        r.end_pos += k.end_pos
+                        out.append(r)
+                    break
+            else:
+                out.append(t)
+        else:
+            out.append(t)
+        prev, newline = out[-1], False
+    return out
+
+
+def split_top_keywords(tokens: list[Token], text: str) -> list[Token]:
+    """``int``/``char`` matched as prefixes at the top level and in parameter lists (section 1.6):
+    a function ``integrate [...]`` is the declaration ``int egrate`` and a skipped block."""
+    out: list[Token] = []
+    depth = paren = 0
+    prev = None
+    for t in tokens:
+        if t.type in LAYOUT:
+            out.append(t)
+            continue
+        depth += {"LSQB": 1, "RSQB": -1}.get(t.type, 0)
+        paren += {"LPAR": 1, "RPAR": -1}.get(t.type, 0) if depth == 0 else 0
+        if (t.type == "NAME" and depth == 0 and paren == 0 and prev not in ("INT", "CHAR", "COMMA")
+                and t.value.startswith(("int", "char")) and t.value not in ("int", "char")):
+            word, kind = ("int", "INT") if t.value.startswith("int") else ("char", "CHAR")
+            k = Token.new_borrow_pos(kind, word, t)
+            k.end_pos = t.start_pos + len(word)
+            out.append(k)
+            for r in tokenize(text[k.end_pos:t.end_pos]):
+                r.start_pos += k.end_pos
+                r.end_pos += k.end_pos
+                out.append(r)
+        else:
+            out.append(t)
+        prev = out[-1].type
+    return out
+
+
+def _statement_start(prev: Token, newline: bool, functions: set[str]) -> bool:
+    if prev.type in _ENDS_OPERAND:
+        return True
+    if prev.type == "NAME":
+        return canonical(prev.value) not in functions or newline
+    return False
+
+
 def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     """The dialect's changes to classified tokens (layout already removed by classify).
 
+    * a byte no token starts with (``!``, ``&``, ``{``...) becomes STRAY, which no rule takes;
     * ``if`` has no parenthesis of its own: its CPAREN goes back to a plain ``(``;
     * a function name right before ``[`` takes no arguments (FNAME0);
     * a name declared nowhere (no level, no declaration in this text) is taken as a call, so that it is
@@ -143,7 +219,9 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
         kind = t.type
         nxt = tokens[i + 1] if i + 1 < n else None
         prev = out[-1].type if out else None
-        if kind == "CPAREN" and prev == "IF":
+        if kind == "BADCHAR":
+            kind = "STRAY"  # no rule takes it: the statement it is in fails when it runs
+        elif kind == "CPAREN" and prev == "IF":
             kind = "LPAR"
         elif kind == "FNAME" and nxt is not None and nxt.type == "LSQB":
             kind = "FNAME0"
@@ -316,6 +394,9 @@ def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]
     parse raises it when it is called."""
     part = tokens[item.first:item.last]
     lex_outer = _canon_levels(outer)
+    if item.kind in ("func", "seed"):
+        functions = {n for level in outer for n, f in level.names.items() if f}
+        part = part[:1] + split_keywords(part[1:], text, functions)
     if item.kind == "func":
         toks = _retype(classify(part, lex_outer), text, _known(part, outer))
         try:

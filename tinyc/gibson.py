@@ -18,7 +18,7 @@ from pathlib import Path
 from . import ast
 from .console import Console
 from .errors import TinyCError
-from .front_gibson import levels, parse_item, scan, tokenize
+from .front_gibson import levels, parse_item, scan, split_top_keywords, tokenize
 from .interpreter import Machine
 from .linker import link
 from .machine_calls_gibson import GibsonState, QuietExit, close_units
@@ -70,10 +70,10 @@ def header(app: bytes) -> tuple[list[str], list[str]]:
 
 
 def resolve(name: str, app_dir: Path) -> Path | None:
-    """An include file: as written (from the current directory, as the original), then from the
-    application's directory, then the dialect's own library directory (``pps/library.tc`` is our
-    ``library.tc``, ``pps/lrblib.tc`` our ``lrblib.tc``...)."""
-    for p in (Path(name), app_dir / name, library_dir() / Path(name).name):
+    """An include file: relative to the including application's directory, then to the current
+    directory (where the original looked), then in the dialect's own library directory by its last
+    component (``pps/library.tc`` is our ``library.tc``, ``pps/lrblib.tc`` our ``lrblib.tc``...)."""
+    for p in (app_dir / name, Path(name), library_dir() / Path(name).name):
         if p.is_file():
             return p
     return None
@@ -125,6 +125,7 @@ def link_program(m: Machine, loaded: Loaded) -> ast.Block:
         t.start_pos += layout.app
         t.end_pos += layout.app
         tokens.append(t)
+    tokens = split_top_keywords(tokens, text)
     items = scan(tokens, layout.lib)
     prog, lib = levels(tokens, items)
     outer = [prog, lib]

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 MAX_VALUES = 10        # values that may reach one machine call (section 3.7, 5.1)
 MAX_UNITS = 10         # unit table size; unit 0 is the application file (section 4.6)
-EOF_LIMIT = 1000       # consecutive reads at end of input before the program is stopped (our choice)
+EOF_LIMIT = 10         # consecutive reads at end of input before the program is stopped (our choice, error 99)
 ARGSERR, MCERR = ErrorCode.ARGSERR, ErrorCode.MCERR
 
 

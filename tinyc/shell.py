@@ -162,7 +162,7 @@ class Shell:
     def help(self) -> None:
         """``.h`` on a terminal: every command in one line, then the error numbers and their meaning."""
         from .errors import ErrorCode
-        out = [b"", b"tc> commands:"]
+        out = [b"", b"commands:"]
         out += [b"  %-12s %s" % (form.encode(), text.encode()) for form, text in HELP_FORMS]
         out.append(b"errors ( N --- err  E, then the line and a < under the point):")
         codes = [b"%4d %s" % (int(c), c.text.encode()) for c in ErrorCode]

@@ -445,15 +445,13 @@ class _ToAST(Transformer):
             for j, v in enumerate(items):
                 if isinstance(v, Tree):
                     r = self.transform(v)
-                    if isinstance(r, (ast.Number, ast.CharLit, ast.String, ast.Var, ast.Index, ast.Call,
-                                      ast.MachineCall, ast.Assign, ast.BinOp, ast.Unary)):
+                    if isinstance(r, ast.Expr):
                         out.append(r)
                     elif isinstance(r, Tree):
                         add(r.children)
                     elif isinstance(r, list):
                         add(r)
-                elif isinstance(v, (ast.Number, ast.CharLit, ast.String, ast.Var, ast.Index, ast.Call,
-                                    ast.MachineCall, ast.Assign, ast.BinOp, ast.Unary)):
+                elif isinstance(v, ast.Expr):
                     out.append(v)
                 elif isinstance(v, list):
                     add(v)

@@ -23,8 +23,9 @@ def test_evaluate_json_keys_exactly(capsys):
     assert code == 0
     obj = json.loads(out)
     assert list(obj) == ["game", "strategy", "secrets", "solved", "unsolved", "histogram", "total",
-                         "average", "worst", "seconds"]
+                         "average", "worst", "seconds", "seed", "divisor", "int_bits", "first", "max_guesses"]
     assert obj["solved"] == 1296 and obj["unsolved"] == 0
+    assert obj["seed"] is None and obj["first"] is None and obj["max_guesses"] == 60
     assert obj["histogram"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
     assert obj["total"] == 5801 and obj["worst"] == 5 and obj["secrets"] == 1296
     assert err == ""                                   # no progress bar off a terminal
@@ -87,7 +88,7 @@ def test_bad_input_is_one_line_and_status_2(capsys, argv, needle):
 
 def test_score(capsys):
     code, out, _ = run(capsys, "score", "--game", "hits-strikes", "1234", "1122")
-    assert code == 0 and out.strip() == "1234 1122: 1 bulls 1 cows (bc.tc score 6)"
+    assert code == 0 and out.strip() == "1234 1122: 1 bull 1 cow (bc.tc score 6)"
 
 
 def test_hint(capsys):
@@ -158,3 +159,54 @@ def test_solver_does_not_import_interpreter():
             "and not m.startswith('tinyc.solver')))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert p.returncode == 0 and p.stdout.strip() == "['tinyc']"
+
+
+# ---- issue 14 item 9
+
+def test_json_names_the_seed_divisor_and_first(capsys):
+    code, out, _ = run(capsys, "evaluate", "--strategy", "random", "--seed", "3141", "--first", "30", "--json")
+    obj = json.loads(out)
+    assert code == 0 and (obj["seed"], obj["divisor"], obj["int_bits"], obj["first"]) == (3141, 8, 32, 30)
+    code, out, _ = run(capsys, "evaluate", "--strategy", "random", "--first", "5", "--json")
+    assert json.loads(out)["seed"] == 99  # the default in effect, not null
+
+
+def test_play_asks_again_after_a_typo(capsys, monkeypatch):
+    from tinyc.solver import cli
+    from tinyc.solver.games import score
+    answers = iter(["oops\n", "1,2,3\n"])
+
+    def answer(prompt):
+        guess = prompt.split()[2]
+        return next(answers, "%d,%d\n" % score(guess, "2178"))
+    monkeypatch.setattr(cli, "_read_line", answer)
+    code, out, _ = run(capsys, "play", "--strategy", "knuth")
+    assert code == 0 and "Got it" in out and out.count("try again") == 2
+
+
+def test_plot_into_a_directory_writes_inside_it(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    code, _, err = run(capsys, "evaluate", "--game", "mastermind", "--first", "20", "--plot", str(tmp_path))
+    assert code == 0 and (tmp_path / "mastermind-knuth.png").stat().st_size > 1000
+    assert not tmp_path.with_suffix(".png").exists() and "mastermind-knuth.png" in err
+
+
+def test_plot_refuses_a_name_without_an_image_suffix(capsys, tmp_path):
+    code, out, err = run(capsys, "evaluate", "--first", "5", "--plot", str(tmp_path / "histogram"))
+    assert code == 2 and "give a file ending in .png" in err and out == ""
+
+
+def test_missing_matplotlib_hint_says_how_from_a_checkout():
+    from tinyc.solver.plot import _MISSING
+    assert "pip install -e '.[plot]'" in _MISSING and "tinyc[plot]'\"" not in _MISSING
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and "tinyc-solver" in capsys.readouterr().out
+
+
+def test_one_bull_is_singular(capsys):
+    code, out, _ = run(capsys, "score", "1234", "1325")
+    assert out.strip().startswith("1234 1325: 1 bull 2 cows")

@@ -115,7 +115,9 @@ def memory_ok(args: argparse.Namespace) -> bool:
 def shipped_dirs() -> list[Path]:
     """Directories holding the programs and examples shipped with tinyc (package data, or the checkout)."""
     here = Path(__file__).resolve().parent
-    dirs = [here / "programs", here / "examples", here.parent / "programs", here.parent / "examples"]
+    dirs = [here / "programs", here / "examples"]           # installed: package data
+    if (here.parent / "pyproject.toml").is_file():          # a checkout (or an editable install)
+        dirs += [here.parent / "programs", here.parent / "examples"]
     return [d for d in dirs if d.is_dir()]
 
 

@@ -8,9 +8,12 @@ which is how tiny-c programs are laid out (the language itself has no keyword fo
 
 from __future__ import annotations
 
+import os
+
 from pygments import highlight
-from pygments.formatters import TerminalFormatter
+from pygments.formatters import Terminal256Formatter
 from pygments.lexer import RegexLexer, bygroups, using
+from pygments.style import Style
 from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation, String, Text,
                             Whitespace)
 
@@ -64,8 +67,35 @@ class ShellLineLexer(RegexLexer):
     }
 
 
+class TinyCStyle(Style):
+    """The one style of tiny-c text: the line being typed at ``tc>`` and ``.p`` listings."""
+
+    styles = {
+        Comment: "ansibrightblack",
+        String: "ansigreen",
+        Keyword: "bold ansiblue",
+        Keyword.Type: "ansicyan",
+        Keyword.Reserved: "bold ansimagenta",
+        Name.Builtin: "ansimagenta",
+        Name.Function: "bold ansiyellow",
+        Number: "ansiyellow",
+        Operator: "",
+        Punctuation: "",
+    }
+
+
+def colour_wanted(env=None) -> bool:
+    """False when ``NO_COLOR`` is set to anything (no-color.org) or ``TERM`` is ``dumb``."""
+    env = os.environ if env is None else env
+    return not env.get("NO_COLOR") and env.get("TERM", "") != "dumb"
+
+
 def colour_listing(data: bytes) -> bytes:
-    """``data`` (program lines) with ANSI colours for a terminal; line ends are kept as they are."""
+    """``data`` (program lines) with ANSI colours of :class:`TinyCStyle` for a terminal, or unchanged when
+    colour is not wanted; line ends are kept as they are.  The bytes of the text are kept too: they are
+    read one byte to one character and written back the same way."""
+    if not colour_wanted():
+        return data
     lexer = TinyCLexer(stripnl=False, ensurenl=False)
-    text = data.decode("utf-8", errors="replace")
-    return highlight(text, lexer, TerminalFormatter(bg="dark")).encode("utf-8")
+    text = data.decode("latin-1")
+    return highlight(text, lexer, Terminal256Formatter(style=TinyCStyle)).encode("latin-1")

@@ -8,6 +8,7 @@ the original does (section 4, "Program entry"), and runs an application held in 
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 
@@ -113,8 +114,18 @@ class Machine:
         self.max_depth = max_depth
         self.random_divisor = random_divisor
         self.engine = make_engine(engine, self)
-        if sys.getrecursionlimit() < 40 * max_depth + 1000:
-            sys.setrecursionlimit(40 * max_depth + 1000)
+
+    @contextmanager
+    def deep_stack(self):
+        """Python's recursion limit raised for ``max_depth`` tiny-c calls while a program runs, and
+        restored after (a tiny-c call costs a few Python frames on either engine)."""
+        saved = sys.getrecursionlimit()
+        if saved < 40 * self.max_depth + 1000:
+            sys.setrecursionlimit(40 * self.max_depth + 1000)
+        try:
+            yield
+        finally:
+            sys.setrecursionlimit(saved)
 
     # ---- value space
 
@@ -169,7 +180,8 @@ class Machine:
         if len(linked.tables) > 1:
             self.program = linked.tables[1]
         if linked.startup is not None:
-            self.engine.run([linked.startup])
+            with self.deep_stack():
+                self.engine.run([linked.startup])
 
     def _set_library(self, linked: LinkedText) -> None:
         self.library_text = linked
@@ -214,7 +226,8 @@ class Machine:
             self.library = self._library_view(linked.lex_levels[0])
             stmts = _parse_statement(self._statement_text(start), start,
                                      _key([linked.lex_levels[0], self.library_lex]))
-            self.engine.run(stmts)
+            with self.deep_stack():
+                self.engine.run(stmts)
             return 0, 0
         except TinyCError as e:
             return int(e.code), e.address - progstart

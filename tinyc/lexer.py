@@ -31,10 +31,25 @@ def canonical(name: str) -> str:
     return name if len(name) < 8 else name[:7] + name[-1]
 
 
+def lark_cache(role: str, grammar: str) -> str | bool:
+    """Where Lark keeps its analysis of ``grammar`` for ``role`` (a file in the user cache directory,
+    named by the grammar's hash; Lark checks the hash it stores before it uses the file), or True
+    (Lark's own temporary file) if that directory cannot be made."""
+    import hashlib
+    from .dirs import cache_dir
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return True
+    digest = hashlib.sha256(grammar.encode()).hexdigest()[:16]
+    return str(folder / f"lark-{role}-{digest}.cache")
+
+
 @lru_cache(maxsize=1)
 def _tokenizer() -> Lark:
     from lark import Lark
-    return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program", cache=True)  # grammar analysis kept in a temp file
+    return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program", cache=lark_cache("lexer", GRAMMAR))
 
 
 def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:

@@ -24,7 +24,7 @@ from lark.lexer import Lexer
 
 from . import ast
 from .errors import ErrorCode, TinyCError
-from .lexer import GRAMMAR, Level, canonical, classify, scan_levels, tokenize
+from .lexer import GRAMMAR, Level, canonical, classify, lark_cache, scan_levels, tokenize
 from .recovery import parse_recovering
 from .toplevel import scan
 
@@ -44,7 +44,7 @@ class _TokenList(Lexer):
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     return Lark(GRAMMAR, parser="lalr", lexer=_TokenList, start=["program", "statements", "funcdef", "decl"],
-                propagate_positions=True, maybe_placeholders=False, cache=True)  # analysis kept in a temp file
+                propagate_positions=True, maybe_placeholders=False, cache=lark_cache("parser", GRAMMAR))
 
 
 def prepare(text: str, outer: list[Level] | None = None, base: int = 0,
@@ -445,15 +445,13 @@ class _ToAST(Transformer):
             for j, v in enumerate(items):
                 if isinstance(v, Tree):
                     r = self.transform(v)
-                    if isinstance(r, (ast.Number, ast.CharLit, ast.String, ast.Var, ast.Index, ast.Call,
-                                      ast.MachineCall, ast.Assign, ast.BinOp, ast.Unary)):
+                    if isinstance(r, ast.Expr):
                         out.append(r)
                     elif isinstance(r, Tree):
                         add(r.children)
                     elif isinstance(r, list):
                         add(r)
-                elif isinstance(v, (ast.Number, ast.CharLit, ast.String, ast.Var, ast.Index, ast.Call,
-                                    ast.MachineCall, ast.Assign, ast.BinOp, ast.Unary)):
+                elif isinstance(v, ast.Expr):
                     out.append(v)
                 elif isinstance(v, list):
                     add(v)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import __version__
-from .console import Console
+from .console import Console, align_report
 from .editor import LineBuffer
 from .errors import ExitProgram
 from .interpreter import Machine
@@ -27,7 +27,7 @@ from .workspace import Workspace
 
 CRLF = b"\r\n"
 
-# dot commands with a short description (used by completion and docs)
+# dot commands with a short description (used by completion, .h and docs)
 COMMANDS = {
     ".r": "read (append) a file",
     ".w": "write the program to a file",
@@ -38,6 +38,24 @@ COMMANDS = {
     "./": "status: line, lines, bytes, free",
     ".x": "leave the shell",
 }
+TERMINAL_COMMANDS = {  # on a terminal only: through a pipe these stay what the original made of them (???)
+    ".h": "this help",
+    ".e": "edit the program buffer in $EDITOR",
+}
+HELP_FORMS = [
+    (".r file", "read (append) a file to the program buffer"),
+    (".w file", "write the program buffer to a file"),
+    (".p [n]", "print n lines from the current one"),
+    (".d [n]", "delete n lines from the current one"),
+    (".l text", "locate text after the current line (^ = line end; .l alone repeats)"),
+    (".c/old/new/", "change old to new in the current line (.c alone repeats)"),
+    ("./", "status: current line, lines, bytes, bytes free"),
+    (".N  +n  -n", "go to line N, n lines down, n lines up; an empty line goes one down"),
+    (".name args", "run a statement against the program, e.g. .main or .pn 2+3"),
+    (".e", "edit the program buffer in $EDITOR (also Ctrl-X Ctrl-E)"),
+    (".h", "this help"),
+    (".x", "leave the shell (Ctrl-D too); any other line is inserted after the current one"),
+]
 
 _FUNC_DEF = re.compile(rb"^([A-Za-z_]\w*)[^\n\[]*\[", re.M)
 _NOT_FUNCS = {b"if", b"else", b"while", b"for", b"return", b"break", b"int", b"char", b"endlibrary"}
@@ -79,6 +97,12 @@ class Shell:
         self.newline_after_interrupt = True  # a terminal's line editor already ends the line itself
         self.pattern: bytes | None = None
         self.change: tuple[bytes, bytes] | None = None
+        # terminal-only behaviour (tinyc.terminal.attach turns it on; a pipe keeps the original's bytes)
+        self.interactive = False       # .h, .e, unsaved-edits warning
+        self.explain: Callable[[int], None] | None = None  # one line on the meaning of an error number
+        self.edit_buffer: Callable[[], None] | None = None  # .e
+        self.dirty = False             # edits not yet written with .w
+        self._warned = False
 
     # -- output, as ps/pl/pn would write it
     def say(self, text: bytes) -> None:
@@ -111,9 +135,11 @@ class Shell:
                     self.console.write(CRLF)
                 continue
             if line is None:
-                break
+                if self._may_leave():
+                    break
+                continue
             try:
-                if self.command(line):
+                if self.command(line) and (self.exited or self._may_leave()):
                     break
             except KeyboardInterrupt:
                 self.say(b"stopped")
@@ -121,6 +147,28 @@ class Shell:
             self.console.write(CRLF)  # .x and the end of input leave a blank line, as the DOC shows
         self.console.flush()
         return 0
+
+    def _may_leave(self) -> bool:
+        """On a terminal, the first ``.x``/Ctrl-D with unsaved edits warns instead of leaving."""
+        if not (self.interactive and self.dirty) or self._warned:
+            return True
+        self._warned = True
+        self.console.write(CRLF + b"unsaved edits: .w FILE writes them; .x (or Ctrl-D) again leaves" + CRLF)
+        return False
+
+    def edited(self) -> None:
+        self.dirty, self._warned = True, False
+
+    def help(self) -> None:
+        """``.h`` on a terminal: every command in one line, then the error numbers and their meaning."""
+        from .errors import ErrorCode
+        out = [b"", b"commands:"]
+        out += [b"  %-12s %s" % (form.encode(), text.encode()) for form, text in HELP_FORMS]
+        out.append(b"errors ( N --- err  E, then the line and a < under the point):")
+        codes = [b"%4d %s" % (int(c), c.text.encode()) for c in ErrorCode]
+        for i in range(0, len(codes), 2):
+            out.append(b"  " + b"  ".join(b"%-34s" % c for c in codes[i:i + 2]).rstrip())
+        self.console.write(CRLF.join(out) + CRLF)
 
     def function_names(self) -> list[str]:
         """Functions of the loaded program (definitions at the start of a line) and of the library."""
@@ -143,6 +191,8 @@ class Shell:
             self.goto(self.buf.lo - _number(line[1:]))
         elif not self.buf.insert_after(self.buf.lo, line):
             self.say(b"won't fit")
+        else:
+            self.edited()
         return False
 
     def dot(self, line: bytes) -> bool:
@@ -159,6 +209,10 @@ class Shell:
                    "l": self.cmd_locate, "c": self.cmd_change, "/": lambda rest: self.status()}.get(letter)
         if letter == "x":
             return True
+        if self.interactive and letter == "h":
+            handler = lambda rest: self.help()  # noqa: E731
+        if self.interactive and letter == "e" and self.edit_buffer is not None:
+            handler = lambda rest: self.edit_buffer()  # noqa: E731
         if handler is None:
             self.say(b"???")
         else:
@@ -168,6 +222,7 @@ class Shell:
     # -- the commands
     def cmd_read(self, rest: bytes) -> None:
         """``.r file``: append the file; `` N`` (bytes read), then the status line."""
+        empty = self.ws.pe == 0
         n = self.ws.read_file(rest.strip().decode("latin-1"))
         if n == -1:
             self.console.write(CRLF + b"File not found")
@@ -178,6 +233,8 @@ class Shell:
             return
         if self.ws.pe and not self.ws.text.endswith(b"\n"):
             self.ws.append(b"\n")  # keep every line newline-terminated (docs/shell.md)
+        if not empty:
+            self.edited()  # the buffer is no longer the file just read
         self.status()
 
     def cmd_write(self, rest: bytes) -> None:
@@ -194,6 +251,7 @@ class Shell:
             self.say(b" -1")
             return
         self.say(b" %d" % len(data))
+        self.dirty = False
 
     def cmd_print(self, rest: bytes) -> None:
         """``.p [n]``: print n lines from the current one; the last printed becomes current."""
@@ -207,6 +265,7 @@ class Shell:
             self.say(b"cannot delete line 0")
         else:
             self.buf.delete(self.buf.lo, max(1, _number(rest)))
+            self.edited()
 
     def cmd_locate(self, rest: bytes) -> None:
         """``.l text``: find text after the current line; bare ``.l`` repeats the last search."""
@@ -240,6 +299,7 @@ class Shell:
         elif not done:
             self.say(b"?")
         else:
+            self.edited()
             self.goto(self.buf.lo)
 
     def statement(self, text: bytes) -> bool:
@@ -261,7 +321,12 @@ class Shell:
         if err == 99:
             self.say(b"stopped")
         elif err:
-            self.console.write(self.ws.report(err, cursor).replace("\n", "\r\n").encode("latin-1"))
+            report = self.ws.report(err, cursor)
+            if self.interactive:
+                report = align_report(report)
+            self.console.write(report.replace("\n", "\r\n").encode("latin-1"))
+            if self.explain is not None:
+                self.explain(err)
         return False
 
 

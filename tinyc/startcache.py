@@ -2,7 +2,7 @@
 
 The library (``tinyc/lib/system.ipl``) is the same text at the same address on every start, and so is a
 program run again.  Their ASTs (and the scan of the system file) are pickled in the user's cache
-directory (``$XDG_CACHE_HOME/tinyc`` or ``~/.cache/tinyc``; the environment variable ``TINYC_NO_CACHE``
+directory (:mod:`tinyc.dirs`: ``~/.cache/tinyc`` on Linux; the environment variable ``TINYC_NO_CACHE``
 turns the cache off), keyed by a hash of the text, its address, what else the result depends on (the
 names of the symbol levels it was parsed with) and the sources of every stage that builds it, so that a
 change to any of them makes a new entry.  At most ``KEEP`` entries are kept (the oldest go).  Reading or
@@ -23,9 +23,9 @@ KEEP = 200  # entries; more are pruned, oldest first
 
 
 def cache_dir() -> Path:
-    """Where parsed system files are kept."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "tinyc"
+    """Where parsed texts are kept: the platform's user cache directory (:func:`tinyc.dirs.cache_dir`)."""
+    from .dirs import cache_dir as user_cache
+    return user_cache()
 
 
 _STAGES_HASH: bytes | None = None

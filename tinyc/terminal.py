@@ -17,17 +17,22 @@ from pathlib import Path
 from typing import Callable
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.styles.pygments import style_from_pygments_cls
 from prompt_toolkit.completion import Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.lexers import PygmentsLexer
 
 from .console import Console
-from .highlight import ShellLineLexer, colour_listing
-from .shell import COMMANDS, Shell
+from .highlight import ShellLineLexer, TinyCStyle, colour_listing, colour_wanted
+from .shell import COMMANDS, TERMINAL_COMMANDS, Shell
 
-HISTORY = Path.home() / ".tinyc_history"
+def _history_path() -> Path:
+    from .dirs import history_file
+    return history_file()
 
 
 class ShellCompleter(Completer):
@@ -47,12 +52,28 @@ class ShellCompleter(Completer):
             return
         word = re.search(r"\w*$", text).group()
         if len(word) == len(text) - 1:  # the first word after the dot: a command or a function
-            for cmd, meta in COMMANDS.items():
+            for cmd, meta in {**COMMANDS, **TERMINAL_COMMANDS}.items():
                 if cmd.startswith(text):
                     yield Completion(cmd, -len(text), display_meta=meta)
+        if not self.name_can_start(text, word):
+            return
         for name in self.function_names():
             if name.startswith(word) and name != word:
                 yield Completion(name, -len(word), display_meta="function")
+
+    @staticmethod
+    def name_can_start(text: str, word: str) -> bool:
+        """A name is being typed: at least its first letter, not a number, not inside a string, a
+        character constant or a comment; or the statement's first word, right after the dot.  After a
+        space, an operator or a comma nothing is offered until a letter is typed."""
+        if not word:
+            return text == "."
+        if word[0].isdigit():
+            return False
+        before = text[:len(text) - len(word)]
+        if "/*" in before:
+            return False
+        return before.count('"') % 2 == 0 and before.count("'") % 2 == 0
 
 
 class ProgramConsole(Console):
@@ -97,6 +118,17 @@ class ProgramConsole(Console):
         return c
 
 
+def _edit_buffer_keys() -> KeyBindings:
+    """Ctrl-X Ctrl-E at ``tc>``: the ``.e`` command, the program buffer in ``$EDITOR``."""
+    keys = KeyBindings()
+
+    @keys.add("c-x", "c-e")
+    def _(event):
+        event.current_buffer.text = ".e"
+        event.current_buffer.validate_and_handle()
+    return keys
+
+
 class TerminalConsole(ProgramConsole):
     """A :class:`Console` whose input lines come from prompt_toolkit.
 
@@ -106,21 +138,91 @@ class TerminalConsole(ProgramConsole):
     def __init__(self, out=None, strip_cr: bool = False, history: History | None = None,
                  input=None, output=None):
         super().__init__(out=out, strip_cr=strip_cr, input=input, output=output)
-        self.commands = PromptSession(history=history if history is not None else FileHistory(str(HISTORY)),
-                                      lexer=PygmentsLexer(ShellLineLexer), input=input, output=output)
+        colour = colour_wanted()
+        self.commands = PromptSession(
+            history=history if history is not None else FileHistory(str(_history_path())),
+            lexer=PygmentsLexer(ShellLineLexer) if colour else None,
+            style=style_from_pygments_cls(TinyCStyle) if colour else None,
+            auto_suggest=AutoSuggestFromHistory(), key_bindings=_edit_buffer_keys(),
+            input=input, output=output)
+        self._pasted: list[bytes] = []  # the other lines of a multi-line paste, each a command of its own
 
     def read_command(self, completer: Completer | None = None) -> bytes | None:
-        """A ``tc>`` line with history, highlighting and completion; KeyboardInterrupt on Ctrl-C."""
+        """A ``tc>`` line with history, highlighting and completion; KeyboardInterrupt on Ctrl-C.
+
+        A paste of several lines (bracketed paste) gives them one at a time, as if each were typed, so
+        ``.r``/``.p`` lines in it are commands and program lines are inserted in order."""
         self._chars = b""
-        return self._prompt(self.commands, completer=completer)
+        if self._pasted:
+            line = self._pasted.pop(0)
+            self.write(line + b"\r\n")  # shown after its prompt, as a typed line is
+            return line
+        text = self._prompt(self.commands, completer=completer)
+        if text is None or b"\n" not in text:
+            return text
+        first, *self._pasted = text.split(b"\n")
+        if self._pasted and self._pasted[-1] == b"":
+            self._pasted.pop()  # the paste ended with a line end
+        return first
 
 
 def attach(shell: Shell, console: TerminalConsole) -> None:
-    """Let ``shell`` read its commands through ``console``'s command session, with colour listings."""
+    """Let ``shell`` read its commands through ``console``'s command session, with colour listings,
+    ``.h``, ``.e``, a line on the meaning of each error and a warning before unsaved edits are lost."""
     completer = ShellCompleter(shell.function_names)
     shell.read_command = lambda: console.read_command(completer)
     shell.listing = colour_listing
     shell.newline_after_interrupt = False
+    shell.interactive = True
+    shell.explain = lambda code: console.write(meaning(code) + b"\r\n")
+    shell.edit_buffer = lambda: edit_in_editor(shell)
+
+
+def meaning(code: int) -> bytes:
+    """One dim line (plain without colour) saying what error ``code`` means."""
+    from .errors import ErrorCode
+    try:
+        text = f"  err {code}: {ErrorCode(code).text}  (.h lists them all)"
+    except ValueError:
+        text = f"  err {code}"
+    return (f"\x1b[2m{text}\x1b[22m" if colour_wanted() else text).encode()
+
+
+def edit_in_editor(shell: Shell) -> None:
+    """``.e``: the program buffer in ``$VISUAL``/``$EDITOR`` (else vi); the edited text replaces it."""
+    import os
+    import shlex
+    import subprocess
+    import tempfile
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    data = shell.ws.text[1:].replace(b"\0", b'"')
+    with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+        path = Path(tmp) / "program.tc"
+        path.write_bytes(data)
+        shell.console.flush()
+        try:
+            status = subprocess.call([*shlex.split(editor), str(path)])
+        except OSError as e:
+            shell.say(f"cannot start {editor}: {e.strerror}".encode())
+            return
+        new = path.read_bytes().replace(b"\r", b"")
+    if status != 0:
+        shell.say(b"editor failed: buffer unchanged")
+        return
+    if new and not new.endswith(b"\n"):
+        new += b"\n"
+    if new == data:
+        shell.status()
+        return
+    if len(new) > shell.ws.capacity:
+        shell.say(b"Too big")
+        return
+    if not shell.buf.replace(1, shell.ws.pe + 1, new):
+        shell.say(b"won't fit")
+        return
+    shell.buf.lo = min(shell.buf.lo, shell.buf.la)
+    shell.edited()
+    shell.status()
 
 
 def run_terminal(args: argparse.Namespace) -> int:

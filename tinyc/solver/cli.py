@@ -91,7 +91,9 @@ def _add_game(p, strategy=True):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
     p = _Parser(prog=PROG, description="Bulls-and-Cows / Mastermind solver (tinyc project).")
+    p.add_argument("--version", action="version", version=f"{PROG} (tinyc {__version__})")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     e = sub.add_parser("evaluate", help="play every secret and summarise the tries")
@@ -104,7 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="replay a decision tree (from 'tree --json') over the secrets")
     e.add_argument("--max-guesses", type=int, default=60, help="give a game up after N guesses")
     e.add_argument("--json", action="store_true", help="print one JSON object")
-    e.add_argument("--plot", metavar="FILE.png", help="draw the histogram (needs matplotlib)")
+    e.add_argument("--plot", metavar="FILE.png|DIR",
+                   help="draw the histogram into FILE.png (.svg, .pdf), or into DIR/GAME-STRATEGY.png "
+                        "(needs matplotlib)")
     e.add_argument("--show-last", type=int, default=0, metavar="K",
                    help="print the guesses of the last K games, as bca.tc does")
 
@@ -148,8 +152,10 @@ def cmd_evaluate(args) -> int:
     opts = {} if args.tree else _strategy_options(args)
     opts.pop("progress", None)
     strat = _make_strategy(args, game)
+    plot_path = None
     if args.plot:
-        from .plot import require_matplotlib
+        from .plot import plot_target, require_matplotlib
+        plot_path = plot_target(args.plot, game.name, strat.name)
         require_matplotlib()
     n = game.size if args.secrets is None else min(args.secrets, game.size)
     bar = None
@@ -164,7 +170,8 @@ def cmd_evaluate(args) -> int:
         if bar:
             bar.close()
     if args.json:
-        print(json.dumps(ev.as_json()))
+        print(json.dumps({**ev.as_json(), **_random_settings(args), "first": args.secrets,
+                          "max_guesses": args.max_guesses}))
     else:
         _print_evaluation(ev, game, args, opts)
     if ev.failed or ev.repeated:
@@ -177,10 +184,21 @@ def cmd_evaluate(args) -> int:
               file=sys.stderr if args.json else sys.stdout)
         if claimed != ev.total:
             return 1
-    if args.plot:
+    if plot_path is not None:
         from .plot import plot_histogram
-        plot_histogram(ev, args.plot)
+        plot_histogram(ev, str(plot_path), seed=_random_settings(args)["seed"])
+        sys.stdout.flush()
+        print(f"histogram written to {plot_path}", file=sys.stderr)
     return 1 if ev.failed else 0
+
+
+def _random_settings(args) -> dict:
+    """The random strategy's seed, divisor and int width in effect (defaults filled in); None otherwise."""
+    if args.strategy != "random":
+        return {"seed": None, "divisor": None, "int_bits": None}
+    from .strategies.random_consistent import DEFAULT_SEED
+    return {"seed": DEFAULT_SEED if args.seed is None else args.seed,
+            "divisor": args.divisor or 8, "int_bits": args.int_bits or 32}
 
 
 def _print_evaluation(ev, game, args, opts):
@@ -235,7 +253,12 @@ def cmd_play(args) -> int:
     print(f"Think of a {game.name} code: {game.description}. Score each guess as {how}.")
     for turn in range(1, 61):
         g = strat.next_guess(cands if strat.uses_candidates else None, history)
-        bulls, cows = parse_score(_read_line(f"guess {turn}: {game.codes[g]}  score? "), game, args.bc)
+        while True:  # a typo asks again, as bc.tc does
+            try:
+                bulls, cows = parse_score(_read_line(f"guess {turn}: {game.codes[g]}  score? "), game, args.bc)
+                break
+            except GameError as exc:
+                print(f"  {exc}; try again")
         if bulls == game.length:
             print(f"Got it in {turn} {'guess' if turn == 1 else 'guesses'}.")
             return 0
@@ -319,13 +342,17 @@ def cmd_tree(args) -> int:
     return 0
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def cmd_score(args) -> int:
     """``score``: bulls, cows and bc.tc's 0-13 code of two codes."""
     game = get_game(args.game)
     a, b = game.normalize(args.a), game.normalize(args.b)
     bulls, cows = score(a, b)
     code = f" (bc.tc score {bc_code(bulls, cows)})" if game.length == 4 else ""
-    print(f"{a} {b}: {bulls} bulls {cows} cows{code}")
+    print(f"{a} {b}: {plural(bulls, 'bull')} {plural(cows, 'cow')}{code}")
     return 0
 
 

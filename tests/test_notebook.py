@@ -1,0 +1,68 @@
+"""The IPython extension (``%load_ext tinyc``): %%tinyc runs a cell, the stage-view magics show a cell's
+program or a statement against it, bad arguments are one line (issue 14)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+pytest.importorskip("IPython")
+
+from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def ip():
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "tinyc")
+    return shell
+
+
+def test_a_cell_runs_as_a_program(ip, capsys):
+    ip.run_cell_magic("tinyc", "", 'main [ pl "h\u00e9llo"; pn 6*7 ]\n')
+    assert capsys.readouterr().out == "h\u00e9llo 42\n"
+
+
+def test_entry_and_input(ip, capsys):
+    ip.run_cell_magic("tinyc", "--entry ask --input '21\\n'", 'ask [ int n; ps "n? "; n = gn; pn n*2 ]\n')
+    assert capsys.readouterr().out == "n?  42\n"
+
+
+def test_an_error_prints_the_tiny_c_report(ip, capsys):
+    ip.run_cell_magic("tinyc", "", 'main [ ps "\u00e9t\u00e9"; pn 2+ ]\n')
+    out, err = capsys.readouterr()
+    assert err.splitlines()[:2] == [" 1 --- err  9", 'main [ ps "\u00e9t\u00e9"; pn 2+ ]']
+
+
+def test_bad_options_are_one_line(ip, capsys):
+    ip.run_cell_magic("tinyc", "--int-bits 8", "main [ ]\n")
+    assert capsys.readouterr().err == "%%tinyc: argument --int-bits: invalid choice: 8 (choose from 16, 32)\n"
+
+
+def test_views_of_the_cell_and_of_a_statement(ip, capsys):
+    ip.run_cell_magic("tinyc_ast", "", "twice int n [ return n*2 ]\n")
+    assert "Function twice" in capsys.readouterr().out
+    ip.run_line_magic("tinyc_tokens", "pn twice 3")
+    out = capsys.readouterr().out
+    assert "FNAME      twice" in out and "a function of this program" in out
+    ip.run_line_magic("tinyc_parse", "pn 2+3")
+    assert "NUMBER '3'" in capsys.readouterr().out
+    ip.run_line_magic("tinyc_link", "")
+    assert "twice     function" in capsys.readouterr().out
+
+
+def test_trace_of_the_current_program(ip, capsys):
+    ip.run_cell_magic("tinyc", "", "main [ pn 1 ]\n")
+    capsys.readouterr()
+    ip.run_line_magic("tinyc_trace", "main")
+    out = capsys.readouterr().out
+    assert "entry | call main()" in out and "pn 1" in out
+    ip.run_cell_magic("tinyc_trace", "--calls", "f int a [ return a+1 ]\nmain [ pn f 1 ]\n")
+    assert "call f(1)" in capsys.readouterr().out
+
+
+def test_the_recursion_limit_is_left_as_it_was(ip, capsys):
+    before = sys.getrecursionlimit()
+    ip.run_cell_magic("tinyc", "--max-depth 5000", "main [ ]\n")
+    assert sys.getrecursionlimit() == before

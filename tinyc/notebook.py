@@ -1,0 +1,186 @@
+"""tinyc in IPython and Jupyter: ``%load_ext tinyc``.
+
+* ``%%tinyc [--entry NAME] [--input TEXT] [machine options]``: the cell is a tiny-c program; it is loaded as
+  ``tinyc run`` loads a file and ``NAME`` (default ``main``) runs.  Its output is printed (CR bytes
+  dropped); an error prints the tiny-c report.  The cell becomes the *current program*.
+* ``%%tinyc_tokens``, ``%%tinyc_parse``, ``%%tinyc_ast``, ``%%tinyc_link``: the stage views of the cell's
+  program (as ``tinyc tokens FILE`` ...), which also becomes the current program.
+* ``%tinyc_tokens STATEMENT`` (and parse, ast): the view of one statement typed against the current
+  program, as ``tinyc tokens FILE -e STATEMENT``; ``%tinyc_link`` links the current program.
+* ``%%tinyc_trace [--entry NAME] [--calls] [--input TEXT]`` (or ``%tinyc_trace [NAME]`` on the current
+  program): the traced run, one line per statement.
+
+Program text is the cell's UTF-8 bytes, and is shown back the same way.  The options are those of the
+command line (``--int-bits 16``, ``--memory``, ``--engine`` ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import shlex
+import sys
+
+from IPython.core.magic import Magics, line_cell_magic, magics_class
+
+from .console import Console, align_report
+
+
+class MagicError(Exception):
+    """Bad magic arguments: shown as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise MagicError(f"{self.prog}: {message}")
+
+    def exit(self, status=0, message=None):  # --help prints and stays in the notebook
+        if message:
+            print(message, file=sys.stderr)
+        raise MagicError("")
+
+
+def _parser(name: str, entry: bool = False, calls: bool = False) -> argparse.ArgumentParser:
+    from .cli import common_options
+    p = _Parser(prog=f"%%{name}", parents=[common_options()], add_help=True)
+    if entry:
+        p.add_argument("--entry", default="main", help="statement to run (default: main)")
+        p.add_argument("--input", default="", help="the program's standard input (\\n for a line end)")
+    if calls:
+        p.add_argument("--calls", action="store_true", help="show only calls and returns")
+    return p
+
+
+def _shown(text: str) -> str:
+    """A view's text (program bytes as Latin-1 characters) as the notebook shows it: UTF-8."""
+    return text.encode("latin-1", "tinyc.bytes").decode("utf-8", "replace")
+
+
+def _with_limit(run):
+    limit = sys.getrecursionlimit()  # the machine raises it for deep tiny-c recursion: only for this run
+    try:
+        return run()
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+@magics_class
+class TinyCMagics(Magics):
+    """The magics; ``program`` is the current program's bytes (the last cell run or shown)."""
+
+    def __init__(self, shell=None):
+        super().__init__(shell)
+        self.program = b""
+
+    def _args(self, parser, line: str):
+        try:
+            return parser.parse_args(shlex.split(line))
+        except ValueError as e:
+            raise MagicError(f"{parser.prog}: {e}") from None
+
+    # -- running
+    @line_cell_magic
+    def tinyc(self, line: str, cell: str | None = None):
+        """``%%tinyc [--entry NAME] [--input TEXT] [options]``: run the cell as a tiny-c program."""
+        return self._guard(lambda: self._run(line, cell))
+
+    def _run(self, line, cell):
+        args = self._args(_parser("tinyc", entry=True), line)
+        if cell is not None:
+            self.program = cell.encode()
+        from .cli import boot
+        from .errors import ErrorCode, ExitProgram
+        out = io.BytesIO()
+        stdin = args.input.encode().decode("unicode_escape").encode("latin-1")
+
+        def run():
+            m, ws = boot(args, Console(io.BytesIO(stdin), out, strip_cr=True))
+            if not ws.append(self.program.replace(b"\r", b"")):
+                raise MagicError("the program does not fit the program buffer")
+            try:
+                err, cursor = ws.run(args.entry.encode())
+            except ExitProgram:
+                err, cursor = 0, 0
+            m.console.flush()
+            return ws, err, cursor
+        ws, err, cursor = _with_limit(run)
+        text = out.getvalue().decode("utf-8", "replace")
+        if text:
+            print(text.removeprefix("\n"), end="" if text.endswith("\n") else "\n")
+        if err:
+            report = "stopped\n" if err == ErrorCode.KILL else align_report(ws.report(err, cursor))
+            print(_shown(report), end="", file=sys.stderr)
+
+    # -- the stage views
+    def _view(self, name: str, line: str, cell: str | None):
+        from . import views
+        args = self._args(_parser(f"tinyc_{name}"), "" if cell is None else line)
+        machine = {"int_bits": args.int_bits, "memory": args.memory}
+        statement = None
+        if cell is not None:
+            self.program = cell.encode()
+        elif line.strip() and name != "link":
+            statement = line.strip().encode().decode("latin-1")
+        function = {"tokens": views.tokens, "parse": views.parse_tree, "ast": views.ast_dump,
+                    "link": lambda loaded: views.link_map(loaded, show_library=False)}[name]
+
+        def show():
+            from .errors import TinyCError
+            loaded = views.load(self.program, statement, **machine)
+            try:
+                return function(loaded)
+            except TinyCError as e:
+                return align_report(loaded.report(e))
+        print(_shown(_with_limit(show)), end="")
+
+    @line_cell_magic
+    def tinyc_tokens(self, line: str, cell: str | None = None):
+        """Tokens of the cell's program, or of a statement typed against the current program."""
+        return self._guard(lambda: self._view("tokens", line, cell))
+
+    @line_cell_magic
+    def tinyc_parse(self, line: str, cell: str | None = None):
+        """The Lark parse tree of the cell's program, or of a statement."""
+        return self._guard(lambda: self._view("parse", line, cell))
+
+    @line_cell_magic
+    def tinyc_ast(self, line: str, cell: str | None = None):
+        """The AST of the cell's program, or of a statement."""
+        return self._guard(lambda: self._view("ast", line, cell))
+
+    @line_cell_magic
+    def tinyc_link(self, line: str, cell: str | None = None):
+        """Symbol levels and the memory map of the cell's (or the current) program."""
+        return self._guard(lambda: self._view("link", line, cell))
+
+    @line_cell_magic
+    def tinyc_trace(self, line: str, cell: str | None = None):
+        """``%%tinyc_trace [--entry NAME] [--calls] [--input TEXT]``, or ``%tinyc_trace [NAME]``."""
+        return self._guard(lambda: self._trace(line, cell))
+
+    def _trace(self, line, cell):
+        from .trace import trace
+        if cell is None and line.strip() and not line.strip().startswith("-"):
+            line = "--entry " + shlex.quote(line.strip())
+        args = self._args(_parser("tinyc_trace", entry=True, calls=True), line)
+        if cell is not None:
+            self.program = cell.encode()
+        stdin = args.input.encode().decode("unicode_escape").encode("latin-1")
+        text = _with_limit(lambda: trace(self.program, args.entry, calls=args.calls, stdin=stdin,
+                                         int_bits=args.int_bits, memory=args.memory,
+                                         max_depth=args.max_depth, random_divisor=args.random_divisor))
+        print(_shown(text), end="")
+
+    def _guard(self, action):
+        try:
+            action()
+        except MagicError as e:
+            if str(e):
+                print(str(e), file=sys.stderr)
+        except ValueError as e:  # e.g. a program too big for the buffer (views.load)
+            print(f"tinyc: {e}", file=sys.stderr)
+
+
+def load_ipython_extension(ipython) -> None:
+    """``%load_ext tinyc``."""
+    ipython.register_magics(TinyCMagics)

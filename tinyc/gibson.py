@@ -194,7 +194,8 @@ def run(path: str, *, code: str | None = None, quiet: bool = False, engine: str 
             console.write(text.encode("latin-1"))
             return 0
         try:
-            m.engine.run([seed])
+            with m.deep_stack():
+                m.engine.run([seed])
         except QuietExit:
             return 0
         except TinyCError as e:

@@ -115,6 +115,12 @@ class _GibsonToAST(_ToAST):
         ends = self.text[before.end - self.base - 1:before.end - self.base]
         return "\n" not in gap and "\r" not in gap and ends != ";"
 
+    def error_stmt(self, meta, ch):
+        code, address, k = ch[0].value.split(":")
+        if k == "-":  # made by the front end (_retype), not by the recovery: nothing parsed before it
+            return ast.ErrorStmt(*self._pos(meta), code=int(code), address=int(address), prefix=[])
+        return super().error_stmt(meta, ch)
+
     def signnum(self, meta, ch):
         return ast.Number(*self._pos(meta), value=int(ch[0].value))
 
@@ -126,6 +132,10 @@ class _GibsonToAST(_ToAST):
         code = ErrorCode.CURSERR if ch[0].value in "'\"" else ErrorCode.SYNXERR
         raise TinyCError(code, ch[0].start_pos)
 
+
+# the tokens after which a statement begins (a name there is not an argument or an operand)
+_STATEMENT_BEFORE = {None, "LSQB", "RSQB", "SEMICOLON", "ELSE", "NUMBER", "STRING", "CHARLIT", "RPAR",
+                     "NAME", "FNAME0", "ERRSTMT", "SIGNNUM"}
 
 KEYWORDS = (("return", "RETURN"), ("while", "WHILE"), ("break", "BREAK"), ("else", "ELSE"),
             ("char", "CHAR"), ("int", "INT"), ("if", "IF"))
@@ -207,15 +217,19 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     * a byte no token starts with (``!``, ``&``, ``{``...) becomes STRAY, which no rule takes;
     * ``if`` has no parenthesis of its own: its CPAREN goes back to a plain ``(``;
     * a function name right before ``[`` takes no arguments (FNAME0);
-    * a name declared nowhere (no level, no declaration in this text) is taken as a call, so that it is
-      error 3 at that name when it runs, whatever follows it;
+    * a name declared nowhere (no level, no declaration in this text) is taken as a call without
+      arguments, so that it is error 3 at that name when it runs, whatever follows it (``for(...)``,
+      ``nosuch "x", 1``): what follows is parsed as statements of its own, which never run;
     * ``M`` alone is the machine call;
     * a ``+``/``-`` right after an operator, not followed by a digit, is the sign quirk (section 2.6):
       a constant of the sign and the next character's code minus 48, that character read again.
     """
     out: list[Token] = []
     n = len(tokens)
+    skip_to = -1
     for i, t in enumerate(tokens):
+        if i <= skip_to:
+            continue
         kind = t.type
         nxt = tokens[i + 1] if i + 1 < n else None
         prev = out[-1].type if out else None
@@ -228,7 +242,23 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
         elif kind == "NAME" and t.value == "M" and prev not in ("INT", "CHAR", "COMMA"):
             kind = "MC"
         elif kind == "NAME" and canonical(t.value) not in known and prev not in ("INT", "CHAR", "COMMA"):
-            kind = "FNAME" if nxt is not None and nxt.type not in ("RSQB", "SEMICOLON") else "FNAME0"
+            kind = "FNAME0"  # what follows it is parsed on its own: this runs first, and is error 3
+            if nxt is not None and nxt.type == "LPAR" and prev in _STATEMENT_BEFORE:
+                # "for(i=0;i<9;i=i+1) ...": the statement is error 3 at the name, and its parenthesis,
+                # whatever it holds, is part of it (its ";" would otherwise cut the block around it)
+                depth, j = 0, i + 1
+                while j < n:
+                    depth += {"LPAR": 1, "CPAREN": 1, "CALLPAREN": 1, "RPAR": -1}.get(tokens[j].type, 0)
+                    if depth == 0 or tokens[j].type in ("LSQB", "RSQB"):
+                        break
+                    j += 1
+                if j < n and tokens[j].type == "RPAR":
+                    err = Token("ERRSTMT", f"{int(ErrorCode.SYMERRA)}:{t.end_pos}:-", start_pos=t.start_pos,
+                                end_pos=tokens[j].end_pos, line=t.line, column=t.column,
+                                end_line=t.line, end_column=t.column)
+                    out.append(err)
+                    skip_to = j
+                    continue
         elif kind == "LPAR" and prev == "MC":
             kind = "CALLPAREN"
         elif kind == "ADDOP" and prev in ("MULOP", "ADDOP"):

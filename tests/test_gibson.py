@@ -137,3 +137,12 @@ def test_cdate_and_sleep(monkeypatch, tmp_path):
     status, out, _ = run_cli(["run", "--dialect", "gibson", "-q", str(prog)], monkeypatch, tmp_path)
     assert status == 0
     assert re.fullmatch(rb"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d 1 19\n", out), out
+
+
+def test_dialect_option_before_a_file_without_command(monkeypatch, tmp_path):
+    prog = tmp_path / "plain.tc"
+    prog.write_bytes(b"main [ pn 7 ]\n")
+    status, out, err = run_cli(["--dialect", "gibson", "-q", str(prog)], monkeypatch, tmp_path)
+    assert (status, out, err) == (0, b" 7\n", "")
+    status, out, _ = run_cli(["-r", "pn 3", "--dialect=gibson", "-q", str(prog)], monkeypatch, tmp_path)
+    assert (status, out) == (0, b" 3\n")

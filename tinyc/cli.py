@@ -358,7 +358,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _takes_value() -> set[str]:
-    return {s for a in common_options()._actions if a.nargs != 0 for s in a.option_strings}
+    dialect = argparse.ArgumentParser(add_help=False)
+    dialect_options(dialect)  # --dialect and -r take a value before the command or file, too
+    return {s for p in (common_options(), dialect) for a in p._actions if a.nargs != 0 for s in a.option_strings}
 
 
 def locate_command(argv: list[str]) -> int | None:
@@ -389,6 +391,10 @@ def _starts_with_include(path: str) -> bool:
         return False
 
 
+def _asks_gibson(argv: list[str]) -> bool:
+    return "--dialect=gibson" in argv or any(a == "--dialect" and b == "gibson" for a, b in zip(argv, argv[1:]))
+
+
 def route(argv: list[str]) -> list[str]:
     """``argv`` with the command first: the shell by default, ``boot`` for an ``.ipl`` file.
 
@@ -408,7 +414,7 @@ def route(argv: list[str]) -> list[str]:
         is_file = is_file or Path(word).exists()
     except (OSError, ValueError):
         pass
-    if is_file and _starts_with_include(word):
+    if is_file and (_starts_with_include(word) or _asks_gibson(argv)):
         return ["run", word] + rest  # a Gibson-dialect program: "tinyc FILE" as that interpreter's "tc FILE"
     if is_file:
         raise UsageError(f"{word!r} is a file, not a command: `tinyc run {word}` runs a program, "

@@ -215,3 +215,23 @@ def test_beyond_the_python_compiler(src, why):
     ref, fast = both(src, stdin=b"")
     assert ref[1] == 0
     assert fast == ref
+
+
+# Array sizes that wrap negative or do not fit (issue 13 item 7, docs/decisions.md 21): nothing moves the
+# allocator backwards, and both engines agree.
+SIZE_PROGRAMS = [
+    ("int a(-100), b(2)\nmain [ int c(-5), d(1); pn b-a; pn d-c ]", b" 0 0", 0),
+    ("int a(4294967295), b(2)\nmain [ pn b-a ]", b" 0", 0),
+    ("f int p(-9) [ int q(0); pn q-p ]\nmain [ f 0; f 0 ]", b" 0 0", 0),
+    ("char out(-99999999999999999999)\nint g\nmain [ int i; i=7; g=3; pn g; pn i ]", b" 3 7", 0),
+    ("int a(2147483647)\nmain [ pn 1 ]", b"", 19),
+    ("main [ int x; x=4; int a(2147483647) ]", b"", 19),
+    ("main [ int a(-7), x; x=4; a(1)=9; pn x ]", b" 4", 0),
+]
+
+
+@pytest.mark.parametrize("src,out,err", SIZE_PROGRAMS, ids=[p[0][:30] for p in SIZE_PROGRAMS])
+def test_array_sizes_never_move_the_allocator_back(src, out, err):
+    ref, fast = both(src, stdin=b"")
+    assert fast == ref
+    assert ref[0].rstrip(b"\r\n") == out and ref[1] == err

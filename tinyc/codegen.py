@@ -97,6 +97,29 @@ def walk(node):
                 stack.append(v)
 
 
+def nesting(body) -> tuple[int, int]:
+    """(deepest nesting of loops, of statements) in a statement list."""
+    loops = depth = 0
+    stack = [(s, 1, 0) for s in body]
+    while stack:
+        s, d, lp = stack.pop()
+        if isinstance(s, (ast.While, ast.For)):
+            lp += 1
+        depth, loops = max(depth, d), max(loops, lp)
+        if isinstance(s, ast.Block):
+            stack += [(x, d, lp) for x in s.body]  # a block adds no Python indentation
+        elif isinstance(s, ast.If):
+            stack += [(x, d + 1, lp) for x in (s.then, s.orelse) if x is not None]
+        elif isinstance(s, (ast.While, ast.For)):
+            stack.append((s.body, d + 1, lp))
+    return loops, depth
+
+
+# CPython allows 20 nested blocks (loops, try) and 100 levels of indentation; deeper code runs on the
+# reference evaluator (the bounds analysis of nested loops also grows fast with their depth)
+MAX_LOOPS, MAX_NESTING = 16, 80
+
+
 def names_used(node) -> set[str]:
     return {n.name for n in walk(node) if isinstance(n, (ast.Var, ast.Index, ast.Call))}
 
@@ -235,6 +258,9 @@ class Codegen:
             loc = self.an.locals[d.name]
             args.append(("p_" if loc.array else "v_") + d.name)
         header = f"def {fn}({', '.join(args + ['_t', '_d'])}):"
+        loops, depth = nesting(self.body)
+        if loops > MAX_LOOPS or depth > MAX_NESTING:
+            raise Unsupported("statements nested too deeply for CPython")
         scalars = [k for k, v in self.an.locals.items() if not v.array]
         nonsafe = self.has_nonsafe(self.body)
         self.frame = bool(scalars) and nonsafe

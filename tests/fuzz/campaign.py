@@ -63,10 +63,16 @@ def worker(kind: str, start: int, count: int, progress: Path) -> None:
 def campaign(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    todo = []
+    queues = []
     for kind, n in (("program", args.programs), ("session", args.sessions), ("piped", args.piped)):
         chunk = {"program": 250, "session": 100, "piped": 25}[kind]
-        todo += [(kind, s, min(chunk, args.seed + n - s)) for s in range(args.seed, args.seed + n, chunk)]
+        queues.append([(kind, s, min(chunk, args.seed + n - s)) for s in range(args.seed, args.seed + n, chunk)])
+    todo = []  # interleaved in proportion, so that a campaign stopped early has run every kind
+    total = sum(len(q) for q in queues)
+    for step in range(total):
+        for q, n0 in zip(queues, [len(q) for q in queues]):
+            while q and (n0 - len(q)) * total <= step * n0:
+                todo.append(q.pop(0))
     counts = collections.Counter()
     fails = []
     running: list = []

@@ -293,7 +293,7 @@ class ProgramGen:
             n = self.choice([0, 0, 2, 5, 9, 40])
             out.append(f"{typ} {name}({n})")
             g.arrays[name] = (typ, n)
-        names = ["f", "fn", "rec"][:r.randint(0, 3)]
+        names = (["f", "fn", "rec"] if self.chance(0.1) else ["fa", "fb", "rec"])[:r.randint(0, 3)]  # f: a name the library uses as a variable (it is parsed again)
         for name in names:
             self.funcs[name] = [(self.choice(["int", "int", "char"]), self.chance(0.3))
                                 for _ in range(r.randint(0, 3))]

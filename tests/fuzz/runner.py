@@ -107,8 +107,9 @@ def differential(source: bytes, stdin: bytes = b"", int_bits: int = 32, seconds:
     ``codegen.EXACT_DEAD_FRAMES`` and a program that then agrees is the documented trace of pure
     functions' dead frames (kind "ok", detail "dead-frame")."""
     kind, ref = _guarded(lambda: run_program(source, "reference", stdin, int_bits, entry=entry), seconds)
-    if kind == "timeout":
-        return Outcome("timeout")
+    if kind == "timeout":  # a program that runs long is not a failure; one that cannot even start is
+        kind, _ = _guarded(lambda: run_program(source, "reference", stdin, int_bits, entry=b""), seconds)
+        return Outcome("hang-before-start" if kind == "timeout" else "timeout")
     if kind == "exception":
         return Outcome("reference-exception", ref)
     kind, fast = _guarded(lambda: run_program(source, "fast", stdin, int_bits, entry=entry), seconds)

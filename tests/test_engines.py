@@ -146,3 +146,92 @@ def test_compile_prints_annotated_python(capsys):
     assert "def f_fact(v_n, _t, _d):" in out
     assert "# return n*fact(n-1)" in out
     compile(out, "generated", "exec")  # it is valid Python
+
+
+# Programs that reach their own (or their callers') scalar locals through memory (issue 13 item 6): the
+# fast engine keeps scalars in Python variables and must write them to their cells before memory can be
+# read there and read them back after memory may have been written there.
+FRAME_PROGRAMS = [
+    ("char a(0)\nmain [ int i; i=5; a(1)=9; a(2)=9; pn i ]", "a store past a global into a local"),
+    ("main [ char b(1); int x,y; x=1; y=2; strcpy b,\"abcdefghij\"; pn x; pn y; ps b ]",
+     "strcpy of a long literal over the locals"),
+    ("main [ char a(0); int x; x=1234; pn a(1); pn a(2); pn a(1)+a(2)*256 ]", "reading a local's bytes"),
+    ("f char p(0) [ return p(1) ]\nmain [ char a(0); int x; x=65; pn f(a); x=66; pn f(a) ]",
+     "a callee reads the caller's local"),
+    ("f char p(0) [ p(1)=9 ]\nmain [ char a(0); int x; x=5; f(a); pn x; f a; pn x ]",
+     "a callee writes the caller's local"),
+    ("main [ char a(0); int x,y; x=1; y=2; memset a+1,8,1; pn x; pn y ]", "MC 16 fill over the frame"),
+    ("main [ char a(0); int x,y; x=300; y=7; movebl a+1,a+4,4; pn x; pn y ]", "MC 7 block move over the frame"),
+    ("main [ char a(0); int x,y; x=7; y=263; pn countch(a,a+8,7); y=7; pn countch(a,a+8,7) ]",
+     "MC 8 counts bytes of the locals"),
+    ("main [ char a(0); int i; pn (i=3)+a(1); pn (a(1)=7)+i; pn i ]", "order inside one expression"),
+    ("main [ int a(0),x; x=9; a(1)=a(1)+1; pn x; ++a(1); pn x; pn a(1)++x ]", "int pointer into the frame"),
+    ("main [ char a(0); int i; for(i=0;i<10;++i) [ a(1)=a(1)+1; pn i ] ]", "a for counter changed in memory"),
+    ("main [ char a(0); int i; i=1; while(i<50) [ a(1)=a(1)*2; pn i ] ]", "a while bound changed in memory"),
+    ("g [ int z; char q(0); z=1000; q(0)=1 ]\nh [ char p(0); pn p(1) ]\nmain [ g; h ]",
+     "a dead frame's bytes are the reference's"),
+    ("f int n [ char a(0); int x; x=n*3; if(n) f(n-1); a(1)=a(1)+1; pn x; return x ]\nmain [ pn f(3) ]",
+     "recursion with stores into each frame"),
+    ("main [ char a(0), c; int k; c=65; k=1; pn a(1); a(1)=66; pn c; pn k ]", "char locals in memory"),
+    ("f int n, m [ char a(0); a(0-8)=1; pn n; pn m; return n ]\nmain [ pn f(2,3) ]",
+     "parameters below the array"),
+    ("f char p(0) [ int k; k=p(0); p(0)=k+1; return k ]\nmain [ char a(0); int x; x=10; pn f(a+1)+x; pn x ]",
+     "a call changes an operand read after it"),
+    ("main [ char a(0); int x; x=5; a(1)=1; pn x ]", "no store reaches an unused variable's stale value"),
+    ("main [ char a(0); int i,s; for(i=0;i<5;++i) s=s+a(i); pn s; pn i ]", "reads of the counters' cells"),
+    ("int h(3)\nmain [ int x; char a(0); x=3; h(1)=a(0-4); pn h(1) ]", "a read below the array"),
+]
+
+
+@pytest.mark.parametrize("src,why", FRAME_PROGRAMS, ids=[p[1] for p in FRAME_PROGRAMS])
+def test_locals_reached_through_memory(src, why):
+    ref, fast = both(src, stdin=b"")
+    assert fast == ref
+    assert ref[1] == 0 or why.startswith("6")
+
+
+def test_locals_reached_through_memory_16_bits():
+    for src, _ in FRAME_PROGRAMS:
+        ref, fast = both(src, stdin=b"", int_bits=16)
+        assert fast == ref, src
+
+
+# Code too deep for CPython's compiler (issue 13 item 1): the fast engine runs such a function on the
+# reference evaluator instead of letting SyntaxError/IndentationError/RecursionError escape.
+DEEP_PROGRAMS = [
+    ("main [ int x; " + "while(0)[ " * 21 + "x=1" + " ]" * 21 + " pn 7 ]", "21 nested while"),
+    ("main [ int x; " + "if(1) " * 98 + "x=1; pn x ]", "98 nested if"),
+    ("int a(0)\nmain [ pn " + "a(" * 68 + "0" + ")" * 68 + " ]", "68 nested subscripts"),
+    ("main [ pn " + "!" * 199 + "0 ]", "199 !"),
+    ("main [ int x; " + "x=" * 202 + "1; pn x ]", "202 chained assignments"),
+    ("main [ int x; x=1; pn " + "+".join(["x"] * 500) + " ]", "a sum of 500 terms"),
+    ("main [ int i; " + "for(i=0;i<1;++i) " * 30 + "pn i ]", "30 nested for"),
+    ("char a(0)\nmain [ int x; " + "if(1) " * 90 + "a(1)=1; pn x ]", "deep if around a store into the frame"),
+]
+
+
+@pytest.mark.parametrize("src,why", DEEP_PROGRAMS, ids=[p[1] for p in DEEP_PROGRAMS])
+def test_beyond_the_python_compiler(src, why):
+    ref, fast = both(src, stdin=b"")
+    assert ref[1] == 0
+    assert fast == ref
+
+
+# Array sizes that wrap negative or do not fit (issue 13 item 7, docs/decisions.md 21): nothing moves the
+# allocator backwards, and both engines agree.
+SIZE_PROGRAMS = [
+    ("int a(-100), b(2)\nmain [ int c(-5), d(1); pn b-a; pn d-c ]", b" 0 0", 0),
+    ("int a(4294967295), b(2)\nmain [ pn b-a ]", b" 0", 0),
+    ("f int p(-9) [ int q(0); pn q-p ]\nmain [ f 0; f 0 ]", b" 0 0", 0),
+    ("char out(-99999999999999999999)\nint g\nmain [ int i; i=7; g=3; pn g; pn i ]", b" 3 7", 0),
+    ("int a(2147483647)\nmain [ pn 1 ]", b"", 19),
+    ("main [ int x; x=4; int a(2147483647) ]", b"", 19),
+    ("main [ int a(-7), x; x=4; a(1)=9; pn x ]", b" 4", 0),
+]
+
+
+@pytest.mark.parametrize("src,out,err", SIZE_PROGRAMS, ids=[p[0][:30] for p in SIZE_PROGRAMS])
+def test_array_sizes_never_move_the_allocator_back(src, out, err):
+    ref, fast = both(src, stdin=b"")
+    assert fast == ref
+    assert ref[0].rstrip(b"\r\n") == out and ref[1] == err

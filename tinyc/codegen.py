@@ -59,13 +59,17 @@ class Local:
     allocated: bool = False  # arrays: space from a declaration here (in bounds if checked and frozen)
 
 
-def constant(expr) -> int | None:
-    """The value of a constant array bound (a number, a char, or its negation), else None."""
-    if isinstance(expr, (ast.Number, ast.CharLit)):
+def constant(expr, bits: int = 32) -> int | None:
+    """The value of a constant array bound (a number, a char, or its negation), else None; wrapped to
+    ``bits`` as the reference evaluates it (a number literal wraps, and so does its negation)."""
+    half = 1 << (bits - 1)
+    if isinstance(expr, ast.Number):
+        return ((expr.value + half) & ((half << 1) - 1)) - half
+    if isinstance(expr, ast.CharLit):
         return expr.value
     if isinstance(expr, ast.Unary) and expr.op in ("-", "+"):
-        v = constant(expr.operand)
-        return None if v is None else (-v if expr.op == "-" else v)
+        v = constant(expr.operand, bits)
+        return None if v is None else (((-v + half) & ((half << 1) - 1)) - half if expr.op == "-" else v)
     return None
 
 
@@ -93,6 +97,29 @@ def walk(node):
                 stack.append(v)
 
 
+def nesting(body) -> tuple[int, int]:
+    """(deepest nesting of loops, of statements) in a statement list."""
+    loops = depth = 0
+    stack = [(s, 1, 0) for s in body]
+    while stack:
+        s, d, lp = stack.pop()
+        if isinstance(s, (ast.While, ast.For)):
+            lp += 1
+        depth, loops = max(depth, d), max(loops, lp)
+        if isinstance(s, ast.Block):
+            stack += [(x, d, lp) for x in s.body]  # a block adds no Python indentation
+        elif isinstance(s, ast.If):
+            stack += [(x, d + 1, lp) for x in (s.then, s.orelse) if x is not None]
+        elif isinstance(s, (ast.While, ast.For)):
+            stack.append((s.body, d + 1, lp))
+    return loops, depth
+
+
+# CPython allows 20 nested blocks (loops, try) and 100 levels of indentation; deeper code runs on the
+# reference evaluator (the bounds analysis of nested loops also grows fast with their depth)
+MAX_LOOPS, MAX_NESTING = 16, 80
+
+
 def names_used(node) -> set[str]:
     return {n.name for n in walk(node) if isinstance(n, (ast.Var, ast.Index, ast.Call))}
 
@@ -111,13 +138,14 @@ def assigned_names(node) -> set[str]:
 class Analysis:
     """The static locals of a function: params and top-level declarations, each used only after it."""
 
-    def __init__(self, params: list[tuple[str, ast.Declarator]], body: list):
+    def __init__(self, params: list[tuple[str, ast.Declarator]], body: list, bits: int = 32):
+        self.bits = bits
         self.locals: dict[str, Local] = {}
         reassigned = assigned_names(body)
         for type_, d in params:
             if d.name in self.locals:
                 raise Unsupported("duplicate parameter")
-            self.locals[d.name] = self._local(type_, d, reassigned, False)
+            self.locals[d.name] = self._local(type_, d, reassigned, False, bits)
         count = 0
         for i, s in enumerate(body):
             if isinstance(s, ast.Decl):
@@ -126,8 +154,8 @@ class Analysis:
                     if d.name not in self.locals:
                         if any(d.name in names_used(t) for t in body[:i]):
                             raise Unsupported("name used before its declaration")
-                        self.locals[d.name] = self._local(s.type, d, reassigned, True)
-                    elif d.size is not None and constant(d.size) is None:
+                        self.locals[d.name] = self._local(s.type, d, reassigned, True, bits)
+                    elif d.size is not None and constant(d.size, bits) is None:
                         raise Unsupported("array bound not constant")
             elif any(isinstance(n, ast.Decl) for n in walk(s)):
                 raise Unsupported("declaration in a nested statement")
@@ -140,15 +168,24 @@ class Analysis:
             if d.size is not None:
                 self.free |= names_used(d.size)
         self.free -= set(self.locals)
+        # scalar locals assigned by name: their Python variable may be ahead of their memory cell
+        self.modified = {k for k in reassigned if k in self.locals and not self.locals[k].array}
 
     @staticmethod
-    def _local(type_, d, reassigned, allocated) -> Local:
+    def _local(type_, d, reassigned, allocated, bits=32) -> Local:
         if d.size is None:
             return Local(d.name, type_, False)
-        n = constant(d.size)
+        n = constant(d.size, bits)
         if n is None:
             raise Unsupported("array bound not constant")
         return Local(d.name, type_, True, n + 1, d.name not in reassigned, allocated)
+
+
+# True: every function keeps its scalars' cells (the bytes a returned call leaves above the top of the value
+# space are the reference's even for pure functions).  False (the default): a function that cannot read or
+# write memory outside its checked arrays, nor call one that can, never writes its cells: nothing can see
+# them while it runs, and writing them would cost a third of a small call (docs/fast-engine.md).
+EXACT_DEAD_FRAMES = False
 
 
 class Codegen:
@@ -163,7 +200,7 @@ class Codegen:
         self.fname = fname
         self.params = params
         self.body = body
-        self.an = Analysis(params, body)
+        self.an = Analysis(params, body, int_bits)
         self.resolve = resolve
         self.bits = int_bits
         self.isz = int_bits // 8
@@ -187,11 +224,20 @@ class Codegen:
         self.dry_depth = 0             # > 0 while loop bodies are generated for their bounds only
         self.hoisted: dict[str, str] = {}  # global scalar -> the local that holds it in this loop
         self.prechecked: set[int] = set()  # leading declarations whose space the prologue tested
+        # scalar locals live in the flat memory too (reference section 3): their cells are written on
+        # allocation, and a Python variable assigned by name (``an.modified``) is written back ("flushed")
+        # wherever memory may be read outside a checked array, and on every exit; after anything that may
+        # store outside a checked array the variables are read back ("reloaded") from their cells.
+        self.bound: list[str] = []     # scalar locals allocated so far, in order
+        self.base = 0                  # extra indentation (the body's try: for the flush on an error)
+        self.addrs = False             # a_NAME holds each scalar's address (set in generate)
+        self.cells = False             # scalars have cells in memory (not in a pure function)
+        self.frame = False             # _f0 (the frame's first byte) is bound: accesses test against it
 
     # ---- output
 
     def emit(self, ind: int, text: str, at: int | None = None) -> None:
-        self.lines.append("    " * ind + text)
+        self.lines.append("    " * (ind + self.base) + text)
         if at is not None:
             self.linemap[len(self.lines) + 1] = at  # +1: the factory's def line comes first
 
@@ -212,12 +258,29 @@ class Codegen:
             loc = self.an.locals[d.name]
             args.append(("p_" if loc.array else "v_") + d.name)
         header = f"def {fn}({', '.join(args + ['_t', '_d'])}):"
+        loops, depth = nesting(self.body)
+        if loops > MAX_LOOPS or depth > MAX_NESTING:
+            raise Unsupported("statements nested too deeply for CPython")
+        scalars = [k for k, v in self.an.locals.items() if not v.array]
+        nonsafe = self.has_nonsafe(self.body)
+        self.frame = bool(scalars) and nonsafe
+        self.cells = bool(scalars) and (EXACT_DEAD_FRAMES or nonsafe or self.may_sync(self.body))
+        self.addrs = self.cells
+        if self.an.modified and self.cells:
+            self.emit(1, "try:")
+            self.base = 1
         self.prologue()
         for s in self.body:
             if self.deferred and self.uses_frame(s):
                 self.settle()
             self.stmt(s, 1)
+        self.flush_stmts(1)
         self.emit(1, "return 0")
+        if self.an.modified and self.cells:
+            self.base = 0
+            names = tuple((f"v_{k}", f"a_{k}", self.an.locals[k].type == "int") for k in sorted(self.an.modified))
+            self.emit(1, "except BaseException:")
+            self.emit(2, f"_xf(locals(), {names!r}); raise")
         views = ["    " + ln for ln in self.views.values()]
         src = ["def _make(_N):", *views, "    " + header] + ["    " + ln for ln in self.lines] + [f"    return {fn}"]
         linemap = {k + 1 + len(views): v for k, v in self.linemap.items()}
@@ -292,15 +355,24 @@ class Codegen:
                 self.exprstmt(s.init, ind)
             self.loop_stmt(s, s.cond, s.body, s.step, ind)
         elif isinstance(s, ast.Break):
+            if not self.breaks:
+                self.flush_stmts(ind)
             self.emit(ind, "break" if self.breaks else "return 0", s.pos)
             if self.breaks and self.known is not None:
                 self.breaks[-1].append(self.known)
             self.known = None
         elif isinstance(s, ast.Return):
             if s.value is None:
+                self.flush_stmts(ind)
                 self.emit(ind, "return 0", s.pos)
             else:
-                self.emit(ind, f"return {self.wrap(self.expr(s.value)).code}", s.pos)
+                code = self.wrap(self.expr(s.value)).code
+                if self.flush_set():
+                    self.emit(ind, f"_rv = {code}", s.pos)
+                    self.flush_stmts(ind)
+                    self.emit(ind, "return _rv", s.pos)
+                else:
+                    self.emit(ind, f"return {code}", s.pos)
             self.known = None
         elif isinstance(s, ast.ExprStmt):
             self.exprstmt(s.expr, ind)
@@ -311,6 +383,100 @@ class Codegen:
                 raise Unsupported("a statement that did not parse evaluates what it had parsed")
             self.emit(ind, f"_err({s.code}, {s.address})", s.pos)
             self.known = None
+
+    # ---- scalar locals in memory: flush (variables -> cells) and reload (cells -> variables)
+
+    def cell(self, name: str) -> str:
+        if self.an.locals[name].type == "int":
+            return f"_IV[a_{name} & {self.amask}][a_{name} >> {self.shift}]"
+        return f"_B[a_{name}]"
+
+    def flush_set(self) -> list[str]:
+        """Allocated scalars whose variable may be ahead of their cell."""
+        return [k for k in self.bound if k in self.an.modified] if self.cells else []
+
+    def flush_stmts(self, ind: int) -> None:
+        for k in self.flush_set():
+            self.emit(ind, f"{self.cell(k)} = v_{k}")
+
+    def flush_args(self) -> str:
+        """The (ints, chars) tuples of (address, value) pairs of the helpers that flush."""
+        parts = {"int": [], "char": []}
+        for k in self.flush_set():
+            parts[self.an.locals[k].type] += [f"a_{k}", f"v_{k}"]
+        return ", ".join("(" + "".join(x + ", " for x in parts[t]) + ")" for t in ("int", "char"))
+
+    def flush_expr(self, ret: str) -> str:
+        """``ret``, after the modified variables are written to their cells (an expression)."""
+        if not self.flush_set():
+            return ret
+        return f"_fl({ret}, {self.flush_args()})"
+
+    def reload_expr(self) -> str | None:
+        """An expression that reads every allocated scalar back from its cell (None: there is none)."""
+        if not self.bound:
+            return None
+        out = "(" + "".join(f"(v_{k} := {self.cell(k)}), " for k in self.bound) + ")"
+        self.reset_bounds()
+        return out
+
+    def reset_bounds(self) -> None:
+        for k in self.bound:
+            self.set_bounds(k, *self.bounds(self.an.locals[k].type))
+
+    def direct(self, n: ast.MachineCall) -> bool:
+        last = n.args[-1] if n.args else None
+        return (isinstance(last, ast.Number) and last.value in self.DIRECT
+                and len(n.args) - 1 == self.DIRECT[last.value])
+
+    def effects_of(self, name: str) -> tuple[bool, bool]:
+        """(may read, may write) memory outside checked arrays: a call of the global function ``name``."""
+        shape = self.resolve(name)
+        if shape is None or shape[0] != "func":
+            return False, False
+        return (shape[2], shape[3]) if len(shape) > 2 else (True, True)
+
+    def targets(self, node) -> set[int]:
+        out = set()
+        for n in walk(node):
+            if isinstance(n, ast.Assign) and isinstance(n.target, ast.Index):
+                out.add(id(n.target))
+            elif isinstance(n, ast.Unary) and n.op in ("++", "--") and isinstance(n.operand, ast.Index):
+                out.add(id(n.operand))
+        return out
+
+    def unsafe(self, n: ast.Index) -> bool:
+        """Whether an element access may land outside its array's own checked space."""
+        if n.name in self.an.locals and not self.an.locals[n.name].array:
+            return False  # error 7 before any access
+        acc = self.array(n, plain=True)
+        return acc is not None and not acc.get("safe")
+
+    def has_nonsafe(self, node) -> bool:
+        return any(isinstance(n, ast.Index) and self.unsafe(n) for n in walk(node))
+
+    def may_sync(self, node) -> bool:
+        """Whether ``node`` has a machine call or a call that reads or writes memory outside checked arrays."""
+        for n in walk(node):
+            if isinstance(n, ast.MachineCall) and not self.direct(n):
+                return True
+            if isinstance(n, (ast.Var, ast.Call)) and n.name not in self.an.locals and any(self.effects_of(n.name)):
+                return True
+        return False
+
+    def may_reload(self, node) -> bool:
+        """Whether running ``node`` may change scalar locals through memory (their variables reloaded)."""
+        if not self.bound and not self.an.locals:
+            return False
+        tg = self.targets(node)
+        for n in walk(node):
+            if isinstance(n, ast.MachineCall) and not self.direct(n):
+                return True
+            if isinstance(n, (ast.Var, ast.Call)) and n.name not in self.an.locals and self.effects_of(n.name)[1]:
+                return True
+            if isinstance(n, ast.Index) and id(n) in tg and self.unsafe(n):
+                return True
+        return False
 
     # ---- bounds of scalar locals along the code (``self.known``: name -> (lo, hi); None: unreachable)
 
@@ -349,7 +515,7 @@ class Codegen:
         if isinstance(cond, ast.Unary) and cond.op == "!":
             return self.refine(state, cond.operand, not truth)
         if any(isinstance(n, ast.Assign) or (isinstance(n, ast.Unary) and n.op in ("++", "--"))
-               for n in walk(cond)):
+               for n in walk(cond)) or self.may_reload(cond):
             return state  # the operands may have changed while the condition ran
         if isinstance(cond, ast.Var):
             cond = ast.BinOp(cond.pos, cond.end, "!=", cond, ast.Number(cond.pos, cond.end, 0))
@@ -400,6 +566,8 @@ class Codegen:
         if entry is None:
             return None
         changed = assigned_names(node)
+        if self.may_reload(node):
+            changed = set(self.an.locals)
         fallback = {k: v for k, v in entry.items() if k not in changed}
         if self.dry_depth > 2:
             return fallback
@@ -497,7 +665,7 @@ class Codegen:
                 and cond.left.name == k):
             return False
         body_assigns = assigned_names(s.body) | assigned_names(init.value)
-        if k in body_assigns:
+        if k in body_assigns or self.may_reload(s):
             return False
         end = cond.right
         if isinstance(end, ast.Number):
@@ -589,7 +757,7 @@ class Codegen:
             if not isinstance(s, ast.Decl):
                 break
             size = self.isz if s.type == "int" else 1
-            total += sum(size * (1 if d.size is None else max(constant(d.size) + 1, 0)) for d in s.names)
+            total += sum(size * (1 if d.size is None else max(constant(d.size, self.bits) + 1, 0)) for d in s.names)
             self.prechecked.add(id(s))
         return total
 
@@ -614,17 +782,22 @@ class Codegen:
             if deep:
                 self.deferred.append("_d += 1  # the depth of the calls made from here")
                 self.stepped = True
+        if self.frame:
+            self.emit(1, "_f0 = _t  # the frame's first byte")
         pending: list[tuple[int, int]] = []
+        writes: list[str] = []
         for type_, d in self.params:
             loc = self.an.locals[d.name]
             size = self.isz if type_ == "int" else 1
             if not loc.array:
+                off = sum(n for n, _ in pending)
                 pending.append((size, d.end))
                 if type_ == "char":
                     self.emit(1, f"v_{d.name} = ((v_{d.name} + 128) & 255) - 128")
+                writes += self.place(d.name, off, f"v_{d.name}")
                 continue
             self.settle()
-            self.flush_alloc(1, pending, lead)
+            self.flush_alloc(1, pending, lead, writes)
             lead = 0
             n = max(loc.length, 0) * size
             self.emit(1, f"if p_{d.name} == 0:")
@@ -632,9 +805,11 @@ class Codegen:
             self.emit(2, f"p_{d.name} = _t; _D[_t:_t + {n}] = bytes({n}); _t += {n}")
             self.bind_array(1, loc)
         if lead and pending:  # tested on entry: the frame's space is taken where it is first needed
+            for w in self.fill(writes):
+                self.emit(1, w)
             self.deferred.append(f"_t += {sum(n for n, _ in pending)}")
         else:
-            self.flush_alloc(1, pending, lead)
+            self.flush_alloc(1, pending, lead, writes)
 
     def settle(self) -> None:
         """Emit the entry steps of ``_t``/``_d`` held back until code uses them (an early return skips them)."""
@@ -653,30 +828,65 @@ class Codegen:
                     return True
         return False
 
-    def flush_alloc(self, ind: int, pending: list, checked: int = 0) -> None:
-        """Advance ``_t`` past ``pending`` allocations (tested unless ``checked`` bytes were tested on entry)."""
+    def place(self, name: str, off: int, value: str) -> list:
+        """The scalar ``name`` gets its cell at ``_t + off``, holding ``value``: its address line, and the
+        cell for :meth:`fill`."""
+        self.bound.append(name)
+        if not self.cells:
+            return []
+        cell = [(off, self.an.locals[name].type, value)]
+        return ([f"a_{name} = _t + {off}" if off else f"a_{name} = _t"] if self.addrs else []) + cell
+
+    def fill(self, writes: list) -> list[str]:
+        """The lines of ``writes``: address lines, then one store of all the cells (consecutive bytes)."""
+        lines = [w for w in writes if isinstance(w, str)]
+        cells = sorted(w for w in writes if not isinstance(w, str))
+        if not cells:
+            return lines
+        lo = cells[0][0]
+        at = f"_t + {lo}" if lo else "_t"
+        if all(v == "0" for _, _, v in cells):
+            n = cells[-1][0] + (1 if cells[-1][1] == "char" else self.isz) - lo
+            return lines + [f"_D[{at}:_t + {lo + n}] = {bytes(n)!r}"]
+        fmt = "<" + "".join(("i" if self.isz == 4 else "h") if t == "int" else "b" for _, t, _ in cells)
+        name = "_Pk" + fmt[1:]
+        self.views[name] = f"{name} = _struct({fmt!r}).pack_into"
+        return lines + [f"{name}(_D, {at}, {', '.join(v for _, _, v in cells)})"]
+
+    def flush_alloc(self, ind: int, pending: list, checked: int = 0, writes=None) -> None:
+        """Advance ``_t`` past ``pending`` allocations (tested unless ``checked`` bytes were tested on entry);
+        ``writes`` fill their cells once the space is known to fit."""
         if pending:
             if not checked:
                 self.alloc_check(ind, pending)
+            for w in self.fill(writes or []):
+                self.emit(ind, w)
             self.emit(ind, f"_t += {sum(n for n, _ in pending)}")
             pending.clear()
+        if writes:
+            writes.clear()
 
     def decl(self, s: ast.Decl, ind: int) -> None:
         pre = id(s) in self.prechecked  # its space was tested on entry
         pending: list[tuple[int, int]] = []
+        writes: list[str] = []
         size = self.isz if s.type == "int" else 1
         for d in s.names:
             loc = self.an.locals[d.name]
             first = not getattr(loc, "_bound", False)
             loc._bound = True
             if d.size is None:
+                off = sum(n for n, _ in pending)
                 pending.append((size, d.end))
                 if first and not any(p[1].name == d.name for p in self.params):
                     self.emit(ind, f"v_{d.name} = 0")
                     self.set_bounds(d.name, 0, 0)
+                    writes += self.place(d.name, off, "0")
+                else:  # a second declaration: fresh zeroed space, the name keeps its first place
+                    writes.append((off, s.type, "0"))
                 continue
-            self.flush_alloc(ind, pending, pre)
-            n = max(constant(d.size) + 1, 0) * size
+            self.flush_alloc(ind, pending, pre, writes)
+            n = max(constant(d.size, self.bits) + 1, 0) * size
             if not pre:
                 self.alloc_check(ind, [(n, d.end)])
             if first and not any(p[1].name == d.name for p in self.params):
@@ -684,7 +894,7 @@ class Codegen:
                 self.bind_array(ind, loc)
             else:
                 self.emit(ind, f"_D[_t:_t + {n}] = bytes({n}); _t += {n}", s.pos)
-        self.flush_alloc(ind, pending, pre)
+        self.flush_alloc(ind, pending, pre, writes)
 
     # ---- expression statements: stores and increments inline
 
@@ -760,12 +970,27 @@ class Codegen:
         if value is not None:
             v = self.expr(value)
             v = self.wrap(v) if typ == "int" else self.wrapc(v)
-        if fault:
+            if fault and not v.pure:  # the value runs before the store can fail (as the reference)
+                vt = self.tmp()
+                self.emit(ind, f"{vt} = {v.code}", node.pos)
+                v = E(vt, "int", v.lo, v.hi, True, True)
+        framed = fault and self.bound and not acc.get("safe")
+        if framed:  # the place may be in this frame: flush before, reload after (see ``framed``)
+            n = 1 if typ == "char" else self.isz
+            thr = "_f0" if n == 1 else f"_f0 - {n - 1}"
+            test = f"0 <= {lname} {'< _f0' if n == 1 else f'<= _f0 - {n}'}"
+            self.emit(ind, f"if not {test}: _wsl({lname}, {n}, {node.end}, {self.flush_args()})")
+        elif fault:
             self.emit(ind, f"if not {fault.format(lname)}: _err(6, {node.end})")
         if v is None:
             v = self.add(E(read.format(place), "int", *self.bounds(typ)), delta)
             v = self.wrap(v) if typ == "int" else self.wrapc(v)
         self.emit(ind, f"{write.format(place)} = {v.code}", node.pos)
+        if framed:
+            self.emit(ind, f"if {lname} >= {thr}:")
+            for k in self.bound:
+                self.emit(ind + 1, f"v_{k} = {self.cell(k)}")
+            self.reset_bounds()
         return True
 
     # ---- arrays: where an element lives
@@ -773,8 +998,18 @@ class Codegen:
     def bounds(self, typ: str) -> tuple[int, int]:
         return (self.imin, self.imax) if typ == "int" else (-128, 127)
 
-    def array(self, node: ast.Index) -> dict | None:
-        """How to reach the elements of ``node.name``, or None when the name is not an array."""
+    def array(self, node: ast.Index, plain: bool = False) -> dict | None:
+        """How to reach the elements of ``node.name``, or None when the name is not an array.  In a function
+        whose frame is tested (``self.frame``), an unchecked int array is reached by byte address."""
+        acc = self._array(node)
+        if acc is not None and not plain and self.frame and not acc.get("safe") and "ptr" not in acc \
+                and acc["type"] == "int":
+            acc["ptr"] = acc["a"]
+            for k in ("w", "b", "n"):
+                acc.pop(k, None)
+        return acc
+
+    def _array(self, node: ast.Index) -> dict | None:
         name = node.name
         loc = self.an.locals.get(name)
         if loc is not None:
@@ -875,6 +1110,14 @@ class Codegen:
             first = bind
         loc, read, _, fault = self.location(acc, first)
         a = self.tmp()
+        if self.frame and self.flush_set():
+            # below the frame the cells are current; at or above it the modified variables are flushed first
+            n = 1 if typ == "char" else self.isz
+            test = f"0 <= ({a} := {loc}) {'< _f0' if n == 1 else f'<= _f0 - {n}'}"
+            code = f"({read.format(a)} if {test} else _rdx({a}, {n}, {at}, {self.flush_args()}))"
+            if conds:
+                code = f"({code} if {conds[0]} else _err(6, {at}))"
+            return E(code, "int", lo, hi)
         conds.append(fault.format(f"({a} := {loc})"))
         return E(f"({read.format(a)} if {' and '.join(conds)} else _err(6, {at}))", "int", lo, hi)
 
@@ -985,7 +1228,14 @@ class Codegen:
             return E(f"({', '.join(codes + [f'_err(21, {at})'])})[-1]", "int", 0, 0)
         # the callee tests the depth (a function at the limit runs on the reference evaluator)
         depth = "_d" if self.stepped else "_d + 1"
-        return E(f"f_{name}({', '.join(codes + ['_t', depth])})", "int", self.imin, self.imax)
+        reads, writes = self.effects_of(name)
+        top = self.flush_expr("_t") if reads else "_t"
+        code = f"f_{name}({', '.join(codes + [top, depth])})"
+        reload = self.reload_expr() if writes else None
+        if reload:
+            r = self.tmp()
+            code = f"(({r} := {code}), {reload}, {r})[-1]"
+        return E(code, "int", self.imin, self.imax)
 
     DIRECT = {1: 1, 2: 0, 10: 0, 12: 0, 14: 1, 17: 2, 1005: 0}  # MC number -> arity; no memory access
 
@@ -998,7 +1248,12 @@ class Codegen:
             return E(f"_R{last.value}(_M, _N[{k}]{''.join(', ' + c for c in codes[:-1])})",
                      "int", self.imin, self.imax)
         depth = "_d - 1" if self.stepped else "_d"
-        return E(f"_mc([{', '.join(codes)}], _N[{k}], _t, {depth})", "int", self.imin, self.imax)
+        code = f"_mc([{', '.join(codes)}], _N[{k}], {self.flush_expr('_t')}, {depth})"
+        reload = self.reload_expr()
+        if reload:
+            r = self.tmp()
+            code = f"(({r} := {code}), {reload}, {r})[-1]"
+        return E(code, "int", self.imin, self.imax)
 
     def x_Assign(self, n: ast.Assign) -> E:
         t = n.target
@@ -1022,9 +1277,9 @@ class Codegen:
                 return E(self.index_error(t), "int", 0, 0)
             addr = self.address(t, acc)
             v = self.expr(n.value)
-            if acc["type"] == "int":
-                return E(f"_sti({addr}, {self.wrap(v).code}, {n.end})", "int", self.imin, self.imax)
-            return E(f"_stb({addr}, {self.wrapc(v).code}, {n.end})", "int", -128, 127)
+            helper, v = ("_sti", self.wrap(v)) if acc["type"] == "int" else ("_stb", self.wrapc(v))
+            e = E(f"{helper}({addr}, {v.code}, {n.end})", "int", *self.bounds(acc["type"]))
+            return self.framed(acc, e, helper, addr, v.code, n.end)
         # not an lvalue: evaluate it, then error 14
         return E(f"({self.expr(t).code}, _err(14, {t.end}))[-1]", "int", 0, 0)
 
@@ -1046,6 +1301,28 @@ class Codegen:
         if shape[0] == "func":
             return E(f"_err(14, {t.end})", "int", 0, 0)
         return shape
+
+    def framed(self, acc: dict, e: E, helper: str, addr: str, value: str | None, at: int, delta: int = 0) -> E:
+        """A store (``value``) or ++/-- (``delta``) through an unchecked place, as an expression: when its
+        address may be in this frame the modified variables are flushed before it and every scalar is
+        reloaded after it."""
+        if acc.get("safe") or not self.bound:
+            return e
+        a, r = self.tmp(), self.tmp()
+        n = 1 if acc["type"] == "char" else self.isz
+        thr = "_f0" if n == 1 else f"_f0 - {n - 1}"
+        parts = [f"({a} := {addr})"]
+        if value is not None:
+            vt = self.tmp()
+            parts.append(f"({vt} := {value})")
+            args = [a, vt, str(at)]
+        else:
+            args = [a, str(delta), str(at)]
+        if self.flush_set():
+            parts.append(f"({self.flush_expr('0')} if {a} >= {thr} else 0)")
+        parts.append(f"({r} := {helper}({', '.join(args)}))")
+        parts.append(f"({self.reload_expr()} if {a} >= {thr} else 0)")
+        return E(f"({', '.join(parts)}, {r})[-1]", "int", e.lo, e.hi)
 
     def add(self, e: E, delta: int) -> E:
         return E(f"{e.code} {'+' if delta > 0 else '-'} 1", "int", e.lo + delta, e.hi + delta)
@@ -1081,8 +1358,9 @@ class Codegen:
             acc = self.array(t)
             if acc is None:
                 return E(self.index_error(t), "int", 0, 0)
-            return E(f"_inc{acc['type'][0]}({self.address(t, acc)}, {delta}, {n.end})", "int",
-                     *self.bounds(acc["type"]))
+            addr, helper = self.address(t, acc), f"_inc{acc['type'][0]}"
+            return self.framed(acc, E(f"{helper}({addr}, {delta}, {n.end})", "int", *self.bounds(acc["type"])),
+                               helper, addr, None, n.end, delta)
         return E(f"({self.expr(t).code}, _err(14, {t.end}))[-1]", "int", 0, 0)
 
     def x_BinOp(self, n: ast.BinOp) -> E:

@@ -14,7 +14,7 @@ import itertools
 import sys
 import types
 
-from . import ast
+from . import ast, codegen
 from .codegen import Codegen, Unsupported, assigned_names
 from .errors import ErrorCode, TinyCError
 from .evaluator import Evaluator
@@ -105,12 +105,18 @@ class FastEngine:
         return hit[1]
 
     def generate(self, name, params, body, link: Linkage, toplevel=False, source=True):
-        """(factory code, line map, nodes) for one function body; raises Unsupported."""
-        gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
-                      self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
-        src, linemap = gen.generate()
+        """(factory code, line map, nodes) for one function body; raises Unsupported, also when the
+        Python would exceed CPython's limits (nesting, recursion in the compiler, memory)."""
         filename = f"<tinyc {name} {next(_serial)}>"
-        module = compile(src, filename, "exec")
+        try:
+            gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
+                          self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
+            src, linemap = gen.generate()
+            module = compile(src, filename, "exec")
+        except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError) as e:
+            # IndentationError is a SyntaxError; "too many statically nested blocks", "too many levels
+            # of indentation", expressions too deep for the compiler: the reference evaluator runs it
+            raise Unsupported(f"beyond the Python compiler's limits ({type(e).__name__})") from None
         code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
         _LINEMAPS[filename] = linemap
         return code, linemap, gen.nodes
@@ -131,7 +137,8 @@ class FastEngine:
         if free is None:
             return self._fallback(sym)
         m = self.m
-        key = (id(fn), m.memory.int_bits, m.memory.size, m.max_depth, tuple((n, link.resolve(n)) for n in free))
+        key = (id(fn), m.memory.int_bits, m.memory.size, m.max_depth, codegen.EXACT_DEAD_FRAMES,
+               tuple((n, link.resolve(n)) for n in free))
         entry = _CODE.get(key)
         if entry is None or entry[0] is not fn:
             try:

@@ -63,27 +63,34 @@ class GibsonCodegen(Codegen):
             if deep:
                 self.deferred.append("_d += 1  # the depth of the calls made from here")
                 self.stepped = True
+        if self.frame:
+            self.emit(1, "_f0 = _t  # the frame's first byte")
         pending: list[tuple[int, int]] = []
+        writes: list[str] = []
         for type_, d in self.params:
             loc = self.an.locals[d.name]
             size = self.isz if type_ == "int" else 1
             if not loc.array:
+                off = sum(n for n, _ in pending)
                 pending.append((size, d.end))
                 if type_ == "char":
                     self.emit(1, f"v_{d.name} = ((v_{d.name} + 128) & 255) - 128")
+                writes += self.place(d.name, off, f"v_{d.name}")
                 continue
             self.settle()
-            self.flush_alloc(1, pending, lead)
-            pending, lead = [], 0
+            self.flush_alloc(1, pending, lead, writes)
+            lead = 0
             n = max(loc.length, 0) * size
             if n:
                 self.alloc_check(1, [(n, d.end)])
                 self.emit(1, f"_D[_t:_t + {n}] = bytes({n}); _t += {n}")
             self.bind_array(1, loc)
-        if lead and pending:
+        if lead and pending:  # tested on entry: the frame's space is taken where it is first needed
+            for w in self.fill(writes):
+                self.emit(1, w)
             self.deferred.append(f"_t += {sum(n for n, _ in pending)}")
         else:
-            self.flush_alloc(1, pending, lead)
+            self.flush_alloc(1, pending, lead, writes)
 
     def call(self, name: str, nparams: int, args: list, n):
         sym = self.lookup(name)

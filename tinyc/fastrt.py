@@ -99,6 +99,33 @@ def runtime_globals(engine: FastEngine) -> dict:
         views[a & mask][a >> shift] = v
         return v
 
+    def _fl(r, ints, chars):  # write scalar locals' variables to their cells; returns r
+        for k in range(0, len(ints), 2):
+            a = ints[k]
+            views[a & mask][a >> shift] = ints[k + 1]
+        for k in range(0, len(chars), 2):
+            signed_bytes[chars[k]] = chars[k + 1]
+        return r
+
+    def _rdx(a, n, at, ints, chars):  # a read at or above the frame (or outside memory): flush, then read
+        _fl(0, ints, chars)
+        if not 0 <= a <= size - n:
+            raise TinyCError(ErrorCode.RANGERR, at)
+        return signed_bytes[a] if n == 1 else views[a & mask][a >> shift]
+
+    def _wsl(a, n, at, ints, chars):  # before a store at or above the frame (or outside memory)
+        if not 0 <= a <= size - n:
+            raise TinyCError(ErrorCode.RANGERR, at)
+        _fl(0, ints, chars)
+
+    def _xf(lc, names):  # an error leaves the function: its modified scalars reach their cells
+        for v, a, isint in names:
+            if v in lc and a in lc:
+                if isint:
+                    views[lc[a] & mask][lc[a] >> shift] = lc[v]
+                else:
+                    signed_bytes[lc[a]] = lc[v]
+
     def _setp(sym, v):
         sym.address = v
         return v
@@ -121,7 +148,7 @@ def runtime_globals(engine: FastEngine) -> dict:
         return v
 
     g = {k: v for k, v in locals().items() if k.startswith("_") and callable(v)}
-    g.update(_w=wrap, _D=data, _B=signed_bytes, _IV=views, _SIZE=size, _MAXD=m.max_depth, _M=m,
+    g.update(_struct=struct.Struct, _w=wrap, _D=data, _B=signed_bytes, _IV=views, _SIZE=size, _MAXD=m.max_depth, _M=m,
              __builtins__=__builtins__)
     for k, view in enumerate(views):
         g[f"_IV{k}"] = view
@@ -149,10 +176,18 @@ class Linkage:
                         assigned |= engine.assigned(sym.function)
         self.assigned = assigned
         self.shapes: dict[str, tuple | None] = {}
+        self._effects: dict[str, tuple[bool, bool]] = {}
 
     def lookup(self, name: str):
         sym = self.program.get(name) if self.program is not None else None
         return sym if sym is not None else self.library.get(name)
+
+    def resolve_var(self, name: str):
+        """The shape of a global name for the effects analysis (functions: no effects of their own)."""
+        sym = self.lookup(name)
+        if sym is not None and sym.kind == "func":
+            return ("func", len(sym.function.param_names), False, False)
+        return self.resolve(name)
 
     def resolve(self, name: str):
         """The shape of a global name (see :class:`~tinyc.codegen.Codegen`); fills its G entries."""
@@ -164,7 +199,7 @@ class Linkage:
             shape = None
         elif sym.kind == "func":
             fn = sym.function
-            shape = ("func", None if fn.error is not None else len(fn.param_names))
+            shape = ("func", None if fn.error is not None else len(fn.param_names)) + self.effects(name)
             G["f_" + name] = self._stub(name)
             G["r_" + name] = self.engine._fallback(sym)
         else:
@@ -189,6 +224,38 @@ class Linkage:
         self.shapes[name] = shape
         return shape
 
+    def effects(self, name: str) -> tuple[bool, bool]:
+        """(may read, may write) memory outside checked arrays, for a call of the function ``name`` and
+        everything it calls (a fixed point over the call graph of this link)."""
+        eff = self._effects
+        if name in eff:
+            return eff[name]
+        graph, todo = {}, [name]
+        while todo:
+            n = todo.pop()
+            if n in graph or n in eff:
+                continue
+            sym = self.lookup(n)
+            if sym is None or sym.kind != "func":
+                eff[n] = (False, False)
+                continue
+            graph[n] = own_effects(sym.function, self)
+            todo += graph[n][2]
+        cur = {n: (g[0], g[1]) for n, g in graph.items()}
+        changed = True
+        while changed:
+            changed = False
+            for n, (r, w, callees) in graph.items():
+                nr, nw = cur[n]
+                for c in callees:
+                    cr, cw = cur[c] if c in cur else eff[c]
+                    nr, nw = nr or cr, nw or cw
+                if (nr, nw) != cur[n]:
+                    cur[n] = (nr, nw)
+                    changed = True
+        eff.update(cur)
+        return eff[name]
+
     def _stub(self, name: str):
         def stub(*args):
             return self.materialize(name)(*args)
@@ -204,3 +271,28 @@ class Linkage:
 
 def assigned_in(fn) -> set[str]:
     return assigned_names(fn.body)
+
+
+def own_effects(fn, link: Linkage) -> tuple[bool, bool, list[str]]:
+    """(reads, writes, names of the functions called) of one function on its own: reads and writes of
+    memory outside its checked arrays (an unchecked or parameter array, a moved pointer, a machine call
+    other than the pure ones).  A function the generator cannot analyse counts as both."""
+    from .codegen import Codegen, Unsupported, walk
+    from . import ast
+    params = [(decl.type, d) for decl in fn.params for d in decl.names]
+    callees = sorted({n.name for n in walk(fn.body) if isinstance(n, (ast.Var, ast.Call))
+                      if (s := link.lookup(n.name)) is not None and s.kind == "func"})
+    try:
+        gen = Codegen(fn.name, params, fn.body.body, link.resolve_var, link.engine.m.memory.int_bits)
+    except Unsupported:
+        return True, True, callees
+    callees = [c for c in callees if c not in gen.an.locals]
+    tg = gen.targets(fn.body)
+    reads = writes = False
+    for n in walk(fn.body):
+        if isinstance(n, ast.MachineCall) and not gen.direct(n):
+            return True, True, callees
+        if isinstance(n, ast.Index) and gen.unsafe(n):
+            reads = True
+            writes = writes or id(n) in tg
+    return reads, writes, callees

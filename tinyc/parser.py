@@ -196,14 +196,14 @@ def _check_nesting(tokens: list[Token], base: int) -> None:
 
 @contextmanager
 def _nesting_limit(frames: int = 4000):
-    """Bound Python recursion while a tree is built: nesting beyond this is error 16, not a crash
-    (the machine raises the interpreter's limit for deep tiny-c recursion, which the C stack of the
-    tree transformer would not survive)."""
+    """Python recursion set to ``frames`` more than now while a tree is built: nesting beyond this is
+    error 16, not a crash, whatever limit the machine has raised for deep tiny-c recursion (which
+    the C stack of the tree transformer would not survive)."""
     depth, f = 0, sys._getframe()
     while f is not None:
         depth, f = depth + 1, f.f_back
     saved = sys.getrecursionlimit()
-    sys.setrecursionlimit(min(saved, depth + frames))
+    sys.setrecursionlimit(depth + frames)
     try:
         yield
     finally:

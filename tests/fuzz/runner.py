@@ -1,0 +1,185 @@
+"""Run fuzz inputs through both engines (and the shell) and classify what happens.
+
+A program runs in-process on the reference evaluator and on the fast engine under a CPU-time limit
+(``signal.setitimer(ITIMER_PROF)``: CPU time, not wall time); output bytes, error number and error
+address are compared.  A Python exception escaping an engine, ``internal error`` in the shell, a
+difference between the engines, or the fast engine running out of time where the reference did not, is a
+failure.  A program the reference cannot finish in its budget (an endless loop, usually a counter changed
+through memory) is counted apart and not compared.
+
+Piped shell sessions run ``python -m tinyc`` in a subprocess with ``RLIMIT_CPU``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import resource
+import signal
+import subprocess
+import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+from tinyc import codegen  # noqa: E402
+from tinyc.console import Console  # noqa: E402
+from tinyc.errors import ExitProgram  # noqa: E402
+from tinyc.interpreter import Machine  # noqa: E402
+from tinyc.shell import Shell  # noqa: E402
+from tinyc.workspace import Workspace  # noqa: E402
+
+
+class CPUTimeout(BaseException):
+    """The CPU-time budget of one run is spent (a BaseException: tiny-c code cannot catch it)."""
+
+
+def _alarm(signum, frame):
+    raise CPUTimeout()
+
+
+class cpu_limit:
+    """``with cpu_limit(seconds):`` raises CPUTimeout when the process has used that much more CPU time."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+
+    def __enter__(self):
+        self.old = signal.signal(signal.SIGPROF, _alarm)
+        signal.setitimer(signal.ITIMER_PROF, self.seconds)
+
+    def __exit__(self, *exc):
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, self.old)
+        return False
+
+
+@dataclass
+class Outcome:
+    kind: str            # "ok", "timeout" (the reference ran out of time), or a failure class
+    detail: str = ""
+    ref: tuple | None = None
+    fast: tuple | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.kind not in ("ok", "timeout")
+
+
+def run_program(source: bytes, engine: str, stdin: bytes = b"", int_bits: int = 32, max_depth: int = 200,
+                memory: int = 1 << 20, entry: bytes = b"main") -> tuple[bytes, int, int]:
+    """(output, error number, cursor) of loading ``source`` into the program buffer and running ``entry``;
+    -2 as the error number when the buffer cannot take the text."""
+    out = io.BytesIO()
+    m = Machine(memory, int_bits, Console(io.BytesIO(stdin), out), engine, max_depth)
+    m.boot_library()
+    ws = Workspace(m)
+    if not ws.append(source):
+        return b"", -2, 0
+    try:
+        err, cursor = ws.run(entry)
+    except ExitProgram:
+        err, cursor = -1, 0
+    m.console.flush()
+    return out.getvalue(), err, cursor
+
+
+def _guarded(fn, seconds):
+    try:
+        with cpu_limit(seconds):
+            return "ok", fn()
+    except CPUTimeout:
+        return "timeout", None
+    except RecursionError as e:  # a Python recursion the engine let out
+        return "exception", f"RecursionError: {e}"
+    except Exception as e:
+        tb = traceback.extract_tb(e.__traceback__)
+        where = tb[-1] if tb else None
+        return "exception", f"{type(e).__name__}: {str(e)[:200]} at {where.filename}:{where.lineno}" if where \
+            else f"{type(e).__name__}: {e}"
+
+
+def differential(source: bytes, stdin: bytes = b"", int_bits: int = 32, seconds: float = 3.0,
+                 entry: bytes = b"main") -> Outcome:
+    """Both engines on one program.  The fast engine runs as shipped; when it differs, it runs again with
+    ``codegen.EXACT_DEAD_FRAMES`` and a program that then agrees is the documented trace of pure
+    functions' dead frames (kind "ok", detail "dead-frame")."""
+    kind, ref = _guarded(lambda: run_program(source, "reference", stdin, int_bits, entry=entry), seconds)
+    if kind == "timeout":  # a program that runs long is not a failure; one that cannot even start is
+        kind, _ = _guarded(lambda: run_program(source, "reference", stdin, int_bits, entry=b""), seconds)
+        return Outcome("hang-before-start" if kind == "timeout" else "timeout")
+    if kind == "exception":
+        return Outcome("reference-exception", ref)
+    kind, fast = _guarded(lambda: run_program(source, "fast", stdin, int_bits, entry=entry), seconds)
+    if kind == "timeout":
+        return Outcome("fast-timeout", "", ref)
+    if kind == "exception":
+        return Outcome("fast-exception", fast, ref)
+    if fast == ref:
+        return Outcome("ok", "", ref, fast)
+    codegen.EXACT_DEAD_FRAMES = True
+    try:
+        kind, exact = _guarded(lambda: run_program(source, "fast", stdin, int_bits, entry=entry), seconds)
+    finally:
+        codegen.EXACT_DEAD_FRAMES = False
+    if kind == "ok" and exact == ref:
+        return Outcome("ok", "dead-frame", ref, fast)
+    what = "output" if fast[0] != ref[0] else "error"
+    return Outcome("mismatch-" + what, "", ref, fast)
+
+
+def shell_session(data: bytes, engine: str, int_bits: int = 32) -> bytes:
+    """The output of the ``tc>`` shell reading ``data`` (commands and program input), in-process."""
+    out = io.BytesIO()
+    m = Machine(1 << 20, int_bits, Console(io.BytesIO(data), out), engine, 200)
+    m.boot_library()
+    Shell(m, Workspace(m)).loop()
+    m.console.flush()
+    return out.getvalue()
+
+
+def shell_differential(data: bytes, seconds: float = 5.0) -> Outcome:
+    """A session in the in-process shell on both engines: no exception, no ``internal error``, same bytes."""
+    old = os.getcwd()
+    os.chdir(ROOT)  # .r examples/... in sessions
+    try:
+        kind, ref = _guarded(lambda: shell_session(data, "reference"), seconds)
+        if kind == "timeout":
+            return Outcome("timeout")
+        if kind == "exception":
+            return Outcome("shell-exception", ref)
+        if b"internal error" in ref:
+            return Outcome("shell-internal-error", ref[ref.index(b"internal error"):][:200].decode("latin-1"))
+        kind, fast = _guarded(lambda: shell_session(data, "fast"), seconds)
+        if kind == "timeout":
+            return Outcome("fast-timeout")
+        if kind == "exception":
+            return Outcome("shell-exception", fast)
+        if b"internal error" in fast:
+            return Outcome("shell-internal-error", fast[fast.index(b"internal error"):][:200].decode("latin-1"))
+        if fast != ref:
+            return Outcome("shell-mismatch", "", (ref,), (fast,))
+        return Outcome("ok")
+    finally:
+        os.chdir(old)
+
+
+def piped_session(data: bytes, seconds: int = 10) -> Outcome:
+    """``printf DATA | python -m tinyc`` in a subprocess limited to ``seconds`` of CPU time."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+    p = subprocess.run([sys.executable, "-m", "tinyc"], input=data, capture_output=True, cwd=ROOT,
+                       preexec_fn=limit, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    if p.returncode < 0:
+        sig = -p.returncode
+        return Outcome("timeout" if sig in (signal.SIGXCPU, signal.SIGKILL) else f"crash-signal-{sig}")
+    if b"Traceback" in p.stderr:
+        return Outcome("traceback", p.stderr.decode("latin-1")[-600:])
+    if b"internal error" in p.stdout:
+        i = p.stdout.index(b"internal error")
+        return Outcome("shell-internal-error", p.stdout[i:i + 200].decode("latin-1"))
+    if p.returncode not in (0, 1):
+        return Outcome(f"exit-{p.returncode}", p.stderr.decode("latin-1")[-300:])
+    return Outcome("ok")

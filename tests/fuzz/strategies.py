@@ -1,0 +1,18 @@
+"""Hypothesis strategies over the generators of :mod:`fuzz.gen` (Hypothesis drives their Random)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from .gen import mutate, program, session
+
+randoms = st.randoms(use_true_random=False)
+
+programs = randoms.map(lambda r: program(r, size=r.choice([1, 1, 2])).encode("latin-1"))
+"""Valid tiny-c programs (bytes)."""
+
+mutated = st.tuples(randoms, programs).map(lambda t: mutate(t[0], t[1].decode("latin-1")))
+"""Mostly invalid programs: a valid one after one to three mutations."""
+
+sessions = randoms.map(session)
+"""Shell sessions (bytes to pipe into ``tinyc``)."""

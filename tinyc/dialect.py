@@ -68,5 +68,6 @@ DIALECTS = {d.name: d for d in (PC, GIBSON)}
 
 
 def detect(text: bytes) -> Dialect | None:
-    """The dialect a file announces by itself: Gibson's when it starts with an ``#include`` line."""
-    return GIBSON if text.startswith(b"#include") else None
+    """The dialect a file announces by itself: Gibson's when it starts with an ``#include`` (or
+    ``#loadMC``) header line."""
+    return GIBSON if text.startswith((b"#include", b"#loadMC")) else None

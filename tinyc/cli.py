@@ -230,7 +230,7 @@ def chosen_dialect(args: argparse.Namespace, path: str) -> str:
     except OSError:
         return "pc"
     if detect(start) is not None:
-        print(f"tinyc: {path} starts with #include: running it in the Gibson dialect "
+        print(f"tinyc: {path} starts with a #include/#loadMC header line: running it in the Gibson dialect "
               "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
         return "gibson"
     return "pc"

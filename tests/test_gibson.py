@@ -146,3 +146,13 @@ def test_dialect_option_before_a_file_without_command(monkeypatch, tmp_path):
     assert (status, out, err) == (0, b" 7\n", "")
     status, out, _ = run_cli(["-r", "pn 3", "--dialect=gibson", "-q", str(prog)], monkeypatch, tmp_path)
     assert (status, out) == (0, b" 3\n")
+
+
+def test_dialect_switches():
+    from tinyc.dialect import DIALECTS, GIBSON, PC, detect
+    assert GIBSON.canonical("abcdefghijklmnXpq") == GIBSON.canonical("abcdefghijklmnYpq") == "abcdefghijklmnq"
+    assert GIBSON.canonical("abcdefghiX1") != GIBSON.canonical("abcdefghiY1")
+    assert PC.canonical("abcdefgXz") == PC.canonical("abcdefgYz") == "abcdefgz"
+    assert detect(b"#include pps/library.tc\n") is GIBSON and detect(b"#loadMC x\n") is GIBSON
+    assert detect(b"// #include later\n") is None and detect(b"main [ ]") is None
+    assert set(DIALECTS) == {"pc", "gibson"} and GIBSON.late_reads and not PC.late_reads

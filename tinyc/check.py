@@ -18,9 +18,7 @@ from .errors import ErrorCode, TinyCError
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """Arguments of ``tinyc check``: the files, loaded one after another as ``tinyc run`` loads them."""
-    from .cli import machine_options
     parser.add_argument("files", nargs="+", metavar="FILE")
-    machine_options(parser)
 
 
 def problems(program: ast.Program, declared) -> list[tuple[int, int]]:
@@ -45,21 +43,12 @@ def problems(program: ast.Program, declared) -> list[tuple[int, int]]:
 
 
 def command(args: argparse.Namespace) -> int:
-    """Report every problem of the program made of ``args.files``; 0 if none, 1 if any, 2 for bad files."""
-    from .cli import boot
-    from .interpreter import _key, _parse
-    m, ws = boot(args)
-    for f in args.files:
-        if ws.read_file(f) < 0:
-            print(f"tinyc: {f}: cannot read it into the program buffer", file=sys.stderr)
-            return 2
-    text = ws.text[1:]
-    base = ws.pr + 1
+    """Report every problem of the program made of ``args.files``; 0 if none, 1 if any."""
+    from .session import boot_with_files
+    m, ws = boot_with_files(args)
     by_file = len(args.files) > 1
     try:
-        m.top = base + len(text)
-        program = _parse(text, base, _key([m.library_lex]))
-        linked = m._link(program, base, text)
+        program, linked = m.link_application(ws.pr + ws.pe, ws.pr)
     except TinyCError as e:
         sys.stderr.write(ws.report(int(e.code), e.address - ws.pr, by_file))
         return 1

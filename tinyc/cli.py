@@ -19,6 +19,8 @@ from pathlib import Path
 
 from . import __version__
 from .console import Console, align_report, byte_transparent_stdio
+from .session import MIN_MEMORY, boot, boot_with_files, make_machine  # noqa: F401 (boot: the API tests use)
+from .shipped import ProgramFileError, find_program, read_source, shipped_programs  # noqa: F401
 
 # Commands with their help.  Those with a module live there: ``add_arguments(parser, name)`` and
 # ``command(args) -> int``.
@@ -33,15 +35,13 @@ TOOLS = {
     "ast": ("tinyc.views", "print the AST of a program, with source offsets"),
     "link": ("tinyc.views", "print the symbol levels and the memory map after linking"),
     "trace": ("tinyc.trace", "run a program, printing each statement as it runs"),
-    "compile": ("tinyc.compiler", "print the Python the fast engine generates for a program"),
+    "compile": ("tinyc.compile_view", "print the Python the fast engine generates for a program"),
     "check": ("tinyc.check", "list every syntax error and undeclared name of a program up front"),
 }
 
 DEFAULT_MEMORY = 1 << 20   # as tinyc.interpreter.DEFAULT_MEMORY (not imported: it would load the parser)
-MIN_MEMORY = 200_000       # the system file, the shell's ln and pr(90000) buffers and room for a program
 MAX_MEMORY = 1 << 30       # 1 GiB: more than any tiny-c program has used, and Python must allocate it
 MAX_DEPTH = 100_000        # active calls; each costs Python stack, so the limit keeps a run in bounds
-PROGRAM_CAPACITY = 90_000  # the shell's pr(90000), as tinyc.workspace.CAPACITY
 
 EPILOG = """\
 With no command, tinyc starts the tc> shell; tinyc FILE.ipl boots a system file (as tinyc boot FILE).
@@ -50,7 +50,7 @@ A FILE that is not in the current directory is looked up among the programs ship
 `tinyc run --list` lists them.  Exit status: 0 ok, 1 tiny-c error, 2 usage, 130 interrupted."""
 
 
-class UsageError(Exception):
+class UsageError(ProgramFileError):
     """Bad command-line use: the message is printed after ``tinyc: `` and the exit status is 2."""
 
 
@@ -102,109 +102,9 @@ def machine_options(p: argparse.ArgumentParser, engine: bool = True) -> None:
     _add_machine_options(p, set(p._option_string_actions), engine)
 
 
-def memory_ok(args: argparse.Namespace) -> bool:
-    """False, after saying why on stderr, when ``--memory`` is too small for the shell's buffers."""
-    if args.memory >= MIN_MEMORY:
-        return True
-    print(f"tinyc: --memory must be at least {MIN_MEMORY} bytes (the shell's buffers live there)", file=sys.stderr)
-    return False
-
-
 # ---- finding and reading program files
 
-def shipped_dirs() -> list[Path]:
-    """Directories holding the programs and examples shipped with tinyc (package data, or the checkout)."""
-    here = Path(__file__).resolve().parent
-    dirs = [here / "programs", here / "examples"]           # installed: package data
-    if (here.parent / "pyproject.toml").is_file():          # a checkout (or an editable install)
-        dirs += [here.parent / "programs", here.parent / "examples"]
-    return [d for d in dirs if d.is_dir()]
-
-
-def find_program(name: str) -> Path:
-    """``name`` itself if it exists; else a shipped program of that name (a bare file name only)."""
-    path = Path(name)
-    try:
-        if path.exists() or os.sep in name or (os.altsep and os.altsep in name):
-            return path
-    except (ValueError, OSError):
-        return path
-    for d in shipped_dirs():
-        if (d / name).is_file():
-            return d / name
-    return path
-
-
-def shipped_programs() -> list[Path]:
-    seen: dict[str, Path] = {}
-    for d in shipped_dirs():
-        for p in sorted(d.glob("*.tc")):
-            seen.setdefault(p.name, p)
-    return sorted(seen.values(), key=lambda p: p.name)
-
-
-def read_source(name: str, limit: int = PROGRAM_CAPACITY) -> bytes:
-    """The bytes of the program file ``name`` (``-``: standard input), at most ``limit`` bytes after the
-    CR bytes are dropped; raises UsageError with one message naming the path when it cannot be read."""
-    if name == "-":
-        stream = sys.stdin.buffer
-        shown = "standard input"
-    else:
-        path = find_program(name)
-        shown = name
-        try:
-            if path.is_dir():
-                raise UsageError(f"{name}: is a directory, not a tiny-c program")
-            stream = open(path, "rb")
-        except UsageError:
-            raise
-        except (OSError, ValueError) as e:
-            reason = getattr(e, "strerror", None) or "No such file or directory"
-            raise UsageError(f"{name}: {reason}") from None
-    data = bytearray()
-    try:
-        while True:
-            chunk = stream.read(65536)
-            if not chunk:
-                break
-            data += chunk.replace(b"\r", b"")
-            if len(data) > limit:
-                raise UsageError(f"{shown}: too big: more than the {limit} bytes the program buffer holds")
-    except OSError as e:
-        raise UsageError(f"{shown}: {e.strerror}") from None
-    finally:
-        if stream is not sys.stdin.buffer:
-            stream.close()
-    return bytes(data)
-
-
 # ---- running
-
-def make_machine(args: argparse.Namespace, console: Console | None = None):
-    from .interpreter import Machine
-    if not memory_ok(args):
-        raise SystemExit(2)
-    console = console or Console(strip_cr=args.strip_cr, echo=args.echo)
-    return Machine(args.memory, args.int_bits, console, args.engine, args.max_depth, args.random_divisor)
-
-
-def boot(args: argparse.Namespace, console: Console | None = None):
-    """A machine with the system library booted and an empty program buffer: ``(machine, workspace)``.
-
-    Raises SystemExit with the report if the system file itself has an error."""
-    from .errors import TinyCError, error_report
-    from .workspace import Workspace
-    m = make_machine(args, console)
-    try:
-        m.boot_library()
-    except TinyCError as e:
-        from .interpreter import system_file
-        text = system_file()
-        sys.stderr.write("tinyc: error in the system file\n"
-                         + error_report(e.code, b"\n" + text, e.address + 1))
-        raise SystemExit(1)
-    return m, Workspace(m)
-
 
 def dialect_options(p: argparse.ArgumentParser) -> None:
     """The options of the Gibson dialect (issue 15, docs/dialects.md)."""
@@ -263,15 +163,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         if len(args.files) > 1:
             raise UsageError("the Gibson dialect runs one application file (use #include lines)")
         return cmd_gibson(find_program(args.files[0]), args)
-    texts = [read_source(f) for f in args.files]
     console = None
     if "-" not in args.files and sys.stdin.isatty() and sys.stdout.isatty():
         from .terminal import ProgramConsole
         console = ProgramConsole(strip_cr=args.strip_cr)
-    m, ws = boot(args, console)
-    for f, text in zip(args.files, texts):
-        if not ws.append(text, f):
-            raise UsageError(f"{f}: does not fit the program buffer ({ws.free} bytes free)")
+    m, ws = boot_with_files(args, console)
     interrupted = []
     with _noting_interrupts(interrupted):
         try:
@@ -435,8 +331,20 @@ def dispatch(args: argparse.Namespace) -> int:
                 read_source(name)  # one message for a file that cannot be read, whichever the tool
         import importlib
         return importlib.import_module(args.tool_module).command(args)
-    from .shell import run_shell
-    return run_shell(args)
+    return cmd_shell(args)
+
+
+def cmd_shell(args: argparse.Namespace) -> int:
+    """``tinyc`` / ``tinyc shell``: the shell on stdin/stdout; prompt_toolkit when both are terminals."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from .terminal import run_terminal
+        return run_terminal(args)
+    from .shell import Shell
+    try:
+        machine, workspace = boot(args, Console(strip_cr=args.strip_cr, echo=args.echo))
+        return Shell(machine, workspace).loop()
+    except KeyboardInterrupt:  # Ctrl-C while the library boots
+        return 130
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -448,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
                 argv = route(argv)
                 args = build_parser(argv[0] if argv else None).parse_args(argv)
                 return dispatch(args)
-            except UsageError as e:
+            except ProgramFileError as e:  # UsageError, or a program file that cannot be read
                 print(f"tinyc: {e}", file=sys.stderr)
                 return 2
             except KeyboardInterrupt:

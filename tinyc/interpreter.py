@@ -218,12 +218,7 @@ class Machine:
         """
         saved = (self.program, self.library, self.top)
         try:
-            text = self.memory.block(progstart, end)
-            self.top = end + 1  # its globals go just after its text (section 14 item 14)
-            program = _parse(text, progstart, _key([self.library_lex]))
-            linked = self._link(program, progstart, text)
-            self.program = linked.tables[0]
-            self.library = self._library_view(linked.lex_levels[0])
+            _, linked = self.link_application(end, progstart)
             stmts = _parse_statement(self._statement_text(start), start,
                                      _key([linked.lex_levels[0], self.library_lex]))
             with self.deep_stack():
@@ -235,6 +230,19 @@ class Machine:
             return int(ErrorCode.PUSHERR), start - progstart
         finally:
             self.program, self.library, self.top = saved
+
+    def link_application(self, end: int, progstart: int) -> tuple[ast.Program, LinkedText]:
+        """Link the text ``progstart..end`` (inclusive) as the program level, as MC 11 does before it runs
+        a statement: its globals are allocated just after its text (section 14 item 14), and the library
+        is seen as this program sees it.  Returns the program's AST and its link; raises TinyCError for
+        what the linker finds."""
+        text = self.memory.block(progstart, end)
+        self.top = end + 1
+        program = _parse(text, progstart, _key([self.library_lex]))
+        linked = self._link(program, progstart, text)
+        self.program = linked.tables[0]
+        self.library = self._library_view(linked.lex_levels[0])
+        return program, linked
 
     def _statement_text(self, start: int) -> str:
         """The typed statement at ``start``: up to the end of its line (a NUL outside a string ends it)."""

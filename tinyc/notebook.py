@@ -88,7 +88,7 @@ class TinyCMagics(Magics):
         args = self._args(_parser("tinyc", entry=True), line)
         if cell is not None:
             self.program = cell.encode()
-        from .cli import boot
+        from .session import boot
         from .errors import ErrorCode, ExitProgram
         out = io.BytesIO()
         stdin = args.input.encode().decode("unicode_escape").encode("latin-1")

@@ -12,14 +12,12 @@ item 10).  On a terminal, :mod:`tinyc.terminal` gives the console a prompt_toolk
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from pathlib import Path
 from typing import Callable
 
 from . import __version__
-from .console import Console, align_report
+from .console import align_report
 from .editor import LineBuffer
 from .errors import ExitProgram
 from .interpreter import Machine
@@ -328,16 +326,3 @@ class Shell:
             if self.explain is not None:
                 self.explain(err)
         return False
-
-
-def run_shell(args: argparse.Namespace) -> int:
-    """``tinyc`` / ``tinyc shell``: the shell on stdin/stdout; prompt_toolkit when both are terminals."""
-    from .cli import boot
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        from .terminal import run_terminal
-        return run_terminal(args)
-    try:
-        machine, workspace = boot(args, Console(strip_cr=args.strip_cr, echo=args.echo))
-        return Shell(machine, workspace).loop()
-    except KeyboardInterrupt:  # Ctrl-C while the library boots
-        return 130

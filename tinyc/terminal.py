@@ -227,7 +227,7 @@ def edit_in_editor(shell: Shell) -> None:
 
 def run_terminal(args: argparse.Namespace) -> int:
     """The shell on the user's terminal."""
-    from .cli import boot
+    from .session import boot
     console = TerminalConsole(strip_cr=args.strip_cr)
     try:
         machine, workspace = boot(args, console)

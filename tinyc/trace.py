@@ -24,7 +24,7 @@ import sys
 from typing import Callable
 
 from . import ast
-from .cli import machine_options, memory_ok
+from .session import memory_ok
 from .console import align_report
 from .console import Console
 from .errors import ExitProgram
@@ -368,6 +368,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
                         help=f"trace lines to show before the program runs on untraced (default {DEFAULT_LIMIT})")
     parser.add_argument("--library", action="store_true", help="trace inside library functions too")
+    from .cli import machine_options
     machine_options(parser)  # the shared options, when the parser does not have them from its parent
 
 

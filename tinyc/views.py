@@ -17,12 +17,11 @@ import argparse
 import os
 import sys
 from dataclasses import dataclass, fields
-from pathlib import Path
 
 from lark import Token
 
 from . import ast
-from .cli import memory_ok
+from .session import memory_ok
 from .console import align_report
 from .errors import TinyCError, error_report
 from .interpreter import DEFAULT_MEMORY, Machine
@@ -351,12 +350,12 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 def read_program(path: str | None) -> bytes | None:
     """The bytes of ``path`` ("" if None; ``-`` is standard input; a shipped program's name finds it), or
     None after printing why it cannot be read (one message, naming the path, for every reason)."""
-    from .cli import UsageError, read_source
+    from .shipped import ProgramFileError, read_source
     if path is None:
         return b""
     try:
         return read_source(path)
-    except UsageError as e:
+    except ProgramFileError as e:
         print(f"tinyc: {e}", file=sys.stderr)
         return None
 

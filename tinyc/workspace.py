@@ -62,7 +62,7 @@ class Workspace:
         exceeded, so an endless file (``/dev/zero``) is -2 like any file too big.  A bare file name that is
         not in the current directory is looked for among the programs shipped with tinyc.
         """
-        from .cli import find_program
+        from .shipped import find_program
         try:
             with open(find_program(str(path)), "rb") as f:
                 data, raw = bytearray(), 0

@@ -1,0 +1,62 @@
+"""A machine ready to run programs: the options of every way of running tiny-c applied, the system library
+booted, an empty program buffer (reference sections 4, 9 and 14).  The commands, the shell and the
+notebook magics all start here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .console import Console
+
+MIN_MEMORY = 200_000  # the system file, the shell's ln and pr(90000) buffers and room for a program
+
+
+def memory_ok(args: argparse.Namespace) -> bool:
+    """False, after saying why on stderr, when ``--memory`` is too small for the shell's buffers."""
+    if args.memory >= MIN_MEMORY:
+        return True
+    print(f"tinyc: --memory must be at least {MIN_MEMORY} bytes (the shell's buffers live there)", file=sys.stderr)
+    return False
+
+
+def make_machine(args: argparse.Namespace, console: Console | None = None):
+    """A :class:`~tinyc.interpreter.Machine` with the machine options in ``args`` (``--memory``,
+    ``--int-bits``, ``--engine``, ``--max-depth``, ``--random-divisor``, ``--strip-cr``, ``--echo``);
+    SystemExit(2), after saying why, when the memory is too small for the shell's buffers."""
+    from .interpreter import Machine
+    if not memory_ok(args):
+        raise SystemExit(2)
+    console = console or Console(strip_cr=args.strip_cr, echo=args.echo)
+    return Machine(args.memory, args.int_bits, console, args.engine, args.max_depth, args.random_divisor)
+
+
+def boot(args: argparse.Namespace, console: Console | None = None):
+    """A machine with the system library booted and an empty program buffer: ``(machine, workspace)``.
+
+    Raises SystemExit with the report if the system file itself has an error."""
+    from .errors import TinyCError, error_report
+    from .workspace import Workspace
+    m = make_machine(args, console)
+    try:
+        m.boot_library()
+    except TinyCError as e:
+        from .interpreter import system_file
+        text = system_file()
+        sys.stderr.write("tinyc: error in the system file\n"
+                         + error_report(e.code, b"\n" + text, e.address + 1))
+        raise SystemExit(1)
+    return m, Workspace(m)
+
+
+def boot_with_files(args: argparse.Namespace, console: Console | None = None):
+    """``boot(args, console)``, then the program files ``args.files`` read into the program buffer in order, as
+    ``tinyc run`` reads them.  Raises ProgramFileError for a file that cannot be read or does not fit."""
+    from .shipped import ProgramFileError, read_source
+    texts = [read_source(f) for f in args.files]  # every file read before the library boots
+    m, ws = boot(args, console)
+    for name, text in zip(args.files, texts):
+        if not ws.append(text, name):
+            raise ProgramFileError(f"{name}: does not fit the program buffer ({ws.free} bytes free)")
+    return m, ws

@@ -1,0 +1,83 @@
+"""The programs and examples shipped with tinyc, found by their bare names (``tinyc run bc.tc``, ``.r bc.tc``).
+
+Installed, they are package data (``tinyc/programs``, ``tinyc/examples``); in a checkout they stay at the
+top of it, beside the package.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+PROGRAM_CAPACITY = 90_000  # the shell's pr(90000), as tinyc.workspace.CAPACITY
+
+
+class ProgramFileError(Exception):
+    """A program file that cannot be read: the message names the path (the CLI prints it, status 2)."""
+
+
+def shipped_dirs() -> list[Path]:
+    """Directories holding the programs and examples shipped with tinyc (package data, or the checkout)."""
+    here = Path(__file__).resolve().parent
+    dirs = [here / "programs", here / "examples"]           # installed: package data
+    if (here.parent / "pyproject.toml").is_file():          # a checkout (or an editable install)
+        dirs += [here.parent / "programs", here.parent / "examples"]
+    return [d for d in dirs if d.is_dir()]
+
+
+def find_program(name: str) -> Path:
+    """``name`` itself if it exists; else a shipped program of that name (a bare file name only)."""
+    path = Path(name)
+    try:
+        if path.exists() or os.sep in name or (os.altsep and os.altsep in name):
+            return path
+    except (ValueError, OSError):
+        return path
+    for d in shipped_dirs():
+        if (d / name).is_file():
+            return d / name
+    return path
+
+
+def shipped_programs() -> list[Path]:
+    seen: dict[str, Path] = {}
+    for d in shipped_dirs():
+        for p in sorted(d.glob("*.tc")):
+            seen.setdefault(p.name, p)
+    return sorted(seen.values(), key=lambda p: p.name)
+
+
+def read_source(name: str, limit: int = PROGRAM_CAPACITY) -> bytes:
+    """The bytes of the program file ``name`` (``-``: standard input), at most ``limit`` bytes after the
+    CR bytes are dropped; raises ProgramFileError with one message naming the path when it cannot be read."""
+    if name == "-":
+        stream = sys.stdin.buffer
+        shown = "standard input"
+    else:
+        path = find_program(name)
+        shown = name
+        try:
+            if path.is_dir():
+                raise ProgramFileError(f"{name}: is a directory, not a tiny-c program")
+            stream = open(path, "rb")
+        except ProgramFileError:
+            raise
+        except (OSError, ValueError) as e:
+            reason = getattr(e, "strerror", None) or "No such file or directory"
+            raise ProgramFileError(f"{name}: {reason}") from None
+    data = bytearray()
+    try:
+        while True:
+            chunk = stream.read(65536)
+            if not chunk:
+                break
+            data += chunk.replace(b"\r", b"")
+            if len(data) > limit:
+                raise ProgramFileError(f"{shown}: too big: more than the {limit} bytes the program buffer holds")
+    except OSError as e:
+        raise ProgramFileError(f"{shown}: {e.strerror}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    return bytes(data)

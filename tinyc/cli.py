@@ -140,6 +140,9 @@ def cmd_gibson(path: str, args: argparse.Namespace) -> int:
     """Run ``path`` in the Gibson dialect (tinyc.gibson): exit status as that interpreter's."""
     from . import gibson
     console = Console(strip_cr=args.strip_cr, echo=args.echo)
+    if getattr(args, "int_bits", 32) != 32 or getattr(args, "random_divisor", 8) != 8:
+        print("tinyc: the Gibson dialect has 32-bit ints and its own library's random: "
+              "--int-bits and --random-divisor are not used", file=sys.stderr)
     code = args.code
     if code is None and getattr(args, "entry", "main") != "main":
         code = args.entry  # --entry NAME: the seed runs NAME instead of main()

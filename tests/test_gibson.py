@@ -156,3 +156,11 @@ def test_dialect_switches():
     assert detect(b"#include pps/library.tc\n") is GIBSON and detect(b"#loadMC x\n") is GIBSON
     assert detect(b"// #include later\n") is None and detect(b"main [ ]") is None
     assert set(DIALECTS) == {"pc", "gibson"} and GIBSON.late_reads and not PC.late_reads
+
+
+def test_dialects_doc_names_existing_cases():
+    import re
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "dialects.md").read_text()
+    named = {n.strip() for m in re.finditer(r"\[([a-z0-9_, ]+)\]", doc) for n in m.group(1).split(",")}
+    named = {n for n in named if re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)+", n)}
+    assert named and named <= set(CASES), sorted(named - set(CASES))

@@ -61,6 +61,8 @@ def is_variadic(fn: ast.Function) -> bool:
 class _GibsonToAST(_ToAST):
     """The PC transformer with the dialect's names (15 significant characters) and its new forms."""
 
+    canonical = staticmethod(canonical)
+
     def funcdef(self, meta, ch):
         ellipsis = [c for c in ch if isinstance(c, Token) and c.type == "ELLIPSIS"]
         ch = [c for c in ch if not (isinstance(c, Token) and c.type in ("CALLPAREN", "CPAREN", "ELLIPSIS"))]
@@ -69,33 +71,6 @@ class _GibsonToAST(_ToAST):
             params.append(ast.Decl(self.base + ellipsis[0].start_pos, self.base + ellipsis[0].end_pos,
                                    type=VARIADIC, names=[]))
         return ast.Function(*self._pos(meta), name=ch[0], params=params, body=ch[-1])
-
-    def fname(self, meta, ch):
-        return canonical(ch[0].value)
-
-    def declarator(self, meta, ch):
-        return ast.Declarator(*self._pos(meta), name=canonical(ch[0].value), size=None)
-
-    def array_declarator(self, meta, ch):
-        return ast.Declarator(*self._pos(meta), name=canonical(ch[0].value), size=ch[1])
-
-    def if_stmt(self, meta, ch):
-        cond, then = ch[1], ch[2]
-        orelse = ch[4] if len(ch) > 4 else None
-        return ast.If(*self._pos(meta), cond=cond, then=then, orelse=orelse)
-
-    def var(self, meta, ch):
-        return ast.Var(*self._pos(meta), name=canonical(ch[0].value))
-
-    def index(self, meta, ch):
-        return ast.Index(*self._pos(meta), name=canonical(ch[0].value), index=ch[1],
-                         name_end=self.base + ch[0].end_pos)
-
-    def call(self, meta, ch):
-        ch = [c for c in ch if not (isinstance(c, Token) and c.type == "RPAR")]
-        args = ch[1] if len(ch) > 1 else []
-        return ast.Call(*self._pos(meta), name=canonical(ch[0].value), args=args,
-                        name_end=self.base + ch[0].end_pos, after=self.base + self._after(meta))
 
     def _after(self, meta) -> int:
         """Past the blanks, line ends (LF or CR) and comments (``/*`` or ``//``) after a call."""

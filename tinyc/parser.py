@@ -307,6 +307,8 @@ def _strip(children):
 class _ToAST(Transformer):
     """Lark tree to ``tinyc.ast`` nodes; every node keeps the absolute addresses of its source."""
 
+    canonical = staticmethod(canonical)  # a name's significant form (a dialect may keep more characters)
+
     def __init__(self, base: int, text: str = "", prefixes: list | None = None):
         super().__init__()
         self.base = base
@@ -349,7 +351,7 @@ class _ToAST(Transformer):
         return ast.Function(*self._pos(meta), name=name, params=ch[1:-1], body=ch[-1])
 
     def fname(self, meta, ch):
-        return canonical(ch[0].value)
+        return self.canonical(ch[0].value)
 
     def block(self, meta, stmts):
         return ast.Block(*self._pos(meta), body=self._attach(list(stmts)))
@@ -393,10 +395,10 @@ class _ToAST(Transformer):
         return ast.Decl(*self._pos(meta), type=ch[0].value, names=ch[1:])
 
     def declarator(self, meta, ch):
-        return ast.Declarator(*self._pos(meta), name=canonical(ch[0].value), size=None)
+        return ast.Declarator(*self._pos(meta), name=self.canonical(ch[0].value), size=None)
 
     def array_declarator(self, meta, ch):
-        return ast.Declarator(*self._pos(meta), name=canonical(ch[0].value), size=ch[1])
+        return ast.Declarator(*self._pos(meta), name=self.canonical(ch[0].value), size=ch[1])
 
     def if_stmt(self, meta, ch):
         cond, then = ch[1], ch[2]
@@ -459,7 +461,7 @@ class _ToAST(Transformer):
                     nxt = items[j + 1] if j + 1 < len(items) else None
                     if isinstance(nxt, Token) and nxt.type == "LPAR":
                         out.append(ast.NameCheck(self.base + v.start_pos, self.base + v.end_pos,
-                                                 name=canonical(v.value), paren=self.base + nxt.start_pos))
+                                                 name=self.canonical(v.value), paren=self.base + nxt.start_pos))
         add(values)
         return out
 
@@ -491,16 +493,16 @@ class _ToAST(Transformer):
         return ast.String(*self._pos(meta), length=len(ch[0].value) - 2)
 
     def var(self, meta, ch):
-        return ast.Var(*self._pos(meta), name=canonical(ch[0].value))
+        return ast.Var(*self._pos(meta), name=self.canonical(ch[0].value))
 
     def index(self, meta, ch):
-        return ast.Index(*self._pos(meta), name=canonical(ch[0].value), index=ch[1],
+        return ast.Index(*self._pos(meta), name=self.canonical(ch[0].value), index=ch[1],
                          name_end=self.base + ch[0].end_pos)
 
     def call(self, meta, ch):
         ch = [c for c in ch if not (isinstance(c, Token) and c.type == "RPAR")]
         args = ch[1] if len(ch) > 1 else []
-        return ast.Call(*self._pos(meta), name=canonical(ch[0].value), args=args,
+        return ast.Call(*self._pos(meta), name=self.canonical(ch[0].value), args=args,
                         name_end=self.base + ch[0].end_pos, after=self.base + self._after(meta))
 
     def args(self, meta, ch):

@@ -121,3 +121,20 @@ def test_first_and_exact_average():
 def test_every_strategy_has_docstring_and_name():
     for name, cls in STRATEGIES.items():
         assert cls.name == name and cls.__doc__ and cls.summary
+
+
+# ---- evaluate --jobs (issue 16) ------------------------------------------------------------
+
+@pytest.mark.parametrize("game,name,first", [
+    ("mastermind", "knuth", None),
+    ("hex", "phase", 300),            # unsolved games must come out the same too
+    ("mastermind", "optimal", None),
+])
+def test_jobs_2_equals_jobs_1(game, name, first):
+    g = get_game(game)
+    a = evaluate(g, name, first=first, keep_games=True)
+    b = evaluate(g, name, first=first, keep_games=True, jobs=2)
+    assert (a.histogram, a.total, a.worst, a.strategy) == (b.histogram, b.total, b.worst, b.strategy)
+    assert [(r.secret, r.guesses, r.reason) for r in a.games] == \
+        [(r.secret, r.guesses, r.reason) for r in b.games]
+    assert [r.secret for r in a.failed] == [r.secret for r in b.failed]

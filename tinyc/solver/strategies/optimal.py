@@ -24,15 +24,16 @@ class TreeGap(RuntimeError):
 
 
 class TreeStrategy(Strategy):
-    """Follow a tree document (option ``doc``: the dict of ``tinyc.solver.tree``)."""
+    """Follow a tree document (option ``doc``: the dict of ``tinyc.solver.tree``; ``label``:
+    the name to report instead of "tree")."""
 
     name = "tree"
     summary = "follows a decision tree given as JSON (evaluate --tree FILE)"
 
-    def __init__(self, game, table, doc: dict | None = None, name: str | None = None):
+    def __init__(self, game, table, doc: dict | None = None, label: str | None = None):
         super().__init__(game, table)
-        if name is not None:
-            self.name = name
+        if label is not None:
+            self.name = label
         if doc is None:
             raise GameError("the tree strategy needs a tree (evaluate --tree FILE.json)")
         if doc.get("game") != game.name:
@@ -42,7 +43,7 @@ class TreeStrategy(Strategy):
 
     def worker_spec(self):
         """Other processes follow the same tree document."""
-        return "tree", {"doc": self.doc, "name": self.name}
+        return "tree", {"doc": self.doc, "label": self.name}
 
     def _walk(self, history):
         """The node reached by ``history``, or None if the history left the tree's guesses."""
@@ -102,7 +103,7 @@ class Optimal(TreeStrategy):
 
     def worker_spec(self):
         """Other processes follow the same tree (and name it ``optimal``)."""
-        return "tree", {"doc": self.doc, "name": self.name}
+        return "tree", {"doc": self.doc, "label": self.name}
 
     def off_tree(self, candidates, history):
         from ..optimal import OptimalSearch

@@ -312,10 +312,15 @@ class OptimalSearch:
             parts.sort(key=len, reverse=True)
             running = bound
             hist = history + (g,)
+            report = self.progress if fixed is not None else None
             for p in parts:
                 lbp = int(self.lb[len(p)])
                 v = self.solve(p, best - running + lbp, hist, sub_depth)
                 running += v - lbp
+                if report:
+                    sid = int(full[g, p[0]])
+                    report(f"{self.game.codes[g]} answer {_answer_key(self.game, sid)}: "
+                           f"{len(p)} candidates, total {v} ({self.nodes} nodes)")
                 if running >= best:
                     break
             else:

@@ -96,6 +96,9 @@ class Optimal(TreeStrategy):
         if doc is None or (opening is not None and doc["opening"] != opening):
             doc = packaged_tree(game.name, opening, max_depth)
         if doc is None:
+            if progress is not None:
+                progress(f"no shipped optimal tree for {game.name}: searching (seconds on "
+                         "mastermind, minutes on bulls-cows-1to9, hours on bulls-cows)")
             self.search = OptimalSearch(game, table, max_depth=max_depth, progress=progress)
             doc = optimal_tree(self.search, None if opening is None else game.code_id(opening))
         self.doc = doc

@@ -131,7 +131,7 @@ class Symmetry:
             ids = self.lookup[out @ self.weights]
             canon = ids if canon is None else np.minimum(canon, ids)
         reps = canon == np.arange(n)
-        if len(self._cache) < 100000:
+        if len(self._cache) < (64 << 20) // max(1, n):      # at most 64 MB of masks
             self._cache[history] = reps
         return reps
 

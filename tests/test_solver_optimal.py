@@ -284,3 +284,14 @@ def test_optimal_hint_off_the_tree_searches(capsys):
     for c in S:
         parts.setdefault(score(guess, c), []).append(c)
     assert len(parts) > 1
+
+
+def test_shipped_bulls_cows_1to9_tree_is_14914_from_1234():
+    # reproduces the prototype figure of issue 16 (benchmarks/solver_optimal.py made the tree)
+    g = get_game("bulls-cows-1to9")
+    doc = packaged_tree(g.name)
+    assert doc is not None and doc["opening"] == "1234" and doc["total"] == 14914
+    depths = [_replay_plain(g, doc["tree"], s) for s in g.codes]
+    assert sum(depths) == 14914 and max(depths) == 7 and depths.count(7) == 7
+    ev = evaluate(g, "optimal")
+    assert ev.total == 14914 and ev.unsolved == 0

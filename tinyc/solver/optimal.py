@@ -337,8 +337,9 @@ class OptimalSearch:
             running = bound
             hist = history + (g,)
             lbs = None
-            if m >= self.two_pass and self.max_depth is None:
+            if m >= self.two_pass:
                 # first pass: each part's own best first-guess bound, before any deep search
+                # (without the guess limit: a valid lower bound with it too)
                 lbs = [self._part_bound(p) for p in parts]
                 running = m + sum(lbs)
                 if running >= best:

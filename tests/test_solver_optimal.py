@@ -120,17 +120,49 @@ def test_lower_bounds():
     assert lb[183] == 1 + 2 * 13 + 3 * 169 and lb[184] == lb[183] + 4
 
 
-def test_optimum_is_never_below_the_lower_bound_nor_above_knuth():
+def test_small_parts_of_mastermind_against_exhaustive_search():
+    # parts of 4 to 8 codes after one guess: every code as next guess, no bounds (guesses
+    # that split the same way, and are both candidates or both not, tried once)
     search = OptimalSearch(MM)
+    full = search.full
+
+    memo = {}
+
+    def exhaustive(S):
+        m = len(S)
+        if m == 1:
+            return 1
+        key = tuple(S.tolist())
+        if key in memo:
+            return memo[key]
+        best, seen = None, set()
+        for g in range(MM.size):
+            row = full[g, S]
+            sig = tuple(row.tolist()) if g not in key else (g,) + tuple(row.tolist())
+            if sig in seen:
+                continue
+            seen.add(sig)
+            parts = [S[row == sid] for sid in np.unique(row) if sid != MM.win]
+            if len(parts) == 1 and len(parts[0]) == m:
+                continue
+            t = m + sum(exhaustive(p) for p in parts)
+            best = t if best is None or t < best else best
+        memo[key] = best
+        return best
+
     S = np.arange(MM.size)
-    for g in (MM.code_id("1122"), MM.code_id("3456")):
-        row = search.full[g, S]
+    checked = 0
+    for opening in ("1122", "3456", "1123"):
+        g = MM.code_id(opening)
+        row = full[g, S]
         for sid in np.unique(row):
             part = S[row == sid]
-            if sid == MM.win or len(part) > 40:
+            if sid == MM.win or not 4 <= len(part) <= 8:
                 continue
             t, guess = search.best_guess(part, (g,))
-            assert search.lb[len(part)] <= t <= 2 * len(part) * 3
+            assert t == exhaustive(part) >= search.lb[len(part)]
+            checked += 1
+    assert checked >= 3
 
 
 # ---- symmetry ----------------------------------------------------------------------------

@@ -109,6 +109,8 @@ class Optimal(TreeStrategy):
         return "tree", {"doc": self.doc, "label": self.name}
 
     def off_tree(self, candidates, history):
+        """After guesses that are not the tree's (``hint``): search the candidates left for
+        a best next guess (code id)."""
         from ..optimal import OptimalSearch
         if self.search is None:
             self.search = OptimalSearch(self.game, self.table, max_depth=self._max_depth,

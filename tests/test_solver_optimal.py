@@ -327,3 +327,13 @@ def test_shipped_bulls_cows_1to9_tree_is_14914_from_1234():
     assert sum(depths) == 14914 and max(depths) == 7 and depths.count(7) == 7
     ev = evaluate(g, "optimal")
     assert ev.total == 14914 and ev.unsolved == 0
+
+
+def test_malformed_tree_is_a_one_line_error(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"game": "mastermind", "tree": {"candidates": 1296}}))
+    code, _, err = run(capsys, "evaluate", "--game", "mastermind", "--tree", str(bad))
+    assert code == 2 and "malformed tree" in err and err.count("\n") == 1
+    bad.write_text(json.dumps({"game": "bulls-cows", "tree": {}}))
+    code, _, err = run(capsys, "evaluate", "--game", "mastermind", "--tree", str(bad))
+    assert code == 2 and "for game 'bulls-cows'" in err

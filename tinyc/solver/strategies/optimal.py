@@ -63,7 +63,12 @@ class TreeStrategy(Strategy):
         raise GameError("these guesses are not the tree's; it has no answer for them")
 
     def next_guess(self, candidates, history):
-        node = self._walk(history)
+        try:
+            node = self._walk(history)
+            if node is not None:
+                node["guess"]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise GameError(f"malformed tree: a node without {exc}") from None
         if node is None:
             return self.off_tree(candidates, history)
         try:

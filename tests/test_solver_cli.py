@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from tinyc.solver.cli import main
+from tinyc.solver.games import get_game, score
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -210,3 +211,34 @@ def test_version(capsys):
 def test_one_bull_is_singular(capsys):
     code, out, _ = run(capsys, "score", "1234", "1325")
     assert out.strip().startswith("1234 1325: 1 bull 2 cows")
+
+
+def test_codemaker_scores_guesses_reasks_and_hints(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1234\n12\nhint\n1135\n1555\n"))
+    code, out, _ = run(capsys, "play", "--game", "mastermind", "--codemaker", "--secret", "1555",
+                       "--strategy", "expected-size")
+    assert code == 0
+    assert "1234: 1 bull 0 cows" in out
+    assert "'12' is not a mastermind code" in out and "try again" in out
+    assert "Found in 3 guesses." in out
+    # the hint after 1234=1,0 lists the candidate count and expected-size's own best guess first
+    lines = out.splitlines()
+    k = next(i for i, line in enumerate(lines) if "codes fit" in line)
+    n = int(lines[k].split("? ")[-1].split()[0])
+    assert n == sum(1 for c in get_game("mastermind").codes if score("1234", c) == (1, 0))
+    from tinyc.solver.strategies import make_strategy
+    g = get_game("mastermind")
+    import numpy as np
+    cands = np.array([i for i, c in enumerate(g.codes) if score("1234", c) == (1, 0)])
+    best = make_strategy("expected-size", g).next_guess(cands, [(g.code_id("1234"), g.score_id(1, 0))])
+    assert lines[k + 1].split()[0] == g.codes[best]
+
+
+def test_codemaker_draw_is_reproducible_and_quit_tells_the_code(capsys, monkeypatch):
+    outs = []
+    for _ in range(2):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+        code, out, _ = run(capsys, "play", "--codemaker", "--draw", "5")
+        assert code == 0
+        outs.append(out.splitlines()[-1])
+    assert outs[0] == outs[1] and outs[0].startswith("guess 1? The code was ")

@@ -100,3 +100,32 @@ def test_failures_are_reported_not_hidden():
 def test_phase_is_hex_only():
     with pytest.raises(GameError):
         make_strategy("phase", get_game("mastermind"))
+
+
+# ---- phase-fixed (issue 16): the fewest changes that solve every code -------------------------
+
+@pytest.mark.parametrize("answer,where", [
+    ("75C0", "phase 2"),       # change 1: the skip count ran past the last unknown Field digit
+    ("A68E", "not solved"),    # change 2: opposite misplaced digits, the pair swaps cycled
+    ("048C", "not solved"),    # change 3: one bovine in every chunk of every set (phase 1 loop)
+])
+def test_phase_fixed_solves_what_phase_does_not(answer, where):
+    _, _, r = _play(answer)
+    assert not r.solved and where in r.reason
+    guesses, _, r = _play(answer, "phase-fixed")
+    assert r.solved and guesses[-1] == answer
+
+
+def test_phase_fixed_follows_phase_where_phase_works():
+    # a code phase solves: the repairs change nothing there
+    for answer in ("3601", "0123", "FEDC"):
+        a, _, ra = _play(answer)
+        b, _, rb = _play(answer, "phase-fixed")
+        assert ra.solved and a == b
+
+
+def test_phase_fixed_solves_all_43680():
+    from tinyc.solver.evaluate import evaluate
+    ev = evaluate(HEX, "phase-fixed")
+    assert ev.solved == 43680 and ev.unsolved == 0
+    assert ev.total == 609432 and ev.worst == 36

@@ -57,3 +57,38 @@ def test_results_in_range(seed, m):
     r = TinyRandom(seed)
     for _ in range(5):
         assert 0 <= r(0, m - 1) < m
+
+
+# ---- a negative index from random (issue 16) -----------------------------------------------
+
+def test_int_min_gives_a_result_below_low():
+    # seed 2 (= 2 mod 4): last = 2**(k+1) after call k, INT_MIN at the 30th; -INT_MIN stays
+    r = TinyRandom(2)
+    results = [r(0, 99) for _ in range(30)]
+    assert r.last == -2**31
+    assert results[-1] == c_mod(c_div(-2**31, 8), 100) < 0
+    assert all(0 <= x < 100 for x in results[:-1])
+    assert r(0, 99) == 0 and r.last == 0        # INT_MIN * 2 wraps to 0
+    r(0, 99)
+    assert r.seed == 99                          # and the next call restarts with 99
+
+
+def test_random_strategy_stops_like_bc_tc_on_a_negative_index():
+    from tinyc.solver.evaluate import evaluate
+    from tinyc.solver.games import get_game
+    g = get_game("bulls-cows-1to9")
+    ev = evaluate(g, "random", first=12, seed=2, keep_games=True)
+    assert [r.secret for r in ev.failed] == [8]
+    bad = ev.failed[0]
+    assert "RANGERR 6" in bad.reason and "gave -16" in bad.reason
+    # the failing call made no guess (an index -16 would have taken the 16th code from the end)
+    assert len(bad.guesses) == 1 and not bad.solved
+    assert ev.solved == 11 and ev.unsolved == 1 and ev.games[9].solved
+
+
+def test_random_cannot_be_split_over_jobs():
+    import pytest
+    from tinyc.solver.evaluate import evaluate
+    from tinyc.solver.games import GameError, get_game
+    with pytest.raises(GameError, match="one sequence"):
+        evaluate(get_game("mastermind"), "random", jobs=2)

@@ -121,3 +121,44 @@ def test_first_and_exact_average():
 def test_every_strategy_has_docstring_and_name():
     for name, cls in STRATEGIES.items():
         assert cls.name == name and cls.__doc__ and cls.summary
+
+
+# ---- evaluate --jobs (issue 16) ------------------------------------------------------------
+
+@pytest.mark.parametrize("game,name,first", [
+    ("mastermind", "knuth", None),
+    ("hex", "phase", 300),            # unsolved games must come out the same too
+    ("mastermind", "optimal", None),
+])
+def test_jobs_2_equals_jobs_1(game, name, first):
+    g = get_game(game)
+    a = evaluate(g, name, first=first, keep_games=True)
+    b = evaluate(g, name, first=first, keep_games=True, jobs=2)
+    assert (a.histogram, a.total, a.worst, a.strategy) == (b.histogram, b.total, b.worst, b.strategy)
+    assert [(r.secret, r.guesses, r.reason) for r in a.games] == \
+        [(r.secret, r.guesses, r.reason) for r in b.games]
+    assert [r.secret for r in a.failed] == [r.secret for r in b.failed]
+
+
+# ---- symmetry in the look-ahead strategies (issue 16) ----------------------------------------
+
+@pytest.mark.parametrize("game,name,moves", [
+    ("bulls-cows-1to9", "knuth", []),
+    ("bulls-cows-1to9", "entropy", [("1234", 0, 1)]),
+    ("bulls-cows-1to9", "expected-size", [("1234", 1, 1), ("1356", 0, 2)]),
+    ("mastermind", "most-parts", [("1122", 1, 0)]),
+    ("mastermind", "knuth", [("1123", 0, 2), ("2456", 1, 1)]),
+    ("bulls-cows", "entropy-consistent", [("0123", 0, 2)]),
+])
+def test_symmetry_reduction_chooses_what_the_whole_pool_chooses(game, name, moves):
+    g = get_game(game)
+    table = score_table(g)
+    history, cands = [], np.arange(g.size)
+    for code, b, c in moves:
+        gid, sid = g.code_id(code), g.score_id(b, c)
+        history.append((gid, sid))
+        cands = cands[table.row(gid)[cands] == sid]
+    reduced = make_strategy(name, g)
+    whole = make_strategy(name, g)
+    whole.symmetry_depth = -1
+    assert reduced.next_guess(cands, history) == whole.next_guess(cands, history)

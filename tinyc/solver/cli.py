@@ -1,4 +1,4 @@
-"""``tinyc-solver`` (also ``python -m tinyc.solver``): evaluate, play, hint, score.
+"""``tinyc-solver`` (also ``python -m tinyc.solver``): evaluate, play, hint, tree, score.
 
 Bad input (unknown game or strategy, malformed code, impossible or inconsistent scores)
 prints one line ``tinyc-solver: error: ...`` on stderr and exits with status 2.
@@ -115,6 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="the computer guesses the code you think of")
     _add_game(pl)
     pl.add_argument("--bc", action="store_true", help="answer with bc.tc's 0-13 score codes")
+    pl.add_argument("--codemaker", action="store_true",
+                    help="the computer keeps a secret and scores your guesses ('hint' ranks "
+                         "the best next guesses by the strategy)")
+    pl.add_argument("--secret", metavar="CODE", help="codemaker: this secret (default: drawn)")
+    pl.add_argument("--draw", type=int, metavar="N",
+                    help="codemaker: draw the secret with Python's random.Random(N)")
 
     h = sub.add_parser("hint", help="remaining candidates and the next guess after GUESS=B,C ...")
     _add_game(h)
@@ -241,9 +247,75 @@ def _read_line(prompt: str) -> str:
     return line
 
 
+def rank_guesses(strat, candidates, history, k: int = 5) -> list[tuple[int, str]]:
+    """The strategy's best next guesses: [(code id, note)], best first. Look-ahead strategies
+    rank every guess by their own rating (at most k); the others give their one guess."""
+    from .strategies.partition import PartitionStrategy, partition_counts
+    if isinstance(strat, PartitionStrategy) and len(candidates) > 1 and (
+            history or strat.first_guess() is None):
+        game = strat.game
+        pool = np.arange(game.size) if strat.pool == "all" else np.asarray(candidates)
+        r = strat.rate(partition_counts(strat.table, pool, candidates), len(candidates))
+        cons = np.isin(pool, candidates)
+        order = np.lexsort((pool, ~cons, r))[:k]
+        return [(int(pool[i]), f"rating {float(r[i]):.4g}"
+                 + (", could be the secret" if cons[i] else "")) for i in order]
+    g = strat.next_guess(candidates if strat.uses_candidates else None, history)
+    return [(g, "the strategy's next guess")]
+
+
+def _codemaker(args, game, table, strat) -> int:
+    import random as _random
+    if args.secret:
+        secret = game.code_id(args.secret)
+    else:
+        secret = _random.Random(args.draw).randrange(game.size)
+    cands = np.arange(game.size)
+    history: list[tuple[int, int]] = []
+    print(f"I have a {game.name} code: {game.description}. Type a guess, 'hint' or 'quit'.")
+    turn = 1
+    while True:
+        text = _read_line(f"guess {turn}? ").strip()
+        if text.lower() in ("quit", "q"):
+            print(f"The code was {game.codes[secret]}.")
+            return 0
+        if text.lower() in ("hint", "h"):
+            if not strat.deterministic or not strat.uses_candidates:
+                print(f"the {strat.name} strategy gives no hints here")
+                continue
+            print(f"{len(cands)} codes fit the scores so far")
+            for g, note in rank_guesses(strat, cands, history):
+                print(f"  {game.codes[g]}  ({note})")
+            continue
+        try:
+            g = game.code_id(text)
+        except GameError as exc:
+            print(f"{exc}; try again")
+            continue
+        sid = table.score(g, secret)
+        bulls, cows = game.split_score(sid)
+        if sid == game.win:
+            print(f"{game.codes[g]}: {plural(bulls, 'bull')}. Found in {turn} "
+                  f"{'guess' if turn == 1 else 'guesses'}.")
+            return 0
+        print(f"{game.codes[g]}: {plural(bulls, 'bull')} {plural(cows, 'cow')}")
+        history.append((g, sid))
+        cands = cands[table.block([g], cands)[0] == sid]
+        turn += 1
+
+
 def cmd_play(args) -> int:
-    """``play``: the computer guesses the code the user thinks of (scores read from stdin)."""
+    """``play``: the computer guesses the code the user thinks of (scores read from stdin);
+    with ``--codemaker`` the computer keeps a secret and scores the user's guesses."""
     game = get_game(args.game)
+    if args.codemaker:
+        if args.bc:
+            raise UsageError("--bc is for scoring the computer's guesses, not with --codemaker")
+        table = score_table(game)
+        strat = make_strategy(args.strategy, game, table, **_strategy_options(args))
+        return _codemaker(args, game, table, strat)
+    if args.secret or args.draw is not None:
+        raise UsageError("--secret and --draw go with --codemaker")
     table = score_table(game)
     strat = make_strategy(args.strategy, game, table, **_strategy_options(args))
     strat.reset()

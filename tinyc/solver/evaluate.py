@@ -121,8 +121,8 @@ def play(strategy: Strategy, table: ScoreTable, secret: int,
 
 
 def _play_range(strat: Strategy, table: ScoreTable, lo: int, hi: int, max_guesses: int,
-                progress=None) -> list[GameResult]:
-    cache: dict = {}
+                progress=None, cache: dict | None = None) -> list[GameResult]:
+    cache = {} if cache is None else cache
     out = []
     for secret in range(lo, hi):
         out.append(play(strat, table, secret, max_guesses, cache))
@@ -138,11 +138,13 @@ def _init_worker(game: Game, name: str, options: dict) -> None:
     table = score_table(game)
     _WORKER["table"] = table
     _WORKER["strategy"] = make_strategy(name, game, table, **options)
+    _WORKER["cache"] = {}     # the decision tree of a deterministic strategy, per process
 
 
 def _work(task: tuple[int, int, int]) -> list[GameResult]:
     lo, hi, max_guesses = task
-    return _play_range(_WORKER["strategy"], _WORKER["table"], lo, hi, max_guesses)
+    return _play_range(_WORKER["strategy"], _WORKER["table"], lo, hi, max_guesses,
+                       cache=_WORKER["cache"])
 
 
 def _parallel(game: Game, strat: Strategy, n: int, max_guesses: int, jobs: int,

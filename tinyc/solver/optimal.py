@@ -131,7 +131,7 @@ class Symmetry:
             ids = self.lookup[out @ self.weights]
             canon = ids if canon is None else np.minimum(canon, ids)
         reps = canon == np.arange(n)
-        if len(self._cache) < 100000:
+        if len(self._cache) < (64 << 20) // max(1, n):      # at most 64 MB of masks
             self._cache[history] = reps
         return reps
 
@@ -144,10 +144,14 @@ class OptimalSearch:
     ``max_depth``: if given, only strategies that find every secret in at most that many
     guesses count (the best average among strategies of that worst case); None = no limit.
     ``progress(text)`` is called for each opening or first-level answer finished.
+    ``two_pass``: at nodes of at least this many candidates a guess is first bounded by its
+    parts' own best first-guess bounds, and dropped before any deep search if that reaches
+    the best total found.
     """
 
     def __init__(self, game: Game, table: ScoreTable | None = None, sym_depth: int = 2,
-                 max_depth: int | None = None, progress: Callable[[str], None] | None = None):
+                 max_depth: int | None = None, progress: Callable[[str], None] | None = None,
+                 two_pass: int = 40):
         self.game = game
         self.table = table if table is not None else score_table(game)
         if self.table.full is None:
@@ -164,6 +168,7 @@ class OptimalSearch:
         self.lb = lower_bounds(self.n, self.responses)
         self.sym = Symmetry(game)
         self.sym_depth = sym_depth
+        self.two_pass = two_pass
         self.max_depth = max_depth
         self.progress = progress
         self.exact: dict = {}      # key -> (total, guess id)
@@ -222,6 +227,25 @@ class OptimalSearch:
             return 2 * m, int(ok[0])
         return None
 
+    def _part_bound(self, S: np.ndarray) -> int:
+        """A lower bound of T(S) at least LB(|S|): exact if known, else the least first-guess
+        bound over all guesses (remembered as a proven lower bound)."""
+        m = len(S)
+        if m <= 3:
+            return self._small(S, None)[0]
+        key = self._key(S, None)
+        hit = self.exact.get(key)
+        if hit is not None:
+            return hit[0]
+        low = self.lower.get(key)
+        if low is not None:
+            return low
+        _, bounds = self._candidate_guesses(S, (), symmetry=False)
+        low = int(bounds[0]) if len(bounds) else int(self.lb[m])
+        low = max(low, int(self.lb[m]))
+        self.lower[key] = low
+        return low
+
     def _bound_ok(self, m: int, depth_left) -> bool:
         return depth_left is None or m <= self._cap[depth_left]
 
@@ -266,7 +290,7 @@ class OptimalSearch:
         self.lower[key] = max(low, budget)
         return budget
 
-    def _candidate_guesses(self, S, history, fixed=None):
+    def _candidate_guesses(self, S, history, fixed=None, symmetry=True):
         """Guess ids in trial order with their bounds: (ids, bounds) int arrays."""
         m = len(S)
         k = self.k
@@ -283,7 +307,7 @@ class OptimalSearch:
         counts[:, self.win] = 0
         useful = counts.max(axis=1) < m
         if fixed is None:
-            if len(history) <= self.sym_depth:
+            if symmetry and len(history) <= self.sym_depth:
                 useful &= self.sym.representatives(history)
             guesses = np.flatnonzero(useful)
             counts, in_s = counts[guesses], in_s[guesses]
@@ -312,10 +336,23 @@ class OptimalSearch:
             parts.sort(key=len, reverse=True)
             running = bound
             hist = history + (g,)
-            for p in parts:
-                lbp = int(self.lb[len(p)])
+            lbs = None
+            if m >= self.two_pass:
+                # first pass: each part's own best first-guess bound, before any deep search
+                # (without the guess limit: a valid lower bound with it too)
+                lbs = [self._part_bound(p) for p in parts]
+                running = m + sum(lbs)
+                if running >= best:
+                    continue
+            report = self.progress if fixed is not None else None
+            for i, p in enumerate(parts):
+                lbp = int(self.lb[len(p)]) if lbs is None else lbs[i]
                 v = self.solve(p, best - running + lbp, hist, sub_depth)
                 running += v - lbp
+                if report:
+                    sid = int(full[g, p[0]])
+                    report(f"{self.game.codes[g]} answer {_answer_key(self.game, sid)}: "
+                           f"{len(p)} candidates, total {v} ({self.nodes} nodes)")
                 if running >= best:
                     break
             else:

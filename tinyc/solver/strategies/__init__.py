@@ -15,6 +15,7 @@ from .most_parts import MostParts
 from .optimal import Optimal, TreeGap, TreeStrategy
 from .partition import PartitionStrategy
 from .phase import Phase, PhaseStuck
+from .phase_fixed import PhaseFixed
 from .phase_wrap import PhaseWrap
 from .random_consistent import RandomConsistent
 
@@ -22,7 +23,7 @@ __all__ = ["Strategy", "STRATEGIES", "make_strategy", "PhaseStuck", "TreeGap"]
 
 STRATEGIES: dict[str, type[Strategy]] = {cls.name: cls for cls in [
     RandomConsistent, Knuth, ExpectedSize, Entropy, EntropyConsistent, MostParts, Optimal,
-    TreeStrategy, Phase, PhaseWrap,
+    TreeStrategy, Phase, PhaseWrap, PhaseFixed,
 ]}
 
 

@@ -24,15 +24,16 @@ class TreeGap(RuntimeError):
 
 
 class TreeStrategy(Strategy):
-    """Follow a tree document (option ``doc``: the dict of ``tinyc.solver.tree``)."""
+    """Follow a tree document (option ``doc``: the dict of ``tinyc.solver.tree``; ``label``:
+    the name to report instead of "tree")."""
 
     name = "tree"
     summary = "follows a decision tree given as JSON (evaluate --tree FILE)"
 
-    def __init__(self, game, table, doc: dict | None = None, name: str | None = None):
+    def __init__(self, game, table, doc: dict | None = None, label: str | None = None):
         super().__init__(game, table)
-        if name is not None:
-            self.name = name
+        if label is not None:
+            self.name = label
         if doc is None:
             raise GameError("the tree strategy needs a tree (evaluate --tree FILE.json)")
         if doc.get("game") != game.name:
@@ -42,7 +43,7 @@ class TreeStrategy(Strategy):
 
     def worker_spec(self):
         """Other processes follow the same tree document."""
-        return "tree", {"doc": self.doc, "name": self.name}
+        return "tree", {"doc": self.doc, "label": self.name}
 
     def _walk(self, history):
         """The node reached by ``history``, or None if the history left the tree's guesses."""
@@ -62,7 +63,12 @@ class TreeStrategy(Strategy):
         raise GameError("these guesses are not the tree's; it has no answer for them")
 
     def next_guess(self, candidates, history):
-        node = self._walk(history)
+        try:
+            node = self._walk(history)
+            if node is not None:
+                node["guess"]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise GameError(f"malformed tree: a node without {exc}") from None
         if node is None:
             return self.off_tree(candidates, history)
         try:
@@ -95,6 +101,9 @@ class Optimal(TreeStrategy):
         if doc is None or (opening is not None and doc["opening"] != opening):
             doc = packaged_tree(game.name, opening, max_depth)
         if doc is None:
+            if progress is not None:
+                progress(f"no shipped optimal tree for {game.name}: searching (seconds on "
+                         "mastermind, minutes on bulls-cows-1to9, hours on bulls-cows)")
             self.search = OptimalSearch(game, table, max_depth=max_depth, progress=progress)
             doc = optimal_tree(self.search, None if opening is None else game.code_id(opening))
         self.doc = doc
@@ -102,9 +111,11 @@ class Optimal(TreeStrategy):
 
     def worker_spec(self):
         """Other processes follow the same tree (and name it ``optimal``)."""
-        return "tree", {"doc": self.doc, "name": self.name}
+        return "tree", {"doc": self.doc, "label": self.name}
 
     def off_tree(self, candidates, history):
+        """After guesses that are not the tree's (``hint``): search the candidates left for
+        a best next guess (code id)."""
         from ..optimal import OptimalSearch
         if self.search is None:
             self.search = OptimalSearch(self.game, self.table, max_depth=self._max_depth,

@@ -41,6 +41,18 @@ class PartitionStrategy(Strategy):
     pool: ClassVar[str] = "all"
     #: a fixed first guess (code id) set by ``make_strategy(..., opening=CODE)``, or None
     opening: int | None = None
+    #: guesses equivalent under the symbol and position permutations that fix the history are
+    #: rated once (the least code of each class) while at most this many guesses were played.
+    #: Equivalent guesses rate the same and are all consistent or all not, so the choice
+    #: (best rating, consistent, least code) is the same as over the whole pool.
+    symmetry_depth: ClassVar[int] = 2
+
+    def _symmetry(self):
+        sym = getattr(self, "_sym", None)
+        if sym is None:
+            from ..optimal import Symmetry
+            sym = self._sym = Symmetry(self.game)
+        return sym
     prefer_consistent: ClassVar[bool] = True
     float_rating: ClassVar[bool] = False
 
@@ -60,6 +72,8 @@ class PartitionStrategy(Strategy):
         if len(candidates) == 1 or (len(candidates) == 2 and self.prefer_consistent):
             return int(candidates[0])  # any rule here ends in the same choice
         pool = np.arange(self.game.size) if self.pool == "all" else np.asarray(candidates)
+        if len(history) <= self.symmetry_depth:
+            pool = pool[self._symmetry().representatives(tuple(g for g, _ in history))[pool]]
         r = self.rate(partition_counts(self.table, pool, candidates), len(candidates))
         best = r.min()
         if self.float_rating:

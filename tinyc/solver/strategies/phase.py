@@ -54,6 +54,7 @@ class Phase(Strategy):
     deterministic = False
     uses_candidates = False
     wrap_skip = False
+    sets = PHASE1_SETS
 
     def __init__(self, game, table):
         super().__init__(game, table)
@@ -90,8 +91,8 @@ class Phase(Strategy):
 
     # ---- phase 1 ---------------------------------------------------------------------------
     def _next_set(self):
-        self.set_index = (self.set_index + 1) % len(PHASE1_SETS)
-        digits = [int(ch, 16) for ch in PHASE1_SETS[self.set_index]]
+        self.set_index = (self.set_index + 1) % len(self.sets)
+        digits = [int(ch, 16) for ch in self.sets[self.set_index]]
         digits = [d for d in digits if self.number[d] != GOAT]
         self.chunks = [digits[i:i + 4] for i in range(0, len(digits) - 3, 4)]
         self.pos = 0

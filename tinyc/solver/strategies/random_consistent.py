@@ -37,7 +37,7 @@ class RandomConsistent(Strategy):
     def next_guess(self, candidates, history):
         """Element ``random(0, m-1)`` of the m candidates. The generator can return a negative
         number: when ``last`` becomes INT_MIN (-INT_MIN stays INT_MIN, reference section 7;
-        with 32-bit ints on the 31st call after ``seed=last=N`` for every N = 2 mod 4),
+        with 32-bit ints on the 30th call after ``seed=last=N`` for every N = 2 mod 4),
         ``low + (last/8) % range`` is below ``low``. bc.tc's ``c(k)`` on its array
         ``int c(3023)`` then stops with RANGERR 6 (subscript out of range; reference section
         3, "Indexing"), so this raises ``RangeError`` and the evaluation reports the game as

@@ -114,14 +114,18 @@ def campaign(args) -> int:
                     f.write(json.dumps(x) + "\n")
             done_n = sum(v for c, v in counts.items())
             print(f"[{time.time() - t0:7.0f}s] {done_n} items, {len(fails)} failures", flush=True)
+            summary = _summary(t0, cpu0, counts, fails)  # kept current: a campaign may be stopped early
+            (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    print(json.dumps(summary, indent=1))
+    return 1 if fails else 0
+
+
+def _summary(t0, cpu0, counts, fails) -> dict:
     cpu = os.times()
-    summary = {"wall_seconds": round(time.time() - t0), "cpu_seconds_children": round(
+    return {"wall_seconds": round(time.time() - t0), "cpu_seconds_children": round(
         cpu.children_user + cpu.children_system - cpu0.children_user - cpu0.children_system),
         "counts": dict(sorted(counts.items())), "failures": len(fails),
         "classes": dict(collections.Counter(x["class"] for x in fails))}
-    (out / "summary.json").write_text(json.dumps(summary, indent=1))
-    print(json.dumps(summary, indent=1))
-    return 1 if fails else 0
 
 
 def main(argv=None) -> int:

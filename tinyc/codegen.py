@@ -459,6 +459,13 @@ class Codegen:
                 return True
         return False
 
+    def changes_locals(self, node) -> bool:
+        """Whether evaluating ``node`` may change a scalar local (an assignment, ++/--, or a reload)."""
+        for n in walk(node):
+            if isinstance(n, ast.Assign) or (isinstance(n, ast.Unary) and n.op in ("++", "--")):
+                return True
+        return self.may_reload(node)
+
     def may_reload(self, node) -> bool:
         """Whether running ``node`` may change scalar locals through memory (their variables reloaded)."""
         if not self.bound and not self.an.locals:
@@ -949,8 +956,11 @@ class Codegen:
                 self.emit(ind, f"{write.format(loc)} = {v.code}", node.pos)
                 return True
             self.known, self.ntemp = known, ntemp  # the value is generated again below, in its place
-        i = index.code if index.name else self.tmp()
-        if not index.name:
+        # the index is taken before the value runs: a value that may change it (gb(v)=(v=3), a call that
+        # changes v through memory) must not move the store
+        fixed = index.name and (value is None or not self.changes_locals(value))
+        i = index.code if fixed else self.tmp()
+        if not fixed:
             self.emit(ind, f"{i} = {index.code}", node.pos)
         if check:
             self.emit(ind, f"if not {self.in_range(acc, index, i)}: _err(6, {target.end})", node.pos)

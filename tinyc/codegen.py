@@ -403,8 +403,12 @@ class Codegen:
 
     def flush_expr(self, ret: str) -> str:
         """``ret``, after the modified variables are written to their cells (an expression)."""
-        if not self.flush_set():
+        fs = self.flush_set()
+        if not fs:
             return ret
+        if len(fs) == 1:  # one variable: a helper without loops
+            k = fs[0]
+            return f"_fl1{self.an.locals[k].type[0]}({ret}, a_{k}, v_{k})"
         return f"_fl({ret}, {self.flush_args()})"
 
     def reload_expr(self) -> str | None:
@@ -883,7 +887,10 @@ class Codegen:
                 if first and not any(p[1].name == d.name for p in self.params):
                     self.emit(ind, f"v_{d.name} = 0")
                     self.set_bounds(d.name, 0, 0)
-                    writes += self.place(d.name, off, "0")
+                    cell = self.place(d.name, off, "0")
+                    if d.name in self.an.modified:  # its variable (0) is flushed before anything can read it
+                        cell = [c for c in cell if isinstance(c, str)]
+                    writes += cell
                 else:  # a second declaration: fresh zeroed space, the name keeps its first place
                     writes.append((off, s.type, "0"))
                 continue

@@ -1085,9 +1085,9 @@ class Codegen:
         if acc["type"] == "char":
             base = acc.get("a") or acc["ptr"]
             fault = None if acc.get("safe") else f"0 <= {{0}} < {self.size}"
-            return f"{base} + {i}", "_B[{0}]", "_B[{0}]", fault
+            return f"{i} + {base}", "_B[{0}]", "_B[{0}]", fault  # the index first: it may move the pointer
         if "ptr" in acc:
-            loc = f"{acc['ptr']} + {self.isz} * {i}"
+            loc = f"{self.isz} * {i} + {acc['ptr']}"
             cell = f"_IV[{{0}} & {self.amask}][{{0}} >> {self.shift}]"
             return loc, cell, cell, f"0 <= {{0}} <= {self.limit(self.isz)}"
         fault = None if acc.get("safe") else f"0 <= {{0}} < {acc['n']}"
@@ -1160,8 +1160,8 @@ class Codegen:
         base = acc.get("a") or acc["ptr"]
         scale = "" if acc["type"] == "char" else f"{self.isz} * "
         if self.needs_check(acc, index):
-            return f"({base} + {scale}{i} if {self.in_range(acc, index, bind)} else _err(6, {node.end}))"
-        return f"{base} + {scale}{bind}"
+            return f"({scale}{i} + {base} if {self.in_range(acc, index, bind)} else _err(6, {node.end}))"
+        return f"{scale}{bind} + {base}"  # the index runs first (ga((ga=48)) subscripts the new pointer)
 
     # ---- expressions (section 6)
 

@@ -40,7 +40,7 @@ def test_valid_programs_agree_16_bits(src):
     check(differential(src, STDIN, int_bits=16, seconds=3.0), src)
 
 
-@bounded(300)
+@bounded(200)
 @given(frames)
 def test_frame_abuse_agrees(src):
     check(differential(src, STDIN, seconds=3.0), src)

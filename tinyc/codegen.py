@@ -408,8 +408,12 @@ class Codegen:
 
     def flush_expr(self, ret: str) -> str:
         """``ret``, after the modified variables are written to their cells (an expression)."""
-        if not self.flush_set():
+        fs = self.flush_set()
+        if not fs:
             return ret
+        if len(fs) == 1:  # one variable: a helper without loops
+            k = fs[0]
+            return f"_fl1{self.an.locals[k].type[0]}({ret}, a_{k}, v_{k})"
         return f"_fl({ret}, {self.flush_args()})"
 
     def reload_expr(self) -> str | None:
@@ -463,6 +467,13 @@ class Codegen:
             if isinstance(n, (ast.Var, ast.Call)) and n.name not in self.an.locals and any(self.effects_of(n.name)):
                 return True
         return False
+
+    def changes_locals(self, node) -> bool:
+        """Whether evaluating ``node`` may change a scalar local (an assignment, ++/--, or a reload)."""
+        for n in walk(node):
+            if isinstance(n, ast.Assign) or (isinstance(n, ast.Unary) and n.op in ("++", "--")):
+                return True
+        return self.may_reload(node)
 
     def may_reload(self, node) -> bool:
         """Whether running ``node`` may change scalar locals through memory (their variables reloaded)."""
@@ -881,7 +892,10 @@ class Codegen:
                 if first and not any(p[1].name == d.name for p in self.params):
                     self.emit(ind, f"v_{d.name} = 0")
                     self.set_bounds(d.name, 0, 0)
-                    writes += self.place(d.name, off, "0")
+                    cell = self.place(d.name, off, "0")
+                    if d.name in self.an.modified:  # its variable (0) is flushed before anything can read it
+                        cell = [c for c in cell if isinstance(c, str)]
+                    writes += cell
                 else:  # a second declaration: fresh zeroed space, the name keeps its first place
                     writes.append((off, s.type, "0"))
                 continue
@@ -954,8 +968,11 @@ class Codegen:
                 self.emit(ind, f"{write.format(loc)} = {v.code}", node.pos)
                 return True
             self.known, self.ntemp = known, ntemp  # the value is generated again below, in its place
-        i = index.code if index.name else self.tmp()
-        if not index.name:
+        # the index is taken before the value runs: a value that may change it (gb(v)=(v=3), a call that
+        # changes v through memory) must not move the store
+        fixed = index.name and (value is None or not self.changes_locals(value))
+        i = index.code if fixed else self.tmp()
+        if not fixed:
             self.emit(ind, f"{i} = {index.code}", node.pos)
         if check:
             self.emit(ind, f"if not {self.in_range(acc, index, i)}: _err(6, {target.end})", node.pos)
@@ -1073,9 +1090,9 @@ class Codegen:
         if acc["type"] == "char":
             base = acc.get("a") or acc["ptr"]
             fault = None if acc.get("safe") else f"0 <= {{0}} < {self.size}"
-            return f"{base} + {i}", "_B[{0}]", "_B[{0}]", fault
+            return f"{i} + {base}", "_B[{0}]", "_B[{0}]", fault  # the index first: it may move the pointer
         if "ptr" in acc:
-            loc = f"{acc['ptr']} + {self.isz} * {i}"
+            loc = f"{self.isz} * {i} + {acc['ptr']}"
             cell = f"_IV[{{0}} & {self.amask}][{{0}} >> {self.shift}]"
             return loc, cell, cell, f"0 <= {{0}} <= {self.limit(self.isz)}"
         fault = None if acc.get("safe") else f"0 <= {{0}} < {acc['n']}"
@@ -1148,8 +1165,8 @@ class Codegen:
         base = acc.get("a") or acc["ptr"]
         scale = "" if acc["type"] == "char" else f"{self.isz} * "
         if self.needs_check(acc, index):
-            return f"({base} + {scale}{i} if {self.in_range(acc, index, bind)} else _err(6, {node.end}))"
-        return f"{base} + {scale}{bind}"
+            return f"({scale}{i} + {base} if {self.in_range(acc, index, bind)} else _err(6, {node.end}))"
+        return f"{scale}{bind} + {base}"  # the index runs first (ga((ga=48)) subscripts the new pointer)
 
     # ---- expressions (section 6)
 

@@ -50,6 +50,8 @@ def command(args: argparse.Namespace) -> int:
             src, _ = gen.generate()
         except Unsupported as e:
             src = f"# {name}: runs on the reference evaluator ({e})\n"
+        except (RecursionError, MemoryError) as e:
+            src = f"# {name}: runs on the reference evaluator (beyond the generator's limits: {type(e).__name__})\n"
         out.append(src)
         if args.library:
             todo += [n for n, s in link.shapes.items() if s and s[0] == "func" and n not in done]

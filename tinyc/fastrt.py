@@ -107,6 +107,14 @@ def runtime_globals(engine: FastEngine) -> dict:
             signed_bytes[chars[k]] = chars[k + 1]
         return r
 
+    def _fl1i(r, a, v):
+        views[a & mask][a >> shift] = v
+        return r
+
+    def _fl1c(r, a, v):
+        signed_bytes[a] = v
+        return r
+
     def _rdx(a, n, at, ints, chars):  # a read at or above the frame (or outside memory): flush, then read
         _fl(0, ints, chars)
         if not 0 <= a <= size - n:
@@ -293,6 +301,6 @@ def own_effects(fn, link: Linkage) -> tuple[bool, bool, list[str]]:
         if isinstance(n, ast.MachineCall) and not gen.direct(n):
             return True, True, callees
         if isinstance(n, ast.Index) and gen.unsafe(n):
-            reads = True
+            reads = True  # a store counts as a read too: callers flush before every call that may write
             writes = writes or id(n) in tg
     return reads, writes, callees

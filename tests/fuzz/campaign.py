@@ -1,6 +1,6 @@
 """The long fuzzing campaign: many seeded programs and shell sessions, in worker processes.
 
-    python -m tests.fuzz.campaign --programs 100000 --sessions 10000 --piped 2000 --jobs 2 --out DIR
+    python -m tests.fuzz.campaign --programs 100000 --frames 10000 --sessions 10000 --piped 2000 --jobs 2 --out DIR
 
 Each item is made from its own seed (``random.Random(kind, seed)``), so a failure is reproduced with
 ``python -m tests.fuzz.campaign --show KIND SEED``.  Workers run chunks of seeds; a worker that dies (a
@@ -28,8 +28,10 @@ STDIN = b"5\n7\nabc\n-3\n"
 
 def item(kind: str, seed: int) -> bytes:
     """The input of one campaign item: a program (valid or mutated) or a shell session."""
-    from fuzz.gen import mutate, program, session
+    from fuzz.gen import frame_program, mutate, program, session
     r = random.Random(f"{kind}-{seed}")
+    if kind == "frame":
+        return frame_program(r).encode("latin-1")
     if kind == "program":
         src = program(r, size=r.choice([1, 1, 2]))
         return mutate(r, src) if r.random() < 0.35 else src.encode("latin-1")
@@ -39,7 +41,7 @@ def item(kind: str, seed: int) -> bytes:
 def run_item(kind: str, seed: int):
     from fuzz.runner import differential, piped_session, shell_differential
     data = item(kind, seed)
-    if kind == "program":
+    if kind in ("program", "frame"):
         r = random.Random(seed)
         return differential(data, STDIN, int_bits=16 if r.random() < 0.15 else 32, seconds=3.0)
     if kind == "session":
@@ -64,8 +66,9 @@ def campaign(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     queues = []
-    for kind, n in (("program", args.programs), ("session", args.sessions), ("piped", args.piped)):
-        chunk = {"program": 250, "session": 100, "piped": 25}[kind]
+    for kind, n in (("program", args.programs), ("frame", args.frames), ("session", args.sessions),
+                    ("piped", args.piped)):
+        chunk = {"program": 250, "frame": 250, "session": 100, "piped": 25}[kind]
         queues.append([(kind, s, min(chunk, args.seed + n - s)) for s in range(args.seed, args.seed + n, chunk)])
     todo = []  # interleaved in proportion, so that a campaign stopped early has run every kind
     total = sum(len(q) for q in queues)
@@ -111,19 +114,24 @@ def campaign(args) -> int:
                     f.write(json.dumps(x) + "\n")
             done_n = sum(v for c, v in counts.items())
             print(f"[{time.time() - t0:7.0f}s] {done_n} items, {len(fails)} failures", flush=True)
+            summary = _summary(t0, cpu0, counts, fails)  # kept current: a campaign may be stopped early
+            (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    print(json.dumps(summary, indent=1))
+    return 1 if fails else 0
+
+
+def _summary(t0, cpu0, counts, fails) -> dict:
     cpu = os.times()
-    summary = {"wall_seconds": round(time.time() - t0), "cpu_seconds_children": round(
+    return {"wall_seconds": round(time.time() - t0), "cpu_seconds_children": round(
         cpu.children_user + cpu.children_system - cpu0.children_user - cpu0.children_system),
         "counts": dict(sorted(counts.items())), "failures": len(fails),
         "classes": dict(collections.Counter(x["class"] for x in fails))}
-    (out / "summary.json").write_text(json.dumps(summary, indent=1))
-    print(json.dumps(summary, indent=1))
-    return 1 if fails else 0
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--programs", type=int, default=1000)
+    ap.add_argument("--frames", type=int, default=0, help="programs that abuse their frames (item 6)")
     ap.add_argument("--sessions", type=int, default=100)
     ap.add_argument("--piped", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)

@@ -412,3 +412,72 @@ def session(r: random.Random) -> bytes:
     if r.random() < 0.8:
         lines.append(".x")
     return "\n".join(lines).encode("latin-1", "replace") + b"\n"
+
+
+# ---- programs that abuse their frames (issue 13 item 6): small unchecked arrays next to scalars, indexes
+# that reach the neighbouring cells, callees that write through the pointers they get, block moves and fills
+
+def frame_program(r: random.Random) -> str:
+    def stmt(locals_, params):
+        sc = [v for v in ("x", "y", "c", "n") if v in locals_ + params]
+        ar = "a(1)" if "a" in locals_ else "0"
+
+        def idx():
+            return str(r.randint(-12, 16)) if r.random() < 0.8 or not sc else r.choice(sc)
+
+        def val():
+            return r.choice([str(r.randint(-300, 70000)), str(r.randint(0, 9)), ar] + sc + [f"{v}+1" for v in sc])
+        if "a" not in locals_:
+            return f"{r.choice(sc)}={val()}" if sc else "pn 0"
+        k = r.randrange(14)
+        if k < 3:
+            return f"a({idx()})={val()}"
+        if k < 5:
+            return f"pn a({idx()})"
+        if k == 5 and sc:
+            return f"{r.choice(sc)}={val()}"
+        if k == 6 and sc:
+            return f"++{r.choice(sc)}"
+        if k == 7:
+            return f"pn {' + '.join(r.choice(sc + ['a(2)', 'a(-3)']) for _ in range(3))}"
+        if k == 8:
+            return f"w(a+{r.randint(-8, 8)},{val()})"
+        if k == 9:
+            return r.choice([f"memset a+{r.randint(-8, 4)},{r.randint(0, 9)},{r.randint(0, 255)}",
+                             f"movebl a+{r.randint(-8, 4)},a+{r.randint(-4, 8)},{r.randint(-4, 4)}",
+                             f"pn countch(a-{r.randint(0, 8)},a+{r.randint(0, 8)},{r.randint(0, 3)})",
+                             f"strcpy a+{r.randint(-6, 4)},\"{'abcdefghijkl'[:r.randint(0, 12)]}\""])
+        if k == 10:
+            return f"pn (a({idx()})={val()})+{r.choice(sc or ['1'])}"
+        if k == 11:
+            return f"pn rd(a+{r.randint(-8, 8)})+{r.choice(sc or ['1'])}"
+        if k == 12:
+            return f"if({r.choice(sc or ['1'])}<{r.randint(0, 300)}) [ a({idx()})={val()} ] else [ pn a({idx()}) ]"
+        if sc:
+            v = r.choice(sc)
+            return f"{v}=0; while({v}<{r.randint(1, 4)}) [ ++{v}; a({idx()})=a({idx()})+1 ]"
+        return "pn 0"
+
+    def body(params):
+        decl = [f"char a({0 if r.random() < 0.9 else 2})", "int x", "int y", "char c"]
+        r.shuffle(decl)
+        locs = []
+        lines = []
+        for d in decl:
+            lines.append(d)
+            locs.append(d.split()[1].split("(")[0])
+            for _ in range(r.randint(0, 2)):
+                lines.append(stmt([v for v in locs if v != "a"], params))
+        for _ in range(r.randint(1, 6)):
+            lines.append(stmt(locs, params))
+        return "; ".join(lines)
+    funcs = [
+        "w char p(0); int v [ p(0)=v; p(1)=v/256 ]",
+        "rd char p(0) [ return p(0)+p(1)*256 ]",
+        f"g int n [ {body(['n'])}; if(n>0) g(n-1); return n ]",
+        f"main [ {body([])}; g {r.randint(0, 3)}; {body([])} ]",
+    ]
+    if r.random() < 0.5:
+        funcs.append("pure int n [ int s; s=n*2; return s+1 ]")
+        funcs[-2] = funcs[-2].replace("g(n-1)", "g(n-1); pn pure(n)")
+    return "\n".join(funcs) + "\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .gen import mutate, program, session
+from .gen import frame_program, mutate, program, session
 
 randoms = st.randoms(use_true_random=False)
 
@@ -16,3 +16,6 @@ mutated = st.tuples(randoms, programs).map(lambda t: mutate(t[0], t[1].decode("l
 
 sessions = randoms.map(session)
 """Shell sessions (bytes to pipe into ``tinyc``)."""
+
+frames = randoms.map(lambda r: frame_program(r).encode("latin-1"))
+"""Programs that reach their own and their callers' locals through memory (issue 13 item 6)."""

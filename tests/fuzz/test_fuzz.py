@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 
 from fuzz import gen
 from fuzz.runner import differential, piped_session, shell_differential
-from fuzz.strategies import mutated, programs, sessions
+from fuzz.strategies import frames, mutated, programs, sessions
 
 def bounded(n):
     return settings(derandomize=True, deadline=None, database=None, print_blob=True, max_examples=n,
@@ -38,6 +38,12 @@ def test_valid_programs_agree(src):
 @given(programs)
 def test_valid_programs_agree_16_bits(src):
     check(differential(src, STDIN, int_bits=16, seconds=3.0), src)
+
+
+@bounded(200)
+@given(frames)
+def test_frame_abuse_agrees(src):
+    check(differential(src, STDIN, seconds=3.0), src)
 
 
 @bounded(500)

@@ -13,7 +13,7 @@ from tinyc.solver.evaluate import evaluate
 from tinyc.solver.games import Game, get_game, score
 from tinyc.solver.optimal import OptimalSearch, Symmetry, lower_bounds, optimal_tree
 from tinyc.solver.strategies import make_strategy
-from tinyc.solver.tree import packaged_tree, strategy_tree, tree_stats
+from tinyc.solver.tree import packaged_tree, tree_stats
 
 MM = get_game("mastermind")
 MM3 = Game("mm-4x3", "123", 4, repeats=True, description="test: 4 pegs, 3 colours")

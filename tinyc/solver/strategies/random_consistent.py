@@ -46,6 +46,6 @@ class RandomConsistent(Strategy):
         m = len(candidates)
         k = self.rng.random(0, m - 1)
         if not 0 <= k < m:
-            raise RangeError(f"random(0,{m - 1}) gave {k}: bc.tc stops with RANGERR 6 "
-                             f"(subscript out of range)")
+            raise RangeError(f"bc.tc stops with RANGERR 6, subscript out of range "
+                             f"(random(0,{m - 1}) gave {k})")
         return int(candidates[k])

@@ -183,7 +183,7 @@ FRAME_PROGRAMS = [
     ("int gb(5)\nf char p(0) [ p(1)=3 ]\nmain [ char a(0); int v; v=1; gb(v)=f(a); pn gb(1); pn gb(3) ]",
      "the index of a store is taken before a call changes it through memory (fuzz)"),
     ("int ga(0)\nchar gb(0)\nf [ gb=gb+1 ]\nmain [ char p(0); pn ga((ga=100))+0; ga((ga=200))=7; pn ga(0); "
-     "pn p((p=300)); gb=400; gb(f)=9; pn gb(0); gb=400; pn gb(1); --ga((ga=48)); pn ga(48) ]",
+     "pn p((p=300)); gb=400; gb(f())=9; pn gb(0); gb=400; pn gb(1); --ga((ga=48)); pn ga(48) ]",
      "a subscript's index runs before its pointer is read (fuzz)"),
     ("main [ char a(0); int i,s; for(i=0;i<5;++i) s=s+a(i); pn s; pn i ]", "reads of the counters' cells"),
     ("int h(3)\nmain [ int x; char a(0); x=3; h(1)=a(0-4); pn h(1) ]", "a read below the array"),

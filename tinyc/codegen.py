@@ -810,10 +810,7 @@ class Codegen:
             self.settle()
             self.flush_alloc(1, pending, lead, writes)
             lead = 0
-            n = max(loc.length, 0) * size
-            self.emit(1, f"if p_{d.name} == 0:")
-            self.alloc_check(2, [(n, d.end)])
-            self.emit(2, f"p_{d.name} = _t; _D[_t:_t + {n}] = bytes({n}); _t += {n}")
+            self.array_param(d, max(loc.length, 0) * size)
             self.bind_array(1, loc)
         if lead and pending:  # tested on entry: the frame's space is taken where it is first needed
             for w in self.fill(writes):
@@ -821,6 +818,12 @@ class Codegen:
             self.deferred.append(f"_t += {sum(n for n, _ in pending)}")
         else:
             self.flush_alloc(1, pending, lead, writes)
+
+    def array_param(self, d: ast.Declarator, n: int) -> None:
+        """An array parameter passed 0 gets ``n`` fresh zeroed bytes, as a local (section 4, the 8080)."""
+        self.emit(1, f"if p_{d.name} == 0:")
+        self.alloc_check(2, [(n, d.end)])
+        self.emit(2, f"p_{d.name} = _t; _D[_t:_t + {n}] = bytes({n}); _t += {n}")
 
     def settle(self) -> None:
         """Emit the entry steps of ``_t``/``_d`` held back until code uses them (an early return skips them)."""

@@ -47,50 +47,12 @@ class GibsonCodegen(Codegen):
     DIRECT: dict = {}  # no machine call is inlined: they all go through the dialect's table
     lookup = staticmethod(lambda name: None)  # the link's symbols: a "..." function takes any count
 
-    def prologue(self) -> None:
-        """As Codegen.prologue, but an array parameter takes value space of its declared size (unused,
-        zero-filled) and keeps the pointer it was passed, 0 included (gibson-dialect.md 3.6, 3.9)."""
-        lead = 0
-        if not self.toplevel:
-            deep = self.calls()
-            lead = self.lead_size()
-            tests = ([f"_d >= {self.maxd}"] if deep else []) + ([f"_t > {self.limit(lead)}"] if lead else [])
-            if tests:
-                args = ", ".join(("p_" if self.an.locals[d.name].array else "v_") + d.name
-                                 for _, d in self.params)
-                self.emit(1, "# the reference evaluator runs this call (and reports the error)")
-                self.emit(1, f"if {' or '.join(tests)}: return r_{self.fname}({args + ', ' if args else ''}_t, _d)")
-            if deep:
-                self.deferred.append("_d += 1  # the depth of the calls made from here")
-                self.stepped = True
-        if self.frame:
-            self.emit(1, "_f0 = _t  # the frame's first byte")
-        pending: list[tuple[int, int]] = []
-        writes: list[str] = []
-        for type_, d in self.params:
-            loc = self.an.locals[d.name]
-            size = self.isz if type_ == "int" else 1
-            if not loc.array:
-                off = sum(n for n, _ in pending)
-                pending.append((size, d.end))
-                if type_ == "char":
-                    self.emit(1, f"v_{d.name} = ((v_{d.name} + 128) & 255) - 128")
-                writes += self.place(d.name, off, f"v_{d.name}")
-                continue
-            self.settle()
-            self.flush_alloc(1, pending, lead, writes)
-            lead = 0
-            n = max(loc.length, 0) * size
-            if n:
-                self.alloc_check(1, [(n, d.end)])
-                self.emit(1, f"_D[_t:_t + {n}] = bytes({n}); _t += {n}")
-            self.bind_array(1, loc)
-        if lead and pending:  # tested on entry: the frame's space is taken where it is first needed
-            for w in self.fill(writes):
-                self.emit(1, w)
-            self.deferred.append(f"_t += {sum(n for n, _ in pending)}")
-        else:
-            self.flush_alloc(1, pending, lead, writes)
+    def array_param(self, d: ast.Declarator, n: int) -> None:
+        """An array parameter takes value space of its declared size (unused, zero-filled) and keeps the
+        pointer it was passed, 0 included (gibson-dialect.md 3.6, 3.9)."""
+        if n:
+            self.alloc_check(1, [(n, d.end)])
+            self.emit(1, f"_D[_t:_t + {n}] = bytes({n}); _t += {n}")
 
     def call(self, name: str, nparams: int, args: list, n):
         sym = self.lookup(name)

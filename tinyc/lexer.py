@@ -63,12 +63,12 @@ def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
     from lark import Token
     from lark.exceptions import UnexpectedCharacters
     out: list[Token] = []
-    offset = 0
+    offset, line0, col0 = 0, 1, 1  # where the chunk being lexed starts: offset, line, column
     while True:
         chunk = text[offset:]
         try:
             for t in _tokenizer().lex(chunk, dont_ignore=True):
-                out.append(t if not offset else _moved(t, offset, text))
+                out.append(t if not offset else _moved(t, offset, line0, col0))
             return out
         except UnexpectedCharacters as e:
             at = offset + e.pos_in_stream
@@ -79,20 +79,25 @@ def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
             if quote:
                 nl = text.find("\n", at)
                 end = len(text) if nl < 0 else nl
-            out.append(_moved(Token("BADQUOTE" if quote else "BADCHAR", text[at:end], start_pos=0,
-                                    end_pos=end - at), at, text))
+            line0 += text.count("\n", offset, at)
+            col0 = at - text.rfind("\n", 0, at)
+            out.append(_moved(Token("BADQUOTE" if quote else "BADCHAR", text[at:end], start_pos=0, line=1,
+                                    column=1, end_pos=end - at), at, line0, col0))
+            line0 += text.count("\n", at, end)
+            col0 = end - text.rfind("\n", 0, end)
             offset = end
 
 
-def _moved(t: Token, offset: int, text: str) -> Token:
-    """A token lexed from ``text[offset:]``, with its position in ``text``."""
+def _moved(t: Token, offset: int, line0: int, col0: int) -> Token:
+    """A token lexed from a chunk that starts at ``offset`` (line ``line0``, column ``col0`` of the text),
+    with its position in the whole text; each chunk's start is counted once, so lexing stays linear."""
     from lark import Token
-    start, end = t.start_pos + offset, t.end_pos + offset
-    line = text.count("\n", 0, start) + 1
-    column = start - text.rfind("\n", 0, start)
+    line = line0 + t.line - 1
+    column = t.column + col0 - 1 if t.line == 1 else t.column
     end_line = line + t.value.count("\n")
-    return Token(t.type, t.value, start_pos=start, line=line, column=column, end_line=end_line,
-                 end_column=end - text.rfind("\n", 0, end), end_pos=end)
+    end_column = (column if end_line == line else 1) + len(t.value.rsplit("\n", 1)[-1])
+    return Token(t.type, t.value, start_pos=t.start_pos + offset, line=line, column=column, end_line=end_line,
+                 end_column=end_column, end_pos=t.end_pos + offset)
 
 
 @dataclass

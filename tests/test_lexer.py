@@ -50,3 +50,12 @@ def test_a_top_level_name_in_a_program_is_a_function_definition():
     # the linker reads any top-level symbol as a function (section 4), so a stray x=5 is one
     tokens = classify(tokenize("x=5\n"), [Level()])
     assert tokens[0].type == "FNAME"
+
+
+def test_positions_after_stray_characters_are_those_of_the_whole_text():
+    """Tolerant lexing resumes after a stray character or an open quote; the tokens after it keep their
+    line and column in the whole text (the error report and the views use them)."""
+    text = "[ it's prose ]\n@ x=1 /* c\n  'open\npn 3 . y\n"
+    for t in tokenize(text, tolerant=True):
+        for pos, line, col in ((t.start_pos, t.line, t.column), (t.end_pos, t.end_line, t.end_column)):
+            assert (line, col) == (text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)), t

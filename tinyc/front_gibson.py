@@ -134,13 +134,7 @@ def split_keywords(tokens: list[Token], text: str, functions: set[str]) -> list[
         if t.type == "NAME" and prev is not None and _statement_start(prev, newline, functions):
             for word, kind in KEYWORDS:
                 if t.value.startswith(word) and len(t.value) > len(word):
-                    k = Token.new_borrow_pos(kind, word, t)
-                    k.end_pos = t.start_pos + len(word)
-                    out.append(k)
-                    for r in tokenize(text[k.end_pos:t.end_pos]):
-                        r.start_pos += k.end_pos
-                        r.end_pos += k.end_pos
-                        out.append(r)
+                    out += _split(t, word, kind, text)
                     break
             else:
                 out.append(t)
@@ -148,6 +142,18 @@ def split_keywords(tokens: list[Token], text: str, functions: set[str]) -> list[
             out.append(t)
         prev, newline = out[-1], False
     return out
+
+
+def _split(t: Token, word: str, kind: str, text: str) -> list[Token]:
+    """A name read as a keyword prefix (section 2.5): the keyword token, then the rest of the name's text
+    tokenized again (``interest`` is ``int`` and ``erest``)."""
+    k = Token.new_borrow_pos(kind, word, t)
+    k.end_pos = t.start_pos + len(word)
+    rest = tokenize(text[k.end_pos:t.end_pos])
+    for r in rest:
+        r.start_pos += k.end_pos
+        r.end_pos += k.end_pos
+    return [k, *rest]
 
 
 def split_top_keywords(tokens: list[Token], text: str) -> list[Token]:
@@ -165,13 +171,7 @@ def split_top_keywords(tokens: list[Token], text: str) -> list[Token]:
         if (t.type == "NAME" and depth == 0 and paren == 0 and prev not in ("INT", "CHAR", "COMMA")
                 and t.value.startswith(("int", "char")) and t.value not in ("int", "char")):
             word, kind = ("int", "INT") if t.value.startswith("int") else ("char", "CHAR")
-            k = Token.new_borrow_pos(kind, word, t)
-            k.end_pos = t.start_pos + len(word)
-            out.append(k)
-            for r in tokenize(text[k.end_pos:t.end_pos]):
-                r.start_pos += k.end_pos
-                r.end_pos += k.end_pos
-                out.append(r)
+            out += _split(t, word, kind, text)
         else:
             out.append(t)
         prev = out[-1].type

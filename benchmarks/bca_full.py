@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tinyc.cli import boot, machine_options  # noqa: E402
-from tinyc.console import Console  # noqa: E402
-from tinyc.shell import Shell  # noqa: E402
+from tinyc.cli.main import boot, machine_options  # noqa: E402
+from tinyc.machine.console import Console  # noqa: E402
+from tinyc.shell.shell import Shell  # noqa: E402
 from tinyc.solver import evaluate, get_game  # noqa: E402
 
 

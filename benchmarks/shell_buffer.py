@@ -1,7 +1,7 @@
 """Piping an N-line program into the tc> shell: the editing time, without the boot (issue 12).
 
 Each line typed or piped at ``tc>`` is inserted after the current line of the program buffer; with the
-line index of tinyc/editor.py that costs the size of the line, so N lines cost O(N).  This times the
+line index of tinyc/shell/editor.py that costs the size of the line, so N lines cost O(N).  This times the
 shell's command loop over N program lines (4,000 by default) with pyperf, after the library has booted;
 the goal is under 0.2 s for 4,000 lines.  Run:
 
@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pyperf  # noqa: E402
 
-from tinyc.cli import boot, common_options  # noqa: E402
-from tinyc.console import Console  # noqa: E402
-from tinyc.shell import Shell  # noqa: E402
+from tinyc.cli.main import boot, common_options  # noqa: E402
+from tinyc.machine.console import Console  # noqa: E402
+from tinyc.shell.shell import Shell  # noqa: E402
 
 
 def program(lines: int) -> bytes:

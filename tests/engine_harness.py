@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import io
 
-from tinyc.console import Console
+from tinyc.machine.console import Console
 from tinyc.errors import ExitProgram
-from tinyc.interpreter import Machine
-from tinyc.workspace import Workspace
+from tinyc.machine.interpreter import Machine
+from tinyc.machine.workspace import Workspace
 
 
 def run_program(source: bytes | str, engine: str, entry: str = "main", stdin: bytes = b"",

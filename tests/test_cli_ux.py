@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tinyc import cli
+from tinyc.cli import main as cli
 
 ROOT = Path(__file__).resolve().parent.parent
 

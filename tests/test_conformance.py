@@ -11,7 +11,7 @@ reference, not from tinyc's output:
 
 Each case runs in-process through ``tinyc.cli.main(["run", ...])`` (with stdin, stdout and stderr
 swapped for byte buffers) in a fresh temporary current directory, once per engine: "reference" always,
-"fast" when ``tinyc.compiler`` imports.  Cases the core gets wrong are listed in
+"fast" when ``tinyc.engines.compiler`` imports.  Cases the core gets wrong are listed in
 ``conformance/KNOWN_ISSUES.md`` and marked xfail here (strict for the reference engine).
 """
 
@@ -26,11 +26,11 @@ from pathlib import Path
 
 import pytest
 
-from tinyc import cli
+from tinyc.cli import main as cli
 
 HERE = Path(__file__).parent / "conformance"
 CASES = sorted(p.stem for p in HERE.glob("*.tc"))
-ENGINES = ["reference"] + (["fast"] if importlib.util.find_spec("tinyc.compiler") else [])
+ENGINES = ["reference"] + (["fast"] if importlib.util.find_spec("tinyc.engines.compiler") else [])
 
 # name -> reason; every entry is explained in conformance/KNOWN_ISSUES.md under the same name.
 XFAIL = {

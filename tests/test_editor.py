@@ -1,4 +1,4 @@
-"""The shell's program buffer (tinyc/editor.py): the line index agrees with a plain recount after any
+"""The shell's program buffer (tinyc/shell/editor.py): the line index agrees with a plain recount after any
 sequence of edits, appends and runs; a paste leaves the last pasted line current; ``.r`` of any name."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tinyc.cli import boot, machine_options
-from tinyc.console import Console
-from tinyc.editor import LineBuffer
-from tinyc.shell import Shell, banner
-from tinyc.workspace import Workspace
+from tinyc.cli.main import boot, machine_options
+from tinyc.machine.console import Console
+from tinyc.shell.editor import LineBuffer
+from tinyc.shell.shell import Shell, banner
+from tinyc.machine.workspace import Workspace
 
 _MACHINE = None
 ROOT = Path(__file__).resolve().parent.parent

@@ -123,10 +123,10 @@ def test_int_bits_16():
 
 def test_mc11_nested_program_sees_its_own_globals():
     # the system file's shell runs a program through MC 11; the fast engine links each run anew
-    from tinyc.interpreter import system_file
+    from tinyc.machine.interpreter import system_file
     import io
-    from tinyc.console import Console
-    from tinyc.interpreter import Machine
+    from tinyc.machine.console import Console
+    from tinyc.machine.interpreter import Machine
     outs = []
     for engine in ("reference", "fast"):
         out = io.BytesIO()
@@ -140,7 +140,7 @@ def test_mc11_nested_program_sees_its_own_globals():
 
 
 def test_compile_prints_annotated_python(capsys):
-    from tinyc import cli
+    from tinyc.cli import main as cli
     assert cli.main(["compile", str(ROOT / "examples/fact.tc")]) == 0
     out = capsys.readouterr().out
     assert "def f_fact(v_n, _t, _d):" in out

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tinyc import cli
-from tinyc.console import Console
-from tinyc.interpreter import Machine
-from tinyc.workspace import Workspace
+from tinyc.cli import main as cli
+from tinyc.machine.console import Console
+from tinyc.machine.interpreter import Machine
+from tinyc.machine.workspace import Workspace
 
 # broken statement text -> the error it raises when it runs
 BROKEN = {

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tinyc import cli
+from tinyc.cli import main as cli
 
 HERE = Path(__file__).parent / "conformance" / "gibson"
 CASES = sorted(p.stem for p in HERE.glob("*.tc"))
@@ -105,7 +105,7 @@ def test_dialect_pc_overrides_the_include_line(monkeypatch, tmp_path):
 def test_library_keeps_the_original_layout():
     # section 6.2: reports inside the library and offsets in the application match the original's
     # only with its layout: 5480 bytes, exit's line (285) at byte 5178
-    from tinyc.gibson import library_dir
+    from tinyc.machine.gibson import library_dir
     data = (library_dir() / "library.tc").read_bytes()
     assert len(data) == 5480
     assert data.index(b"exit [ MC 108 ]") == 5178
@@ -116,7 +116,7 @@ def test_library_keeps_the_original_layout():
 
 
 def test_printf_directives():
-    from tinyc.machine_calls_gibson import format_printf
+    from tinyc.machine.gibson_calls import format_printf
 
     class M:  # format_printf reads %s strings through m.memory
         class memory:
@@ -149,7 +149,7 @@ def test_dialect_option_before_a_file_without_command(monkeypatch, tmp_path):
 
 
 def test_dialect_switches():
-    from tinyc.dialect import DIALECTS, GIBSON, PC, detect
+    from tinyc.syntax.dialect import DIALECTS, GIBSON, PC, detect
     assert GIBSON.canonical("abcdefghijklmnXpq") == GIBSON.canonical("abcdefghijklmnYpq") == "abcdefghijklmnq"
     assert GIBSON.canonical("abcdefghiX1") != GIBSON.canonical("abcdefghiY1")
     assert PC.canonical("abcdefgXz") == PC.canonical("abcdefgYz") == "abcdefgz"

@@ -1,7 +1,7 @@
 """Differential test of the Gibson dialect: random programs give the same bytes on both engines.
 
 The programs are built to exercise what makes the fast engine fall back to the reference evaluator
-(tinyc/compiler_gibson.py): functions that return a bare local or parameter (late reads, section 3.9 of
+(tinyc/engines/gibson_compiler.py): functions that return a bare local or parameter (late reads, section 3.9 of
 gibson-dialect.md), a function that changes a global the caller reads in the same expression, char and
 int assignments in both directions, two calls in one expression, printf of calls, array parameters,
 division by zero and subscripts out of range (their reports).  Each program runs in-process on the
@@ -16,8 +16,8 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tinyc import gibson
-from tinyc.console import Console
+from tinyc.machine import gibson
+from tinyc.machine.console import Console
 
 GLOBALS = ["g", "h"]
 LOCALS = ["x", "y"]

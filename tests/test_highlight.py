@@ -1,4 +1,4 @@
-"""The Pygments lexers for tiny-c and for tc> lines (tinyc.highlight)."""
+"""The Pygments lexers for tiny-c and for tc> lines (tinyc.shell.highlight)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String
 
-from tinyc.highlight import ShellLineLexer, TinyCLexer, colour_listing
+from tinyc.shell.highlight import ShellLineLexer, TinyCLexer, colour_listing
 
 
 def tokens(lexer, text: str) -> list[tuple[object, str]]:

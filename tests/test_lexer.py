@@ -2,8 +2,8 @@
 
 import pytest
 
-from tinyc.lexer import Level, canonical, classify, tokenize
-from tinyc.parser import prepare
+from tinyc.syntax.lexer import Level, canonical, classify, tokenize
+from tinyc.syntax.parser import prepare
 
 LIBRARY = Level({"pn": True, "gn": True, "ps": True, "chrdy": True, "last": False})
 

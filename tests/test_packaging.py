@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import tinyc
-from tinyc import cli, dirs
+from tinyc import dirs
+from tinyc.cli import main as cli
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -31,7 +32,7 @@ def test_the_version_is_written_in_one_place():
 def test_pygments_finds_the_tiny_c_lexer_by_entry_point():
     from importlib.metadata import entry_points
     from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
-    assert any(ep.value == "tinyc.highlight:TinyCLexer" for ep in entry_points(group="pygments.lexers"))
+    assert any(ep.value == "tinyc.shell.highlight:TinyCLexer" for ep in entry_points(group="pygments.lexers"))
     assert get_lexer_for_filename("bc.tc").name == "tiny-c"
     assert get_lexer_by_name("tinyc").name == "tiny-c"
 

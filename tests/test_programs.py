@@ -17,9 +17,9 @@ from typing import Callable
 
 import pytest
 
-from tinyc.cli import boot, machine_options
-from tinyc.console import Console
-from tinyc.shell import Shell
+from tinyc.cli.main import boot, machine_options
+from tinyc.machine.console import Console
+from tinyc.shell.shell import Shell
 from tinyc.solver import bc_code, evaluate, get_game, make_strategy, play, score, score_table
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,10 +9,10 @@ import signal
 import pytest
 
 from tinyc import __version__
-from tinyc.cli import boot, machine_options
-from tinyc.console import Console
-from tinyc.shell import Shell, banner
-from tinyc.workspace import Workspace
+from tinyc.cli.main import boot, machine_options
+from tinyc.machine.console import Console
+from tinyc.shell.shell import Shell, banner
+from tinyc.machine.workspace import Workspace
 
 HELLO = b'/*\nhello [\n ps "Hello world"\n]\n'
 LOOP = b"loop [\n  int n\n  while(1) ++n\n]\n"

@@ -21,9 +21,9 @@ from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from tinyc.cli import boot, machine_options
-from tinyc.shell import Shell, banner
-from tinyc.terminal import ShellCompleter, TerminalConsole, attach
+from tinyc.cli.main import boot, machine_options
+from tinyc.shell.shell import Shell, banner
+from tinyc.shell.terminal import ShellCompleter, TerminalConsole, attach
 
 HELLO = b'/*\nhello [\n ps "Hello world"\n]\n'
 PROGRAM = HELLO + b"loop [\n  while(1) ;\n]\nask [\n  ps \"n? \"\n  pn 2*gn()\n]\n"

@@ -21,11 +21,11 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from test_shell_terminal import CTRL_D, HELLO, PROGRAM, run
-from tinyc.cli import boot, machine_options
-from tinyc.console import Console
-from tinyc.highlight import colour_listing, colour_wanted
-from tinyc.shell import Shell, banner
-from tinyc.terminal import ProgramConsole, ShellCompleter, TerminalConsole, attach
+from tinyc.cli.main import boot, machine_options
+from tinyc.machine.console import Console
+from tinyc.shell.highlight import colour_listing, colour_wanted
+from tinyc.shell.shell import Shell, banner
+from tinyc.shell.terminal import ProgramConsole, ShellCompleter, TerminalConsole, attach
 
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
 

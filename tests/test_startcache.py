@@ -1,7 +1,7 @@
-"""The disk cache of parsed system files (tinyc.startcache): hits give the parsed AST, misses parse."""
+"""The disk cache of parsed system files (tinyc.machine.startcache): hits give the parsed AST, misses parse."""
 
-from tinyc import startcache
-from tinyc.interpreter import _parse, system_file
+from tinyc.machine import startcache
+from tinyc.machine.interpreter import _parse, system_file
 
 
 def test_second_start_loads_the_ast_without_parsing(tmp_path, monkeypatch):

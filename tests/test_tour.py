@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tinyc.console import Console
-from tinyc.interpreter import Machine
-from tinyc.workspace import Workspace
+from tinyc.machine.console import Console
+from tinyc.machine.interpreter import Machine
+from tinyc.machine.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -4,5 +4,5 @@ __version__ = "0.1.0"
 
 def load_ipython_extension(ipython):
     """``%load_ext tinyc`` in IPython or Jupyter: the ``%%tinyc`` magics of :mod:`tinyc.notebook`."""
-    from .notebook import load_ipython_extension as load
+    from .cli.notebook import load_ipython_extension as load
     load(ipython)

@@ -1,4 +1,4 @@
 import sys
-from .cli import main
+from .cli.main import main
 
 sys.exit(main())

@@ -92,3 +92,8 @@ def line_report(code: int, line_no: int, line: bytes, column: int, where: str | 
     shown = line.replace(b"\0", b'"').decode("latin-1")
     head = f" {line_no} --- err  {int(code)}\n" + (f"in {where}:\n" if where else "")
     return f"{head}{shown}\n{' ' * max(0, column)}<\n"
+
+
+class MemoryFault(Exception):
+    """An access outside the flat memory (:mod:`tinyc.machine.memory`); the engines turn it into tiny-c
+    error 6 at their cursor.  Here, at the bottom, so that the engines need not import the machine."""

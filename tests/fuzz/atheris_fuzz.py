@@ -51,11 +51,11 @@ def main() -> None:
         return
     import atheris  # the optional extra: pip install -e '.[fuzz]'
     with atheris.instrument_imports():
-        import tinyc.codegen  # noqa: F401
-        import tinyc.compiler  # noqa: F401
-        import tinyc.evaluator  # noqa: F401
-        import tinyc.lexer  # noqa: F401
-        import tinyc.parser  # noqa: F401
+        import tinyc.engines.codegen  # noqa: F401
+        import tinyc.engines.compiler  # noqa: F401
+        import tinyc.engines.evaluator  # noqa: F401
+        import tinyc.syntax.lexer  # noqa: F401
+        import tinyc.syntax.parser  # noqa: F401
     atheris.Setup(sys.argv, test_one_input)
     atheris.Fuzz()
 

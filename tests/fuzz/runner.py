@@ -24,12 +24,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from tinyc import codegen  # noqa: E402
-from tinyc.console import Console  # noqa: E402
+from tinyc.engines import codegen  # noqa: E402
+from tinyc.machine.console import Console  # noqa: E402
 from tinyc.errors import ExitProgram  # noqa: E402
-from tinyc.interpreter import Machine  # noqa: E402
-from tinyc.shell import Shell  # noqa: E402
-from tinyc.workspace import Workspace  # noqa: E402
+from tinyc.machine.interpreter import Machine  # noqa: E402
+from tinyc.shell.shell import Shell  # noqa: E402
+from tinyc.machine.workspace import Workspace  # noqa: E402
 
 
 class CPUTimeout(BaseException):

@@ -17,10 +17,10 @@ import signal
 import sys
 from pathlib import Path
 
-from . import __version__
-from .console import Console, align_report, byte_transparent_stdio
-from .session import MIN_MEMORY, boot, boot_with_files, make_machine  # noqa: F401 (boot: the API tests use)
-from .shipped import ProgramFileError, find_program, read_source, shipped_programs  # noqa: F401
+from .. import __version__
+from ..machine.console import Console, align_report, byte_transparent_stdio
+from ..machine.session import MIN_MEMORY, boot, boot_with_files, make_machine  # noqa: F401 (boot: the API tests use)
+from ..machine.shipped import ProgramFileError, find_program, read_source, shipped_programs  # noqa: F401
 
 # Commands with their help.  Those with a module live there: ``add_arguments(parser, name)`` and
 # ``command(args) -> int``.
@@ -30,13 +30,13 @@ BUILTIN = {
     "boot": "boot a system file (IPL) as the original did: tinyc boot FILE",
 }
 TOOLS = {
-    "tokens": ("tinyc.views", "print the token stream of a program, with line:column"),
-    "parse": ("tinyc.views", "print the Lark parse tree of a program"),
-    "ast": ("tinyc.views", "print the AST of a program, with source offsets"),
-    "link": ("tinyc.views", "print the symbol levels and the memory map after linking"),
-    "trace": ("tinyc.trace", "run a program, printing each statement as it runs"),
-    "compile": ("tinyc.compile_view", "print the Python the fast engine generates for a program"),
-    "check": ("tinyc.check", "list every syntax error and undeclared name of a program up front"),
+    "tokens": ("tinyc.views.stages", "print the token stream of a program, with line:column"),
+    "parse": ("tinyc.views.stages", "print the Lark parse tree of a program"),
+    "ast": ("tinyc.views.stages", "print the AST of a program, with source offsets"),
+    "link": ("tinyc.views.stages", "print the symbol levels and the memory map after linking"),
+    "trace": ("tinyc.views.tracer", "run a program, printing each statement as it runs"),
+    "compile": ("tinyc.views.compile", "print the Python the fast engine generates for a program"),
+    "check": ("tinyc.views.check", "list every syntax error and undeclared name of a program up front"),
 }
 
 DEFAULT_MEMORY = 1 << 20   # as tinyc.interpreter.DEFAULT_MEMORY (not imported: it would load the parser)
@@ -123,7 +123,7 @@ def chosen_dialect(args: argparse.Namespace, path: str) -> str:
     (with a note on stderr), else pc."""
     if getattr(args, "dialect", None):
         return args.dialect
-    from .dialect import detect
+    from ..syntax.dialect import detect
     try:
         with open(path, "rb") as f:
             start = f.read(16)
@@ -138,7 +138,7 @@ def chosen_dialect(args: argparse.Namespace, path: str) -> str:
 
 def cmd_gibson(path: str, args: argparse.Namespace) -> int:
     """Run ``path`` in the Gibson dialect (tinyc.gibson): exit status as that interpreter's."""
-    from . import gibson
+    from ..machine import gibson
     console = Console(strip_cr=args.strip_cr, echo=args.echo)
     if getattr(args, "int_bits", 32) != 32 or getattr(args, "random_divisor", 8) != 8:
         print("tinyc: the Gibson dialect has 32-bit ints and its own library's random: "
@@ -153,7 +153,7 @@ def cmd_gibson(path: str, args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """``tinyc run FILE... [--entry NAME]``: load the library and the files, run the statement NAME."""
-    from .errors import ErrorCode, ExitProgram
+    from ..errors import ErrorCode, ExitProgram
     if args.list:
         for p in shipped_programs():
             print(p.name)
@@ -168,7 +168,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return cmd_gibson(find_program(args.files[0]), args)
     console = None
     if "-" not in args.files and sys.stdin.isatty() and sys.stdout.isatty():
-        from .terminal import ProgramConsole
+        from ..shell.terminal import ProgramConsole
         console = ProgramConsole(strip_cr=args.strip_cr)
     m, ws = boot_with_files(args, console)
     interrupted = []
@@ -207,7 +207,7 @@ def _noting_interrupts(seen: list):
 
 def cmd_boot(args: argparse.Namespace) -> int:
     """``tinyc boot FILE`` (or ``tinyc FILE.ipl``): boot a system file; no library unless it holds one."""
-    from .errors import ErrorCode, ExitProgram, TinyCError, error_report
+    from ..errors import ErrorCode, ExitProgram, TinyCError, error_report
     if chosen_dialect(args, args.file) == "gibson":
         return cmd_gibson(args.file, args)
     text = read_source(args.file, limit=args.memory)
@@ -282,7 +282,7 @@ def locate_command(argv: list[str]) -> int | None:
 
 
 def _starts_with_include(path: str) -> bool:
-    from .dialect import detect
+    from ..syntax.dialect import detect
     try:
         with open(path, "rb") as f:
             return detect(f.read(16)) is not None
@@ -340,9 +340,9 @@ def dispatch(args: argparse.Namespace) -> int:
 def cmd_shell(args: argparse.Namespace) -> int:
     """``tinyc`` / ``tinyc shell``: the shell on stdin/stdout; prompt_toolkit when both are terminals."""
     if sys.stdin.isatty() and sys.stdout.isatty():
-        from .terminal import run_terminal
+        from ..shell.terminal import run_terminal
         return run_terminal(args)
-    from .shell import Shell
+    from ..shell.shell import Shell
     try:
         machine, workspace = boot(args, Console(strip_cr=args.strip_cr, echo=args.echo))
         return Shell(machine, workspace).loop()

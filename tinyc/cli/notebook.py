@@ -23,7 +23,7 @@ import sys
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 
-from .console import Console, align_report
+from ..machine.console import Console, align_report
 
 
 class MagicError(Exception):
@@ -41,7 +41,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser(name: str, entry: bool = False, calls: bool = False) -> argparse.ArgumentParser:
-    from .cli import common_options
+    from .main import common_options
     p = _Parser(prog=f"%%{name}", parents=[common_options()], add_help=True)
     if entry:
         p.add_argument("--entry", default="main", help="statement to run (default: main)")
@@ -88,8 +88,8 @@ class TinyCMagics(Magics):
         args = self._args(_parser("tinyc", entry=True), line)
         if cell is not None:
             self.program = cell.encode()
-        from .session import boot
-        from .errors import ErrorCode, ExitProgram
+        from ..machine.session import boot
+        from ..errors import ErrorCode, ExitProgram
         out = io.BytesIO()
         stdin = args.input.encode().decode("unicode_escape").encode("latin-1")
 
@@ -113,7 +113,7 @@ class TinyCMagics(Magics):
 
     # -- the stage views
     def _view(self, name: str, line: str, cell: str | None):
-        from . import views
+        from ..views import stages as views
         args = self._args(_parser(f"tinyc_{name}"), "" if cell is None else line)
         machine = {"int_bits": args.int_bits, "memory": args.memory}
         statement = None
@@ -125,7 +125,7 @@ class TinyCMagics(Magics):
                     "link": lambda loaded: views.link_map(loaded, show_library=False)}[name]
 
         def show():
-            from .errors import TinyCError
+            from ..errors import TinyCError
             loaded = views.load(self.program, statement, **machine)
             try:
                 return function(loaded)
@@ -159,7 +159,7 @@ class TinyCMagics(Magics):
         return self._guard(lambda: self._trace(line, cell))
 
     def _trace(self, line, cell):
-        from .trace import trace
+        from ..views.tracer import trace
         if cell is None and line.strip() and not line.strip().startswith("-"):
             line = "--entry " + shlex.quote(line.strip())
         args = self._args(_parser("tinyc_trace", entry=True, calls=True), line)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import ast
+from .. import ast
 
 MAX_LOCALS = 4096
 

@@ -13,9 +13,11 @@ import itertools
 import sys
 import types
 
-from . import ast, codegen
+from .. import ast
+
+from . import codegen
 from .codegen import Codegen, Unsupported, assigned_names
-from .errors import ErrorCode, TinyCError
+from ..errors import ErrorCode, TinyCError
 from .evaluator import Evaluator
 from .fastrt import Linkage, runtime_globals
 

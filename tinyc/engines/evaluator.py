@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import ast
-from .errors import ErrorCode, TinyCError
-from .linker import declare
-from .machine_calls import machine_call
-from .memory import MemoryFault
-from .symbols import Frame, Symbol
+from .. import ast
+from ..errors import ErrorCode, TinyCError, MemoryFault
+from ..link.linker import declare
+from ..link.symbols import Frame, Symbol
 
 if TYPE_CHECKING:
-    from .interpreter import Machine
+    from ..machine.interpreter import Machine
 
 
 class ReturnSignal(Exception):
@@ -197,7 +195,7 @@ class Evaluator:
     def eval_machinecall(self, node: ast.MachineCall) -> int:
         values = [self.eval(a) for a in node.args]
         try:
-            return machine_call(self.m, values, node)
+            return self.m.machine_call(self.m, values, node)
         except MemoryFault:
             raise TinyCError(ErrorCode.RANGERR, node.end) from None
 

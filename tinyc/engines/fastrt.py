@@ -13,9 +13,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from .codegen import assigned_names
-from .errors import ErrorCode, TinyCError
-from .machine_calls import ROUTINES, machine_call
-from .memory import MemoryFault
+from ..errors import ErrorCode, TinyCError, MemoryFault
 
 if TYPE_CHECKING:
     from .compiler import FastEngine
@@ -79,7 +77,7 @@ def runtime_globals(engine: FastEngine) -> dict:
         m.top = t
         engine.depth = d
         try:
-            return machine_call(m, values, node)
+            return m.machine_call(m, values, node)
         except MemoryFault:
             raise TinyCError(ErrorCode.RANGERR, node.end) from None
 
@@ -160,7 +158,7 @@ def runtime_globals(engine: FastEngine) -> dict:
              __builtins__=__builtins__)
     for k, view in enumerate(views):
         g[f"_IV{k}"] = view
-    for n, routine in ROUTINES.items():
+    for n, routine in m.routines.items():
         g[f"_R{n}"] = routine
     return g
 
@@ -286,7 +284,7 @@ def own_effects(fn, link: Linkage) -> tuple[bool, bool, list[str]]:
     memory outside its checked arrays (an unchecked or parameter array, a moved pointer, a machine call
     other than the pure ones).  A function the generator cannot analyse counts as both."""
     from .codegen import Codegen, Unsupported, walk
-    from . import ast
+    from .. import ast
     params = [(decl.type, d) for decl in fn.params for d in decl.names]
     callees = sorted({n.name for n in walk(fn.body) if isinstance(n, (ast.Var, ast.Call))
                       if (s := link.lookup(n.name)) is not None and s.kind == "func"})

@@ -29,14 +29,14 @@ from __future__ import annotations
 import copy
 import types
 
-from . import ast, compiler
+from .. import ast
+
+from . import compiler
 from .codegen import Codegen, walk
 from .compiler import FastEngine
-from .errors import ErrorCode, TinyCError
-from .evaluator_gibson import GibsonEvaluator
-from .front_gibson import VARIADIC, Broken, is_variadic
-from .machine_calls_gibson import machine_call
-from .memory import MemoryFault
+from ..errors import ErrorCode, TinyCError, MemoryFault
+from .gibson_evaluator import GibsonEvaluator
+from ..syntax.gibson import VARIADIC, Broken, is_variadic
 
 RELATIONAL = ("<", "<=", ">", ">=")
 _EFFECT = (ast.Call, ast.MachineCall, ast.Assign)
@@ -312,7 +312,7 @@ class GibsonFastEngine(FastEngine):
                 m.top = t
                 eng.depth = d
                 try:
-                    return machine_call(m, values, node)
+                    return m.machine_call(m, values, node)
                 except TinyCError as e:
                     if e.address == node.end:
                         e.address = ref.skip(node.end)

@@ -23,16 +23,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import ast
-from .errors import ErrorCode, TinyCError
+from .. import ast
+from ..errors import ErrorCode, TinyCError, MemoryFault
 from .evaluator import BreakSignal, Evaluator, ReturnSignal, binary
-from .front_gibson import VARIADIC, is_variadic
-from .machine_calls_gibson import machine_call
-from .memory import MemoryFault
-from .symbols import Frame, Symbol
+from ..syntax.gibson import VARIADIC, is_variadic
+from ..link.symbols import Frame, Symbol
 
 if TYPE_CHECKING:
-    from .interpreter import Machine
+    from ..machine.interpreter import Machine
 
 
 class Ref:
@@ -212,7 +210,7 @@ class GibsonEvaluator(Evaluator):
             raw = pending + raw
         values = [v if type(v) is int else self.rd(v, node) for v in raw]
         try:
-            return machine_call(self.m, values, node)
+            return self.m.machine_call(self.m, values, node)
         except TinyCError as e:
             if e.address == node.end:
                 e.address = self.skip(node.end)

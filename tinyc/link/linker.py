@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import ast
-from .lexer import Level
+from .. import ast
+from ..syntax.lexer import Level
 from .symbols import Symbol, SymbolTable
 
 

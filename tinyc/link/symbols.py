@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import ast
+from .. import ast
 
 
 @dataclass(slots=True)

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from . import ast
+from .. import ast
 from .console import Console
-from .errors import TinyCError
-from .front_gibson import levels, parse_item, scan, split_top_keywords, tokenize
+from ..errors import TinyCError
+from ..syntax.gibson import levels, parse_item, scan, split_top_keywords, tokenize
 from .interpreter import Machine
-from .linker import link
-from .machine_calls_gibson import GibsonState, QuietExit, close_units
-from .report_gibson import Layout, gibson_code, report
+from ..link.linker import link
+from .gibson_calls import GibsonState, QuietExit, close_units, machine_call
+from .gibson_report import Layout, gibson_code, report
 
 BANNER = (b"***  TINY-C VERSION 1.0,  COPYRIGHT 1977, T A GIBSON  ***\n"
           b"        This C version copyright 2017, T A Gibson\n")
@@ -153,15 +153,16 @@ def make_machine(console: Console, engine: str = "reference", memory: int = 1 <<
                  max_depth: int = 1000, allow_system: bool = False) -> Machine:
     m = Machine(memory, 32, console, "reference", max_depth)
     m.gibson = GibsonState(allow_system)
+    m.machine_call = machine_call  # the engines call MCs through the machine
     m.engine = make_engine(engine, m)
     return m
 
 
 def make_engine(name: str, m: Machine):
     if name == "fast":
-        from .compiler_gibson import GibsonFastEngine
+        from ..engines.gibson_compiler import GibsonFastEngine
         return GibsonFastEngine(m)
-    from .evaluator_gibson import GibsonEvaluator
+    from ..engines.gibson_evaluator import GibsonEvaluator
     return GibsonEvaluator(m)
 
 

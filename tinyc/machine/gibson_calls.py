@@ -18,7 +18,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Callable
 
-from .errors import ErrorCode, TinyCError
+from ..errors import ErrorCode, TinyCError
 from .memory import MemoryFault
 
 if TYPE_CHECKING:

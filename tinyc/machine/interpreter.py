@@ -12,14 +12,17 @@ from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 
-from . import ast, startcache
+from .. import ast
+
+from . import startcache
 from .console import Console
-from .errors import ErrorCode, TinyCError
-from .lexer import Level, canonical, scan_levels, tokenize
-from .toplevel import LAYOUT, declared_names, scan
-from .linker import LinkedText, link
+from ..errors import ErrorCode, TinyCError
+from ..syntax.lexer import Level, canonical, scan_levels, tokenize
+from ..syntax.toplevel import LAYOUT, declared_names, scan
+from ..link.linker import LinkedText, link
+from .machine_calls import ROUTINES, machine_call
 from .memory import Memory
-from .symbols import Symbol, SymbolTable
+from ..link.symbols import Symbol, SymbolTable
 
 DEFAULT_MEMORY = 1 << 20
 DEFAULT_MAX_DEPTH = 1000
@@ -36,7 +39,7 @@ def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = No
     """Parse and cache (in the process and on disk, :mod:`tinyc.startcache`): the same text at the same
     address with the same names gives the same AST."""
     def parse() -> ast.Program:
-        from .parser import parse_program  # Lark only when something must be parsed
+        from ..syntax.parser import parse_program  # Lark only when something must be parsed
         levels = [Level(dict(names)) for names in outer]
         return parse_program(text.decode("latin-1"), levels, base,
                              Level(dict(program)) if program is not None else None, startup)
@@ -53,7 +56,7 @@ def _parse_system(text: bytes, base: int) -> ast.Program:
 def _parse_statement(text: str, base: int, levels: tuple) -> list[ast.Stmt]:
     """A typed statement (MC 11), parsed once per text, address and names (cached on disk too)."""
     def parse() -> list[ast.Stmt]:
-        from .parser import parse_statements
+        from ..syntax.parser import parse_statements
         return parse_statements(text, [Level(dict(names)) for names in levels], base)
     return startcache.parsed(text.encode("latin-1"), base, parse, "stmt", repr(levels).encode())
 
@@ -96,7 +99,13 @@ class Machine:
     ``library`` and ``program`` are the two global symbol levels; ``top`` is the first free byte of
     value space (globals, then call frames, grow upward from there).  ``engine`` names the execution
     engine ("reference", or "fast" once that engine exists).
+
+    The engines reach the machine calls through the machine (``machine_call(m, values, node)`` and the
+    ``routines`` table by MC number), so a dialect's machine brings its own and no engine imports them.
     """
+
+    machine_call = staticmethod(machine_call)
+    routines = ROUTINES
 
     def __init__(self, memory_size: int = DEFAULT_MEMORY, int_bits: int = 32,
                  console: Console | None = None, engine: str = "reference",
@@ -277,7 +286,7 @@ class Machine:
         key = tuple(sorted((n, classes[n]) for n in changed))
         view = self._library_views.get(key)
         if view is None:
-            from .parser import parse_function
+            from ..syntax.parser import parse_function
             lt = self.library_text
             text = lt.text.decode("latin-1")
             levels = [Level(dict(merged)), self.library_lex]
@@ -297,9 +306,9 @@ class Machine:
 def make_engine(name: str, machine: Machine):
     """The execution engine called ``name``: "reference" (the tree-walking evaluator) or "fast"."""
     if name == "reference":
-        from .evaluator import Evaluator
+        from ..engines.evaluator import Evaluator
         return Evaluator(machine)
     if name == "fast":
-        from .compiler import FastEngine
+        from ..engines.compiler import FastEngine
         return FastEngine(machine)
     raise ValueError(f"unknown engine {name!r}")

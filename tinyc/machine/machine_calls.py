@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from .errors import ErrorCode, ExitProgram, TinyCError
+from ..errors import ErrorCode, ExitProgram, TinyCError
 
 if TYPE_CHECKING:
     from .interpreter import Machine

@@ -6,9 +6,7 @@ Addresses are plain integers (byte offsets into one ``bytearray``).  ``int`` is 
 
 from __future__ import annotations
 
-
-class MemoryFault(Exception):
-    """An access outside the memory; the evaluator turns it into tiny-c error 6 at its cursor."""
+from ..errors import MemoryFault  # noqa: F401  (raised here; defined at the bottom for the engines)
 
 
 class Memory:

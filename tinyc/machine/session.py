@@ -36,7 +36,7 @@ def boot(args: argparse.Namespace, console: Console | None = None):
     """A machine with the system library booted and an empty program buffer: ``(machine, workspace)``.
 
     Raises SystemExit with the report if the system file itself has an error."""
-    from .errors import TinyCError, error_report
+    from ..errors import TinyCError, error_report
     from .workspace import Workspace
     m = make_machine(args, console)
     try:

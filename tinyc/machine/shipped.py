@@ -19,7 +19,7 @@ class ProgramFileError(Exception):
 
 def shipped_dirs() -> list[Path]:
     """Directories holding the programs and examples shipped with tinyc (package data, or the checkout)."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent  # tinyc/
     dirs = [here / "programs", here / "examples"]           # installed: package data
     if (here.parent / "pyproject.toml").is_file():          # a checkout (or an editable install)
         dirs += [here.parent / "programs", here.parent / "examples"]

@@ -17,14 +17,14 @@ import pickle
 from pathlib import Path
 from typing import Callable
 
-STAGES = ("grammar.lark", "lexer.py", "parser.py", "ast.py", "recovery.py", "toplevel.py",
-          "interpreter.py")  # what the cached results depend on
+STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "ast.py", "syntax/recovery.py",
+          "syntax/toplevel.py", "machine/interpreter.py")  # what the cached results depend on
 KEEP = 200  # entries; more are pruned, oldest first
 
 
 def cache_dir() -> Path:
     """Where parsed texts are kept: the platform's user cache directory (:func:`tinyc.dirs.cache_dir`)."""
-    from .dirs import cache_dir as user_cache
+    from ..dirs import cache_dir as user_cache
     return user_cache()
 
 
@@ -35,7 +35,7 @@ def _key(text: bytes, base: int, extra: bytes = b"") -> str:
     global _STAGES_HASH
     if _STAGES_HASH is None:
         h = hashlib.sha256()
-        here = Path(__file__).resolve().parent
+        here = Path(__file__).resolve().parent.parent  # tinyc/
         for name in STAGES:
             h.update((here / name).read_bytes())
         _STAGES_HASH = h.digest()

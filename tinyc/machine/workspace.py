@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import error_report, line_report
+from ..errors import error_report, line_report
 from .interpreter import Machine
 
 LINE = 133       # ln(133): the typed line

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from .workspace import Workspace
+from ..machine.workspace import Workspace
 
 
 class LineBuffer:

@@ -16,12 +16,12 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from . import __version__
-from .console import align_report
+from .. import __version__
+from ..machine.console import align_report
 from .editor import LineBuffer
-from .errors import ExitProgram
-from .interpreter import Machine
-from .workspace import Workspace
+from ..errors import ExitProgram
+from ..machine.interpreter import Machine
+from ..machine.workspace import Workspace
 
 CRLF = b"\r\n"
 
@@ -159,7 +159,7 @@ class Shell:
 
     def help(self) -> None:
         """``.h`` on a terminal: every command in one line, then the error numbers and their meaning."""
-        from .errors import ErrorCode
+        from ..errors import ErrorCode
         out = [b"", b"commands:"]
         out += [b"  %-12s %s" % (form.encode(), text.encode()) for form, text in HELP_FORMS]
         out.append(b"errors ( N --- err  E, then the line and a < under the point):")

@@ -26,12 +26,12 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.lexers import PygmentsLexer
 
-from .console import Console
+from ..machine.console import Console
 from .highlight import ShellLineLexer, TinyCStyle, colour_listing, colour_wanted
 from .shell import COMMANDS, TERMINAL_COMMANDS, Shell
 
 def _history_path() -> Path:
-    from .dirs import history_file
+    from ..dirs import history_file
     return history_file()
 
 
@@ -180,7 +180,7 @@ def attach(shell: Shell, console: TerminalConsole) -> None:
 
 def meaning(code: int) -> bytes:
     """One dim line (plain without colour) saying what error ``code`` means."""
-    from .errors import ErrorCode
+    from ..errors import ErrorCode
     try:
         text = f"  err {code}: {ErrorCode(code).text}  (.h lists them all)"
     except ValueError:
@@ -227,7 +227,7 @@ def edit_in_editor(shell: Shell) -> None:
 
 def run_terminal(args: argparse.Namespace) -> int:
     """The shell on the user's terminal."""
-    from .session import boot
+    from ..machine.session import boot
     console = TerminalConsole(strip_cr=args.strip_cr)
     try:
         machine, workspace = boot(args, console)

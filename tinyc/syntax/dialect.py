@@ -55,14 +55,14 @@ class Dialect:
 PC = Dialect(
     name="pc", significance=8, comments=("/*",), cr_is_line_end=False, hash_lines=False,
     prefix_keywords=False, incdec_not=True, if_parens=True, variadic=False, late_reads=False,
-    library="lib/system.ipl", grammar="grammar.lark", machine_calls="tinyc.machine_calls",
+    library="lib/system.ipl", grammar="grammar.lark", machine_calls="tinyc.machine.machine_calls",
     report="pc", pl_newline=b"\r\n")
 
 GIBSON = Dialect(
     name="gibson", significance=15, comments=("/*", "//"), cr_is_line_end=True, hash_lines=True,
     prefix_keywords=True, incdec_not=False, if_parens=False, variadic=True, late_reads=True,
     library="lib/gibson/library.tc", grammar="grammar_gibson.lark",
-    machine_calls="tinyc.machine_calls_gibson", report="gibson", pl_newline=b"\n")
+    machine_calls="tinyc.machine.gibson_calls", report="gibson", pl_newline=b"\n")
 
 DIALECTS = {d.name: d for d in (PC, GIBSON)}
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from lark import Lark, Token, v_args
 from lark.exceptions import VisitError
 
-from . import ast
+from .. import ast
 from .dialect import GIBSON
-from .errors import ErrorCode, TinyCError
+from ..errors import ErrorCode, TinyCError
 from .lexer import Level, classify
 from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList, _ToAST
 from .recovery import parse_recovering

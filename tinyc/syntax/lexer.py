@@ -16,7 +16,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from .errors import ErrorCode, TinyCError
+from ..errors import ErrorCode, TinyCError
 from .toplevel import declared_names, scan
 
 if TYPE_CHECKING:  # Lark is imported only when something is tokenized: cached runs never need it
@@ -36,7 +36,7 @@ def lark_cache(role: str, grammar: str) -> str | bool:
     named by the grammar's hash; Lark checks the hash it stores before it uses the file), or True
     (Lark's own temporary file) if that directory cannot be made."""
     import hashlib
-    from .dirs import cache_dir
+    from ..dirs import cache_dir
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)

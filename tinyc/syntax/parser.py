@@ -22,8 +22,8 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Lexer
 
-from . import ast
-from .errors import ErrorCode, TinyCError
+from .. import ast
+from ..errors import ErrorCode, TinyCError
 from .lexer import GRAMMAR, Level, canonical, classify, lark_cache, scan_levels, tokenize
 from .recovery import parse_recovering
 from .toplevel import scan

@@ -28,8 +28,8 @@ from typing import Callable
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from . import ast
-from .errors import ErrorCode, TinyCError
+from .. import ast
+from ..errors import ErrorCode, TinyCError
 from .lexer import Level
 
 SyntaxErrorMap = Callable[[UnexpectedInput, list[Token], int, str], TinyCError]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import ErrorCode, TinyCError
+from ..errors import ErrorCode, TinyCError
 
 if TYPE_CHECKING:
     from lark import Token

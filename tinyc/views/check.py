@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import ast
-from .codegen import walk
-from .errors import ErrorCode, TinyCError
+from .. import ast
+from ..engines.codegen import walk
+from ..errors import ErrorCode, TinyCError
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -44,7 +44,7 @@ def problems(program: ast.Program, declared) -> list[tuple[int, int]]:
 
 def command(args: argparse.Namespace) -> int:
     """Report every problem of the program made of ``args.files``; 0 if none, 1 if any."""
-    from .session import boot_with_files
+    from ..machine.session import boot_with_files
     m, ws = boot_with_files(args)
     by_file = len(args.files) > 1
     try:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .codegen import Codegen, Unsupported
-from .compiler import _params
-from .errors import TinyCError
-from .fastrt import Linkage
+from ..engines.codegen import Codegen, Unsupported
+from ..engines.compiler import _params
+from ..errors import TinyCError
+from ..engines.fastrt import Linkage
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """Print the Python the fast engine generates for each function of the program (``tinyc compile``)."""
-    from .session import boot_with_files
+    from ..machine.session import boot_with_files
     args.engine = "fast"
     m, ws = boot_with_files(args)
     try:

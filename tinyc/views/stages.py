@@ -20,16 +20,16 @@ from dataclasses import dataclass, fields
 
 from lark import Token
 
-from . import ast
-from .session import memory_ok
-from .console import align_report
-from .errors import TinyCError, error_report
-from .interpreter import DEFAULT_MEMORY, Machine
-from .lexer import Level, canonical, classify, tokenize
-from .linker import LinkedText, link
-from .parser import parse_program, parse_statements, prepare
-from .parser import parse_tree as _lark_tree
-from .workspace import LINE, Workspace
+from .. import ast
+from ..machine.session import memory_ok
+from ..machine.console import align_report
+from ..errors import TinyCError, error_report
+from ..machine.interpreter import DEFAULT_MEMORY, Machine
+from ..syntax.lexer import Level, canonical, classify, tokenize
+from ..link.linker import LinkedText, link
+from ..syntax.parser import parse_program, parse_statements, prepare
+from ..syntax.parser import parse_tree as _lark_tree
+from ..machine.workspace import LINE, Workspace
 
 LAYOUT = ("WS", "COMMENT", "NEWLINE")
 
@@ -343,14 +343,14 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("--library", action="store_true", help="also list the library's functions")
     if name == "tokens":
         parser.add_argument("--layout", action="store_true", help="also show blanks, comments and newlines")
-    from .cli import machine_options
+    from ..cli.main import machine_options
     machine_options(parser)  # the shared options, when the parser does not have them from its parent
 
 
 def read_program(path: str | None) -> bytes | None:
     """The bytes of ``path`` ("" if None; ``-`` is standard input; a shipped program's name finds it), or
     None after printing why it cannot be read (one message, naming the path, for every reason)."""
-    from .shipped import ProgramFileError, read_source
+    from ..machine.shipped import ProgramFileError, read_source
     if path is None:
         return b""
     try:

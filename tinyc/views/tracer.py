@@ -23,15 +23,15 @@ import os
 import sys
 from typing import Callable
 
-from . import ast
-from .session import memory_ok
-from .console import align_report
-from .console import Console
-from .errors import ExitProgram
-from .evaluator import BreakSignal, Evaluator
-from .interpreter import DEFAULT_MEMORY, Machine
-from .symbols import Symbol
-from .views import LINE, load, read_program
+from .. import ast
+from ..machine.session import memory_ok
+from ..machine.console import align_report
+from ..machine.console import Console
+from ..errors import ExitProgram
+from ..engines.evaluator import BreakSignal, Evaluator
+from ..machine.interpreter import DEFAULT_MEMORY, Machine
+from ..link.symbols import Symbol
+from .stages import LINE, load, read_program
 
 DEFAULT_LIMIT = 1000
 
@@ -368,7 +368,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
                         help=f"trace lines to show before the program runs on untraced (default {DEFAULT_LIMIT})")
     parser.add_argument("--library", action="store_true", help="trace inside library functions too")
-    from .cli import machine_options
+    from ..cli.main import machine_options
     machine_options(parser)  # the shared options, when the parser does not have them from its parent
 
 

@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pyperf  # noqa: E402
 
-from tinyc.cli.main import boot, common_options  # noqa: E402
+from tinyc.cli.options import common_options  # noqa: E402
+from tinyc.machine.session import boot  # noqa: E402
 from tinyc.machine.console import Console  # noqa: E402
 from tinyc.shell.shell import Shell  # noqa: E402
 

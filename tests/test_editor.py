@@ -11,7 +11,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tinyc.cli.main import boot, machine_options
+from tinyc.cli.options import machine_options
+from tinyc.machine.session import boot
 from tinyc.machine.console import Console
 from tinyc.shell.editor import LineBuffer
 from tinyc.shell.shell import Shell, banner

@@ -9,7 +9,8 @@ import signal
 import pytest
 
 from tinyc import __version__
-from tinyc.cli.main import boot, machine_options
+from tinyc.cli.options import machine_options
+from tinyc.machine.session import boot
 from tinyc.machine.console import Console
 from tinyc.shell.shell import Shell, banner
 from tinyc.machine.workspace import Workspace

@@ -21,7 +21,8 @@ from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from tinyc.cli.main import boot, machine_options
+from tinyc.cli.options import machine_options
+from tinyc.machine.session import boot
 from tinyc.shell.shell import Shell, banner
 from tinyc.shell.terminal import ShellCompleter, TerminalConsole, attach
 

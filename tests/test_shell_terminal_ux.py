@@ -21,7 +21,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from test_shell_terminal import CTRL_D, HELLO, PROGRAM, run
-from tinyc.cli.main import boot, machine_options
+from tinyc.cli.options import machine_options
+from tinyc.machine.session import boot
 from tinyc.machine.console import Console
 from tinyc.shell.highlight import colour_listing, colour_wanted
 from tinyc.shell.shell import Shell, banner

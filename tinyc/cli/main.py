@@ -19,7 +19,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..machine.console import Console, align_report, byte_transparent_stdio
-from ..machine.session import MIN_MEMORY, boot, boot_with_files, make_machine  # noqa: F401 (boot: the API tests use)
+from ..machine.session import boot, boot_with_files, make_machine
+from .options import common_options
 from ..machine.shipped import ProgramFileError, find_program, read_source, shipped_programs  # noqa: F401
 
 # Commands with their help.  Those with a module live there: ``add_arguments(parser, name)`` and
@@ -30,18 +31,14 @@ BUILTIN = {
     "boot": "boot a system file (IPL) as the original did: tinyc boot FILE",
 }
 TOOLS = {
-    "tokens": ("tinyc.views.stages", "print the token stream of a program, with line:column"),
-    "parse": ("tinyc.views.stages", "print the Lark parse tree of a program"),
-    "ast": ("tinyc.views.stages", "print the AST of a program, with source offsets"),
-    "link": ("tinyc.views.stages", "print the symbol levels and the memory map after linking"),
-    "trace": ("tinyc.views.tracer", "run a program, printing each statement as it runs"),
-    "compile": ("tinyc.views.compile", "print the Python the fast engine generates for a program"),
-    "check": ("tinyc.views.check", "list every syntax error and undeclared name of a program up front"),
+    "tokens": ("tinyc.cli.stage_views", "print the token stream of a program, with line:column"),
+    "parse": ("tinyc.cli.stage_views", "print the Lark parse tree of a program"),
+    "ast": ("tinyc.cli.stage_views", "print the AST of a program, with source offsets"),
+    "link": ("tinyc.cli.stage_views", "print the symbol levels and the memory map after linking"),
+    "trace": ("tinyc.cli.trace", "run a program, printing each statement as it runs"),
+    "compile": ("tinyc.cli.compile", "print the Python the fast engine generates for a program"),
+    "check": ("tinyc.cli.check", "list every syntax error and undeclared name of a program up front"),
 }
-
-DEFAULT_MEMORY = 1 << 20   # as tinyc.interpreter.DEFAULT_MEMORY (not imported: it would load the parser)
-MAX_MEMORY = 1 << 30       # 1 GiB: more than any tiny-c program has used, and Python must allocate it
-MAX_DEPTH = 100_000        # active calls; each costs Python stack, so the limit keeps a run in bounds
 
 EPILOG = """\
 With no command, tinyc starts the tc> shell; tinyc FILE.ipl boots a system file (as tinyc boot FILE).
@@ -52,54 +49,6 @@ A FILE that is not in the current directory is looked up among the programs ship
 
 class UsageError(ProgramFileError):
     """Bad command-line use: the message is printed after ``tinyc: `` and the exit status is 2."""
-
-
-def _bounded(low: int, high: int, what: str):
-    def parse(text: str) -> int:
-        try:
-            value = int(text, 0)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}, not {value}")
-        return value
-    return parse
-
-
-def default_engine() -> str:
-    return "fast"
-
-
-def common_options() -> argparse.ArgumentParser:
-    """The options of reference section 14 that every command accepts (the ``parents=`` of each one)."""
-    p = argparse.ArgumentParser(add_help=False)
-    g = p.add_argument_group("machine options (every command)")
-    _add_machine_options(g)
-    return p
-
-
-def _add_machine_options(g, present: set[str] = frozenset(), engine: bool = True) -> None:
-    def add(flag, **kw):
-        if flag not in present:
-            g.add_argument(flag, **kw)
-    add("--int-bits", type=int, choices=(16, 32), default=32,
-        help="int width: 32 (Linux port, default) or 16 (DOS era)")
-    add("--memory", type=_bounded(MIN_MEMORY, MAX_MEMORY, "--memory"), default=DEFAULT_MEMORY, metavar="BYTES",
-        help=f"size of the flat memory, {MIN_MEMORY}..{MAX_MEMORY} (default {DEFAULT_MEMORY})")
-    add("--strip-cr", action="store_true", help="drop CR bytes from the output")
-    add("--echo", action="store_true", help="echo each input line read")
-    if engine:
-        add("--engine", choices=("reference", "fast"), default=default_engine(),
-            help="execution engine (default: %(default)s; trace always uses reference)")
-    add("--random-divisor", type=int, choices=(7, 8), default=8,
-        help="divisor in the library's random: 8 (2015, default) or 7 (2017 library)")
-    add("--max-depth", type=_bounded(1, MAX_DEPTH, "--max-depth"), default=1000, metavar="N",
-        help=f"active function calls before error 17, 1..{MAX_DEPTH} (default 1000)")
-
-
-def machine_options(p: argparse.ArgumentParser, engine: bool = True) -> None:
-    """Add the machine options to ``p``; options it already has (from the parent parser) are kept."""
-    _add_machine_options(p, set(p._option_string_actions), engine)
 
 
 # ---- finding and reading program files

@@ -41,7 +41,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser(name: str, entry: bool = False, calls: bool = False) -> argparse.ArgumentParser:
-    from .main import common_options
+    from .options import common_options
     p = _Parser(prog=f"%%{name}", parents=[common_options()], add_help=True)
     if entry:
         p.add_argument("--entry", default="main", help="statement to run (default: main)")

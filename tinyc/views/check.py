@@ -8,17 +8,10 @@ program, the library), each the way ``tinyc run`` would report it.  Exit status 
 
 from __future__ import annotations
 
-import argparse
-import sys
 
 from .. import ast
+from ..errors import ErrorCode
 from ..engines.codegen import walk
-from ..errors import ErrorCode, TinyCError
-
-
-def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
-    """Arguments of ``tinyc check``: the files, loaded one after another as ``tinyc run`` loads them."""
-    parser.add_argument("files", nargs="+", metavar="FILE")
 
 
 def problems(program: ast.Program, declared) -> list[tuple[int, int]]:
@@ -40,23 +33,3 @@ def problems(program: ast.Program, declared) -> list[tuple[int, int]]:
             elif isinstance(n, (ast.Var, ast.Index, ast.Call)) and n.name not in local and not declared(n.name):
                 found.append((int(ErrorCode.SYMERRA), n.end if isinstance(n, ast.Var) else n.name_end))
     return sorted(set(found), key=lambda p: p[1])
-
-
-def command(args: argparse.Namespace) -> int:
-    """Report every problem of the program made of ``args.files``; 0 if none, 1 if any."""
-    from ..machine.session import boot_with_files
-    m, ws = boot_with_files(args)
-    by_file = len(args.files) > 1
-    try:
-        program, linked = m.link_application(ws.pr + ws.pe, ws.pr)
-    except TinyCError as e:
-        sys.stderr.write(ws.report(int(e.code), e.address - ws.pr, by_file))
-        return 1
-    table, library = linked.tables[0], m.library
-    found = problems(program, lambda name: table.get(name) is not None or library.get(name) is not None)
-    for code, address in found:
-        sys.stderr.write(ws.report(code, address - ws.pr, by_file))
-    names = ", ".join(args.files)
-    print(f"{names}: {len(found)} problem{'s' if len(found) != 1 else ''}" if found else f"{names}: no problems",
-          file=sys.stderr)
-    return 1 if found else 0

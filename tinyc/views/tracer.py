@@ -17,21 +17,18 @@ right after a trace line is then absorbed, so that ``pl`` does not add an empty 
 
 from __future__ import annotations
 
-import argparse
 import io
 import os
-import sys
 from typing import Callable
 
 from .. import ast
-from ..machine.session import memory_ok
 from ..machine.console import align_report
 from ..machine.console import Console
 from ..errors import ExitProgram
 from ..engines.evaluator import BreakSignal, Evaluator
 from ..machine.interpreter import DEFAULT_MEMORY, Machine
 from ..link.symbols import Symbol
-from .stages import LINE, load, read_program
+from .stages import load
 
 DEFAULT_LIMIT = 1000
 
@@ -291,7 +288,7 @@ class Tracer(Evaluator):
         return f'{value} "{text[:24].decode("latin-1")}{cut}"'.replace("\n", "\\n").replace("\r", "\\r")
 
 
-def _same_destination(a, b) -> bool:
+def same_destination(a, b) -> bool:
     try:
         sa, sb = os.fstat(a.fileno()), os.fstat(b.fileno())
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
@@ -357,45 +354,9 @@ def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: in
     loaded, err, cu = run_traced(program, entry, io.BytesIO(stdin), out, _Text(), calls, limit, library,
                                  shared=True, strip_cr=True, **machine)
     result = out.getvalue().decode("latin-1")
-    return result + (_report(loaded, err, cu) if err else "")
+    return result + (report(loaded, err, cu) if err else "")
 
 
-def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
-    """Options of ``tinyc trace FILE [--entry NAME] [--calls] [--limit N] [--library]``."""
-    parser.add_argument("file", metavar="FILE", help="a tiny-c program")
-    parser.add_argument("--entry", default="main", help="statement to run (default: main)")
-    parser.add_argument("--calls", action="store_true", help="show only calls (with arguments) and returns")
-    parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
-                        help=f"trace lines to show before the program runs on untraced (default {DEFAULT_LIMIT})")
-    parser.add_argument("--library", action="store_true", help="trace inside library functions too")
-    from ..cli.main import machine_options
-    machine_options(parser)  # the shared options, when the parser does not have them from its parent
-
-
-def command(args: argparse.Namespace) -> int:
-    """Run the traced program; 1 with the tiny-c report on an error, 2 for bad command-line use."""
-    program = read_program(args.file)
-    if program is None:
-        return 2
-    if not memory_ok(args):
-        return 2
-    if len(args.entry) > LINE:
-        print(f"tinyc: --entry is longer than {LINE} characters", file=sys.stderr)
-        return 2
-    try:
-        loaded, err, cu = run_traced(
-            program, args.entry, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls, args.limit,
-            args.library, _same_destination(sys.stdout, sys.stderr), args.strip_cr, args.echo,
-            args.int_bits, args.memory, args.max_depth, args.random_divisor)
-    except ValueError as e:
-        print(f"tinyc: {args.file}: {e}", file=sys.stderr)
-        return 2
-    if err:
-        sys.stderr.write(_report(loaded, err, cu))
-        return 1
-    return 0
-
-
-def _report(loaded, err: int, cursor: int) -> str:
+def report(loaded, err: int, cursor: int) -> str:
     """The tiny-c report; error 99 (Ctrl-C, or the input ended) is ``stopped``, as the shell says it."""
     return "stopped\n" if err == 99 else align_report(loaded.workspace.report(err, cursor))

@@ -1,0 +1,60 @@
+"""The options every command shares (reference section 14): one argparse parent parser, also used by the
+IPython magics and the tool commands."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..machine.session import MIN_MEMORY
+
+DEFAULT_MEMORY = 1 << 20   # as tinyc.interpreter.DEFAULT_MEMORY (not imported: it would load the parser)
+MAX_MEMORY = 1 << 30       # 1 GiB: more than any tiny-c program has used, and Python must allocate it
+MAX_DEPTH = 100_000        # active calls; each costs Python stack, so the limit keeps a run in bounds
+
+
+def _bounded(low: int, high: int, what: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 0)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}, not {value}")
+        return value
+    return parse
+
+
+def default_engine() -> str:
+    return "fast"
+
+
+def common_options() -> argparse.ArgumentParser:
+    """The options of reference section 14 that every command accepts (the ``parents=`` of each one)."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("machine options (every command)")
+    _add_machine_options(g)
+    return p
+
+
+def _add_machine_options(g, present: set[str] = frozenset(), engine: bool = True) -> None:
+    def add(flag, **kw):
+        if flag not in present:
+            g.add_argument(flag, **kw)
+    add("--int-bits", type=int, choices=(16, 32), default=32,
+        help="int width: 32 (Linux port, default) or 16 (DOS era)")
+    add("--memory", type=_bounded(MIN_MEMORY, MAX_MEMORY, "--memory"), default=DEFAULT_MEMORY, metavar="BYTES",
+        help=f"size of the flat memory, {MIN_MEMORY}..{MAX_MEMORY} (default {DEFAULT_MEMORY})")
+    add("--strip-cr", action="store_true", help="drop CR bytes from the output")
+    add("--echo", action="store_true", help="echo each input line read")
+    if engine:
+        add("--engine", choices=("reference", "fast"), default=default_engine(),
+            help="execution engine (default: %(default)s; trace always uses reference)")
+    add("--random-divisor", type=int, choices=(7, 8), default=8,
+        help="divisor in the library's random: 8 (2015, default) or 7 (2017 library)")
+    add("--max-depth", type=_bounded(1, MAX_DEPTH, "--max-depth"), default=1000, metavar="N",
+        help=f"active function calls before error 17, 1..{MAX_DEPTH} (default 1000)")
+
+
+def machine_options(p: argparse.ArgumentParser, engine: bool = True) -> None:
+    """Add the machine options to ``p``; options it already has (from the parent parser) are kept."""
+    _add_machine_options(p, set(p._option_string_actions), engine)

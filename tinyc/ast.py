@@ -1,4 +1,4 @@
-"""The tiny-c abstract syntax tree: typed nodes, one dataclass per construct (reference sections 3-6).
+"""The tiny-c abstract syntax tree: typed nodes, one class per construct (reference sections 3-6).
 
 Every node carries ``pos`` and ``end``: byte offsets of its first character and one past its last, in
 the text it was parsed from.  The linker adds the text's base address to turn them into the absolute
@@ -7,83 +7,149 @@ addresses that error reports use.  Names are stored canonicalised (first 7 chara
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
-
-@dataclass(slots=True)
 class Node:
-    pos: int
-    end: int
+    """The base of every node: ``pos`` and ``end`` are byte offsets (see the module docstring).
+
+    Each node class lists its fields in ``__slots__``; ``fields(node)`` gives all of them in order, and
+    equality and ``repr`` go field by field, as for a dataclass.  Nodes are not hashable (they are
+    compared by value); caches key them by ``id``.  Plain classes rather than dataclasses: creating
+    dataclasses costs about 10 ms of every start of ``tinyc``."""
+    __slots__ = ("pos", "end")
+    _fields: tuple[str, ...] = ("pos", "end")
+    __hash__ = None  # type: ignore[assignment]  # equal by value, like the dataclasses they were
+
+    def __init_subclass__(cls) -> None:
+        cls._fields = cls.__mro__[1]._fields + tuple(cls.__dict__.get("__slots__", ()))
+        cls.__match_args__ = cls._fields
+
+    def __init__(self, pos: int, end: int) -> None:
+        self.pos = pos
+        self.end = end
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self._fields)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields) + ")"
+
+
+def fields(node: Node) -> tuple[str, ...]:
+    """The names of ``node``'s fields, ``pos`` and ``end`` first, in declaration order."""
+    return node._fields
 
 
 # ---- expressions (section 6)
 
-@dataclass(slots=True)
 class Number(Node):
-    value: int
+    __slots__ = ("value",)
+
+    def __init__(self, pos: int, end: int, value: int) -> None:
+        self.pos = pos
+        self.end = end
+        self.value = value
 
 
-@dataclass(slots=True)
 class CharLit(Node):
-    value: int
+    __slots__ = ("value",)
+
+    def __init__(self, pos: int, end: int, value: int) -> None:
+        self.pos = pos
+        self.end = end
+        self.value = value
 
 
-@dataclass(slots=True)
 class String(Node):
     """A string literal; ``pos`` is its opening quote, ``length`` the bytes between the quotes."""
-    length: int
+    __slots__ = ("length",)
+
+    def __init__(self, pos: int, end: int, length: int) -> None:
+        self.pos = pos
+        self.end = end
+        self.length = length
 
 
-@dataclass(slots=True)
 class Var(Node):
     """A bare variable name: a scalar's value, or an array's pointer (an lvalue either way)."""
-    name: str
+    __slots__ = ("name",)
+
+    def __init__(self, pos: int, end: int, name: str) -> None:
+        self.pos = pos
+        self.end = end
+        self.name = name
 
 
-@dataclass(slots=True)
 class Index(Node):
     """``name(index)``: an array element, an lvalue.  ``name_end`` is the address just after the name
     as written (the cursor of error 26)."""
-    name: str
-    index: Expr
-    name_end: int = 0
+    __slots__ = ("name", "index", "name_end")
+
+    def __init__(self, pos: int, end: int, name: str, index: Expr, name_end: int = 0) -> None:
+        self.pos = pos
+        self.end = end
+        self.name = name
+        self.index = index
+        self.name_end = name_end
 
 
-@dataclass(slots=True)
 class Call(Node):
     """A call of a function by name, ``f(a,b)`` or ``f a,b`` or ``f``; ``name_end`` is the address just
-    after the name as written."""
-    name: str
-    args: list[Expr]
-    name_end: int = 0
-    after: int = 0  # the cursor of error 21: past the blanks, line ends and comments after the call
+    after the name as written; ``after`` the cursor of error 21: past the blanks, line ends and comments
+    after the call."""
+    __slots__ = ("name", "args", "name_end", "after")
+
+    def __init__(self, pos: int, end: int, name: str, args: list[Expr], name_end: int = 0, after: int = 0) -> None:
+        self.pos = pos
+        self.end = end
+        self.name = name
+        self.args = args
+        self.name_end = name_end
+        self.after = after
 
 
-@dataclass(slots=True)
 class MachineCall(Node):
     """``MC a,...,n``: the last argument is the MC number (section 8)."""
-    args: list[Expr]
+    __slots__ = ("args",)
+
+    def __init__(self, pos: int, end: int, args: list[Expr]) -> None:
+        self.pos = pos
+        self.end = end
+        self.args = args
 
 
-@dataclass(slots=True)
 class Assign(Node):
-    target: Expr
-    value: Expr
+    __slots__ = ("target", "value")
+
+    def __init__(self, pos: int, end: int, target: Expr, value: Expr) -> None:
+        self.pos = pos
+        self.end = end
+        self.target = target
+        self.value = value
 
 
-@dataclass(slots=True)
 class BinOp(Node):
     """A binary operator: ``* / % + -`` or one relational operator ``< <= > >= == !=``."""
-    op: str
-    left: Expr
-    right: Expr
+    __slots__ = ("op", "left", "right")
+
+    def __init__(self, pos: int, end: int, op: str, left: Expr, right: Expr) -> None:
+        self.pos = pos
+        self.end = end
+        self.op = op
+        self.left = left
+        self.right = right
 
 
-@dataclass(slots=True)
 class Unary(Node):
     """A prefix operator: ``-``, ``+``, ``!`` (value) or ``++``, ``--`` (on an lvalue)."""
-    op: str
-    operand: Expr
+    __slots__ = ("op", "operand")
+
+    def __init__(self, pos: int, end: int, op: str, operand: Expr) -> None:
+        self.pos = pos
+        self.end = end
+        self.op = op
+        self.operand = operand
 
 
 Expr = Number | CharLit | String | Var | Index | Call | MachineCall | Assign | BinOp | Unary
@@ -91,84 +157,123 @@ Expr = Number | CharLit | String | Var | Index | Call | MachineCall | Assign | B
 
 # ---- statements (section 5)
 
-@dataclass(slots=True)
 class Declarator(Node):
     """One declared name; ``size`` is the array bound expression N of ``name(N)``, None for a scalar."""
-    name: str
-    size: Expr | None
+    __slots__ = ("name", "size")
+
+    def __init__(self, pos: int, end: int, name: str, size: Expr | None) -> None:
+        self.pos = pos
+        self.end = end
+        self.name = name
+        self.size = size
 
 
-@dataclass(slots=True)
 class Decl(Node):
-    """``int a, b(10)`` or ``char c``: allocates zeroed space when executed (globals: when linked)."""
-    type: str  # "int" or "char"
-    names: list[Declarator]
+    """``int a, b(10)`` or ``char c``: allocates zeroed space when executed (globals: when linked).
+    ``type`` is "int" or "char"."""
+    __slots__ = ("type", "names")
+
+    def __init__(self, pos: int, end: int, type: str, names: list[Declarator]) -> None:
+        self.pos = pos
+        self.end = end
+        self.type = type
+        self.names = names
 
 
-@dataclass(slots=True)
 class Block(Node):
-    body: list[Stmt]
+    __slots__ = ("body",)
+
+    def __init__(self, pos: int, end: int, body: list[Stmt]) -> None:
+        self.pos = pos
+        self.end = end
+        self.body = body
 
 
-@dataclass(slots=True)
 class If(Node):
-    cond: Expr
-    then: Stmt
-    orelse: Stmt | None
+    __slots__ = ("cond", "then", "orelse")
+
+    def __init__(self, pos: int, end: int, cond: Expr, then: Stmt, orelse: Stmt | None) -> None:
+        self.pos = pos
+        self.end = end
+        self.cond = cond
+        self.then = then
+        self.orelse = orelse
 
 
-@dataclass(slots=True)
 class While(Node):
-    cond: Expr
-    body: Stmt
+    __slots__ = ("cond", "body")
+
+    def __init__(self, pos: int, end: int, cond: Expr, body: Stmt) -> None:
+        self.pos = pos
+        self.end = end
+        self.cond = cond
+        self.body = body
 
 
-@dataclass(slots=True)
 class For(Node):
-    init: Expr | None
-    cond: Expr | None
-    step: Expr | None
-    body: Stmt
+    __slots__ = ("init", "cond", "step", "body")
+
+    def __init__(self, pos: int, end: int, init: Expr | None, cond: Expr | None, step: Expr | None, body: Stmt) -> None:
+        self.pos = pos
+        self.end = end
+        self.init = init
+        self.cond = cond
+        self.step = step
+        self.body = body
 
 
-@dataclass(slots=True)
 class Break(Node):
-    pass
+    __slots__ = ()
 
 
-@dataclass(slots=True)
 class Return(Node):
-    value: Expr | None
+    __slots__ = ("value",)
+
+    def __init__(self, pos: int, end: int, value: Expr | None) -> None:
+        self.pos = pos
+        self.end = end
+        self.value = value
 
 
-@dataclass(slots=True)
 class ExprStmt(Node):
-    expr: Expr
+    __slots__ = ("expr",)
+
+    def __init__(self, pos: int, end: int, expr: Expr) -> None:
+        self.pos = pos
+        self.end = end
+        self.expr = expr
 
 
-@dataclass(slots=True)
 class Null(Node):
-    pass
+    __slots__ = ()
 
 
-@dataclass(slots=True)
 class NameCheck(Node):
     """A name the original had looked up when its statement stopped parsing, before its ``(``: error 26
     if no level declares it, 7 (at ``paren``) if it is a scalar."""
-    name: str
-    paren: int
+    __slots__ = ("name", "paren")
+
+    def __init__(self, pos: int, end: int, name: str, paren: int) -> None:
+        self.pos = pos
+        self.end = end
+        self.name = name
+        self.paren = paren
 
 
-@dataclass(slots=True)
 class ErrorStmt(Node):
     """A statement that did not parse (or a function header that did not): running it raises error
     ``code`` at the absolute address ``address``, as the original found the error only when the
     statement ran (reference section 14 item 16).  ``pos``/``end`` span the text the parser skipped.
     ``prefix`` holds what the statement had parsed before the error, evaluated first, left to right:
     expressions and :class:`NameCheck` nodes."""
-    code: int
-    address: int
-    prefix: list = field(default_factory=list)
+    __slots__ = ("code", "address", "prefix")
+
+    def __init__(self, pos: int, end: int, code: int, address: int, prefix: list | None = None) -> None:
+        self.pos = pos
+        self.end = end
+        self.code = code
+        self.address = address
+        self.prefix = [] if prefix is None else prefix
 
 
 Stmt = Decl | Block | If | While | For | Break | Return | ExprStmt | Null | ErrorStmt
@@ -176,25 +281,34 @@ Stmt = Decl | Block | If | While | For | Break | Return | ExprStmt | Null | Erro
 
 # ---- top level (section 4)
 
-@dataclass(slots=True)
 class Function(Node):
-    """``name params [ body ]``: parameters are ordinary declarations between the name and ``[``."""
-    name: str
-    params: list[Decl]
-    body: Block
-    error: ErrorStmt | None = None  # a header that did not parse, or no body: raised when called
+    """``name params [ body ]``: parameters are ordinary declarations between the name and ``[``.
+    ``error``: a header that did not parse, or no body; raised when the function is called."""
+    __slots__ = ("name", "params", "body", "error")
+
+    def __init__(self, pos: int, end: int, name: str, params: list[Decl], body: Block,
+                 error: ErrorStmt | None = None) -> None:
+        self.pos = pos
+        self.end = end
+        self.name = name
+        self.params = params
+        self.body = body
+        self.error = error
 
     @property
     def param_names(self) -> list[Declarator]:
         return [d for decl in self.params for d in decl.names]
 
 
-@dataclass(slots=True)
 class EndLibrary(Node):
-    pass
+    __slots__ = ()
 
 
-@dataclass(slots=True)
 class Program(Node):
     """A parsed text: top-level declarations, blocks, functions and ``endlibrary`` markers, in order."""
-    items: list[Decl | Block | Function | EndLibrary] = field(default_factory=list)
+    __slots__ = ("items",)
+
+    def __init__(self, pos: int, end: int, items: list[Decl | Block | Function | EndLibrary] | None = None) -> None:
+        self.pos = pos
+        self.end = end
+        self.items = [] if items is None else items

@@ -13,7 +13,7 @@ line 1 = the first line of the file) and as absolute byte addresses ``@address``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from lark import Token
 
@@ -200,17 +200,17 @@ def parse_tree(text: str | bytes, statement: str | None = None, **machine) -> st
 
 def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) -> None:
     attrs, children = [], []
-    for f in fields(node):
-        if f.name in ("pos", "end", "name_end", "after"):  # cursors of errors 26 and 21, not shown
+    for name in ast.fields(node):
+        if name in ("pos", "end", "name_end", "after"):  # cursors of errors 26 and 21, not shown
             continue
-        v = getattr(node, f.name)
+        v = getattr(node, name)
         if isinstance(v, (int, str)):
-            attrs.append(f"{v} {chr(v & 255)!r}" if isinstance(node, ast.CharLit) else f"{f.name}={v}"
-                         if f.name == "length" else str(v))
+            attrs.append(f"{v} {chr(v & 255)!r}" if isinstance(node, ast.CharLit) else f"{name}={v}"
+                         if name == "length" else str(v))
         elif isinstance(v, list):
-            children += [(f.name, c) for c in v]
+            children += [(name, c) for c in v]
         elif v is not None:
-            children.append((f.name, v))
+            children.append((name, v))
     head = "  " * indent + (f"{label}: " if label else "") + type(node).__name__
     head += (" " + " ".join(attrs)) if attrs else ""
     out.append(f"{head:<44} {place(node.pos)}-{place(node.end)}  @{node.pos}")

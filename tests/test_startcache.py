@@ -34,3 +34,23 @@ def test_a_broken_cache_file_means_parsing(tmp_path, monkeypatch):
     for path in (tmp_path / "tinyc").glob("ast-*.pickle"):
         path.write_bytes(b"not a pickle")
     assert startcache.parsed(text, 100, lambda: _parse(text, 100, ())) == _parse(text, 100, ())
+
+
+def test_entries_sharing_a_file_name_never_give_the_other_text(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("TINYC_NO_CACHE", raising=False)
+    monkeypatch.setattr(startcache, "_name", lambda kind, text, base, extra: "ast-same.pickle")
+    one, two = b"f [ pn 1 ]\n", b"f [ pn 2 ]\n"
+    startcache.parsed(one, 100, lambda: _parse(one, 100, ()))
+    got = startcache.parsed(two, 100, lambda: _parse(two, 100, ()))
+    assert got == _parse(two, 100, ()) != _parse(one, 100, ())
+
+
+def test_a_changed_stage_source_misses(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("TINYC_NO_CACHE", raising=False)
+    text, calls = b"f [ pn 1 ]\n", []
+    startcache.parsed(text, 100, lambda: calls.append(1) or _parse(text, 100, ()))
+    monkeypatch.setattr(startcache, "_STAGES", ((1, 2),))  # as if parser.py had been edited
+    startcache.parsed(text, 100, lambda: calls.append(2) or _parse(text, 100, ()))
+    assert calls == [1, 2]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import os
 import signal
 import sys
@@ -267,6 +266,7 @@ def route(argv: list[str]) -> list[str]:
     if is_file:
         raise UsageError(f"{word!r} is a file, not a command: `tinyc run {word}` runs a program, "
                          f"`tinyc boot {word}` boots it as a system file")
+    import difflib  # only for a mistyped command
     close = difflib.get_close_matches(word, [*BUILTIN, *TOOLS], n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     raise UsageError(f"unknown command {word!r}{hint} (`tinyc --help` lists the commands)")

@@ -8,9 +8,9 @@ the original does (section 4, "Program entry"), and runs an application held in 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from contextlib import contextmanager
 from functools import lru_cache
-from importlib import resources
 
 from .. import ast
 
@@ -30,7 +30,7 @@ DEFAULT_MAX_DEPTH = 1000
 
 def system_file() -> bytes:
     """The project's own system file (library, ``endlibrary``, a small shell), ``tinyc/lib/system.ipl``."""
-    return resources.files("tinyc").joinpath("lib/system.ipl").read_bytes()
+    return (Path(__file__).resolve().parent.parent / "lib" / "system.ipl").read_bytes()  # package data
 
 
 @lru_cache(maxsize=256)

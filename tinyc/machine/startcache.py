@@ -3,17 +3,18 @@
 The library (``tinyc/lib/system.ipl``) is the same text at the same address on every start, and so is a
 program run again.  Their ASTs (and the scan of the system file) are pickled in the user's cache
 directory (:mod:`tinyc.dirs`: ``~/.cache/tinyc`` on Linux; the environment variable ``TINYC_NO_CACHE``
-turns the cache off), keyed by a hash of the text, its address, what else the result depends on (the
-names of the symbol levels it was parsed with) and the sources of every stage that builds it, so that a
-change to any of them makes a new entry.  At most ``KEEP`` entries are kept (the oldest go).  Reading or
+turns the cache off).  An entry holds its whole key and is used only if the key is equal: the text, its
+address, what else the result depends on (the names of the symbol levels it was parsed with) and the
+size and modification time of every stage source that builds it, so that a change to any of them
+makes a new entry.  At most ``KEEP`` entries are kept (the oldest go).  Reading or
 writing the cache never fails a run: any problem means parsing as usual.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
+import zlib
 from pathlib import Path
 from typing import Callable
 
@@ -28,22 +29,25 @@ def cache_dir() -> Path:
     return user_cache()
 
 
-_STAGES_HASH: bytes | None = None
+_STAGES: tuple | None = None
 
 
-def _key(text: bytes, base: int, extra: bytes = b"") -> str:
-    global _STAGES_HASH
-    if _STAGES_HASH is None:
-        h = hashlib.sha256()
+def _stages() -> tuple:
+    """The size and modification time of every stage source: a change to any of them is a new entry
+    (as Python's own bytecode cache decides, without reading the files)."""
+    global _STAGES
+    if _STAGES is None:
         here = Path(__file__).resolve().parent.parent  # tinyc/
-        for name in STAGES:
-            h.update((here / name).read_bytes())
-        _STAGES_HASH = h.digest()
-    h = hashlib.sha256(_STAGES_HASH)
-    h.update(b"%d\0%d\0" % (base, len(extra)))
-    h.update(extra)
-    h.update(text)
-    return h.hexdigest()[:40]
+        stats = [os.stat(here / name) for name in STAGES]
+        _STAGES = tuple((s.st_size, s.st_mtime_ns) for s in stats)
+    return _STAGES
+
+
+def _name(kind: str, text: bytes, base: int, extra: bytes) -> str:
+    """The entry's file name: a checksum of what it depends on.  Two texts may share a name; the entry
+    holds its whole key, compared on reading, so a clash only costs a parse."""
+    crc = zlib.crc32(extra, zlib.crc32(text, base & 0xFFFFFFFF))
+    return f"{kind}-{crc:08x}-{len(text):x}.pickle"
 
 
 def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast", extra: bytes = b""):
@@ -52,18 +56,21 @@ def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast
     ``parse`` propagate and are not cached."""
     if os.environ.get("TINYC_NO_CACHE"):
         return parse()
+    key = (_stages(), base, extra, text)
     try:
-        path = cache_dir() / f"{kind}-{_key(text, base, extra)}.pickle"
+        path = cache_dir() / _name(kind, text, base, extra)
         with open(path, "rb") as f:
-            return pickle.load(f)
-    except Exception:  # missing, unreadable or stale: parse
+            stored_key, result = pickle.load(f)
+        if stored_key == key:
+            return result
+    except Exception:  # missing, unreadable, stale or another text's: parse
         pass
     program = parse()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         with open(tmp, "wb") as f:
-            pickle.dump(program, f, pickle.HIGHEST_PROTOCOL)
+            pickle.dump((key, program), f, pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)  # atomic: a concurrent start sees the old state or the whole file
         _prune(path.parent)
     except Exception:

@@ -80,7 +80,7 @@ def resolve(name: str, app_dir: Path) -> Path | None:
     return None
 
 
-def load(path: str, code: str | None = None) -> Loaded:
+def load(path: str | Path, code: str | None = None) -> Loaded:
     """The program memory for the application file ``path`` (StartError when it cannot start)."""
     try:
         app = Path(path).read_bytes()
@@ -169,7 +169,7 @@ def make_engine(name: str, m: Machine):
     return GibsonEvaluator(m)
 
 
-def run(path: str, *, code: str | None = None, quiet: bool = False, engine: str = "reference",
+def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engine: str = "reference",
         memory: int = 1 << 20, max_depth: int = 1000, allow_system: bool = False,
         console: Console | None = None) -> int:
     """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status."""

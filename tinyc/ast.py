@@ -20,8 +20,8 @@ class Node:
     __hash__ = None  # type: ignore[assignment]  # equal by value, like the dataclasses they were
 
     def __init_subclass__(cls) -> None:
-        cls._fields = cls.__mro__[1]._fields + tuple(cls.__dict__.get("__slots__", ()))
-        cls.__match_args__ = cls._fields
+        inherited: tuple[str, ...] = getattr(cls.__mro__[1], "_fields")
+        cls._fields = inherited + tuple(cls.__dict__.get("__slots__", ()))
 
     def __init__(self, pos: int, end: int) -> None:
         self.pos = pos

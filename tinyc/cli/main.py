@@ -66,7 +66,7 @@ def dialect_options(p: argparse.ArgumentParser) -> None:
                    help="gibson: let the library's system() run shell commands (off by default)")
 
 
-def chosen_dialect(args: argparse.Namespace, path: str) -> str:
+def chosen_dialect(args: argparse.Namespace, path: str | Path) -> str:
     """The dialect to run ``path`` in: --dialect, else gibson for a file starting with #include
     (with a note on stderr), else pc."""
     if getattr(args, "dialect", None):
@@ -84,7 +84,7 @@ def chosen_dialect(args: argparse.Namespace, path: str) -> str:
     return "pc"
 
 
-def cmd_gibson(path: str, args: argparse.Namespace) -> int:
+def cmd_gibson(path: str | Path, args: argparse.Namespace) -> int:
     """Run ``path`` in the Gibson dialect (tinyc.gibson): exit status as that interpreter's."""
     from ..machine import gibson
     console = Console(strip_cr=args.strip_cr, echo=args.echo)
@@ -119,7 +119,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         from ..shell.terminal import ProgramConsole
         console = ProgramConsole(strip_cr=args.strip_cr)
     m, ws = boot_with_files(args, console)
-    interrupted = []
+    interrupted: list[int] = []
     with _noting_interrupts(interrupted):
         try:
             err, cu = ws.run(os.fsencode(args.entry))

@@ -20,6 +20,7 @@ import argparse
 import io
 import shlex
 import sys
+from typing import Callable
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 
@@ -121,8 +122,10 @@ class TinyCMagics(Magics):
             self.program = cell.encode()
         elif line.strip() and name != "link":
             statement = line.strip().encode().decode("latin-1")
-        function = {"tokens": views.tokens, "parse": views.parse_tree, "ast": views.ast_dump,
-                    "link": lambda loaded: views.link_map(loaded, show_library=False)}[name]
+        functions: dict[str, Callable[[views.Loaded], str]] = {
+            "tokens": views.tokens, "parse": views.parse_tree, "ast": views.ast_dump,
+            "link": lambda loaded: views.link_map(loaded, show_library=False)}
+        function = functions[name]
 
         def show():
             from ..errors import TinyCError

@@ -4,6 +4,7 @@ IPython magics and the tool commands."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Set as AbstractSet
 
 from ..machine.session import MIN_MEMORY
 
@@ -36,7 +37,7 @@ def common_options() -> argparse.ArgumentParser:
     return p
 
 
-def _add_machine_options(g, present: set[str] = frozenset(), engine: bool = True) -> None:
+def _add_machine_options(g, present: AbstractSet[str] = frozenset(), engine: bool = True) -> None:
     def add(flag, **kw):
         if flag not in present:
             g.add_argument(flag, **kw)

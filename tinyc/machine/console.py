@@ -98,7 +98,8 @@ import contextlib  # noqa: E402
 import io  # noqa: E402
 
 
-def _as_bytes(error: UnicodeEncodeError):
+def _as_bytes(error: UnicodeError) -> tuple[bytes, int]:
+    assert isinstance(error, UnicodeEncodeError)  # used only to encode program text for stdout/stderr
     out = bytearray()
     for ch in error.object[error.start:error.end]:
         o = ord(ch)

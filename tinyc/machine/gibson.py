@@ -19,6 +19,7 @@ from .. import ast
 from .console import Console
 from ..errors import TinyCError
 from ..syntax.gibson import levels, parse_item, scan, split_top_keywords, tokenize
+from ..syntax.positions import end_of, start_of
 from .interpreter import Machine
 from ..link.linker import link
 from .gibson_calls import GibsonState, QuietExit, close_units, machine_call
@@ -79,18 +80,20 @@ def resolve(name: str, app_dir: Path) -> Path | None:
     return None
 
 
-def load(path: str, code: str | None = None) -> Loaded:
+def load(path: str | Path, code: str | None = None) -> Loaded:
     """The program memory for the application file ``path`` (StartError when it cannot start)."""
     try:
         app = Path(path).read_bytes()
     except OSError:
         raise StartError("APPERR, app not found\n", 255, stdout=True) from None
     includes, plugins = header(app)
-    for name in plugins:
-        raise StartError(f"tinyc: #loadMC {name}: plug-ins (native machine-call modules) are not supported\n", 1)
+    for plugin in plugins:
+        raise StartError(f"tinyc: #loadMC {plugin}: plug-ins (native machine-call modules) are not supported\n", 1)
     seed = b"[main();]" if code is None else b"[" + code.encode("latin-1") + b"]\n"
     libs = []
-    for name in includes or [None]:
+    names: list[str | None] = [*includes] if includes else [None]  # no #include: the dialect's library.tc
+    for name in names:
+        p: Path | None
         if name is None:
             p = library_dir() / "library.tc"
         else:
@@ -122,8 +125,8 @@ def link_program(m: Machine, loaded: Loaded) -> ast.Block:
     text = memory.decode("latin-1")
     tokens = tokenize(text[:layout.app])  # the marker is a keyword even when a name follows it
     for t in tokenize(text[layout.app:]):
-        t.start_pos += layout.app
-        t.end_pos += layout.app
+        t.start_pos = start_of(t) + layout.app
+        t.end_pos = end_of(t) + layout.app
         tokens.append(t)
     tokens = split_top_keywords(tokens, text)
     items = scan(tokens, layout.lib)
@@ -136,7 +139,7 @@ def link_program(m: Machine, loaded: Loaded) -> ast.Block:
     for k, it in enumerate(items):
         if it.kind == "endlibrary":
             if k == last_marker:
-                program.items.append(ast.EndLibrary(tokens[it.first].start_pos, tokens[it.first].end_pos))
+                program.items.append(ast.EndLibrary(start_of(tokens[it.first]), end_of(tokens[it.first])))
             continue
         node = parse_item(tokens, it, text, outer)
         if it.kind == "seed":
@@ -166,7 +169,7 @@ def make_engine(name: str, m: Machine):
     return GibsonEvaluator(m)
 
 
-def run(path: str, *, code: str | None = None, quiet: bool = False, engine: str = "reference",
+def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engine: str = "reference",
         memory: int = 1 << 20, max_depth: int = 1000, allow_system: bool = False,
         console: Console | None = None) -> int:
     """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status."""

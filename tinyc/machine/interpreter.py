@@ -8,9 +8,11 @@ the original does (section 4, "Program entry"), and runs an application held in 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import ast
 
@@ -18,11 +20,15 @@ from . import startcache
 from .console import Console
 from ..errors import ErrorCode, TinyCError
 from ..syntax.lexer import Level, canonical, scan_levels, tokenize
+from ..syntax.positions import end_of, start_of
 from ..syntax.toplevel import LAYOUT, declared_names, scan
 from ..link.linker import LinkedText, link
 from .machine_calls import ROUTINES, machine_call
 from .memory import Memory
 from ..link.symbols import Symbol, SymbolTable
+
+if TYPE_CHECKING:
+    from .gibson_calls import GibsonState
 
 DEFAULT_MEMORY = 1 << 20
 DEFAULT_MAX_DEPTH = 1000
@@ -83,7 +89,7 @@ def _scan_system(text: bytes) -> tuple[dict, dict | None]:
                      for n in declared_names(sig, k)}
             used = {canonical(t.value) for t in sig[1:] if t.type == "NAME"}
             functions.setdefault(canonical(raw[0].value),
-                                 (raw[0].start_pos, raw[-1].end_pos, frozenset(used - local)))
+                                 (start_of(raw[0]), end_of(raw[-1]), frozenset(used - local)))
         after = scan_levels(tokens, src)[1]
         return functions, (after.names if after is not None else None)
     return startcache.parsed(text, 0, scan_text, "scan")
@@ -106,6 +112,7 @@ class Machine:
 
     machine_call = staticmethod(machine_call)
     routines = ROUTINES
+    gibson: GibsonState  # only on a machine of Gibson's dialect (tinyc.machine.gibson.make_machine sets it)
 
     def __init__(self, memory_size: int = DEFAULT_MEMORY, int_bits: int = 32,
                  console: Console | None = None, engine: str = "reference",
@@ -116,7 +123,7 @@ class Machine:
         self.program: SymbolTable | None = None
         self.library_lex = Level()
         self.library_text: LinkedText | None = None
-        self._library_names: set[str] = set()
+        self._library_names: AbstractSet[str] = set()
         self._library_views: dict = {}
         self.top = 0
         self.units: dict = {}
@@ -173,7 +180,7 @@ class Machine:
         text = self._patch_random(system_file() if text is None else text)
         base = self.load_text(text)
         program = _parse_system(text, base)
-        items = []
+        items: list[ast.Decl | ast.Block | ast.Function | ast.EndLibrary] = []
         for item in program.items:
             if isinstance(item, ast.EndLibrary):
                 break

@@ -50,7 +50,9 @@ class ShellCompleter(Completer):
             name = text[3:].lstrip()
             yield from self.paths.get_completions(Document(name, len(name)), complete_event)
             return
-        word = re.search(r"\w*$", text).group()
+        found = re.search(r"\w*$", text)
+        assert found is not None  # \w*$ matches every string, if only with an empty word
+        word = found.group()
         if len(word) == len(text) - 1:  # the first word after the dot: a command or a function
             for cmd, meta in {**COMMANDS, **TERMINAL_COMMANDS}.items():
                 if cmd.startswith(text):
@@ -82,7 +84,7 @@ class ProgramConsole(Console):
 
     def __init__(self, out=None, strip_cr: bool = False, input=None, output=None):
         super().__init__(out=out, strip_cr=strip_cr)
-        self.program = PromptSession(history=InMemoryHistory(), input=input, output=output)
+        self.program: PromptSession[str] = PromptSession(history=InMemoryHistory(), input=input, output=output)
         self._chars = b""  # the rest of a line that getchar is reading
 
     def _prompt(self, session: PromptSession, **options) -> bytes | None:
@@ -139,7 +141,7 @@ class TerminalConsole(ProgramConsole):
                  input=None, output=None):
         super().__init__(out=out, strip_cr=strip_cr, input=input, output=output)
         colour = colour_wanted()
-        self.commands = PromptSession(
+        self.commands: PromptSession[str] = PromptSession(
             history=history if history is not None else FileHistory(str(_history_path())),
             lexer=PygmentsLexer(ShellLineLexer) if colour else None,
             style=style_from_pygments_cls(TinyCStyle) if colour else None,

@@ -96,17 +96,17 @@ def play(strategy: Strategy, table: ScoreTable, secret: int,
     cands = np.arange(game.size) if strategy.uses_candidates else None
     history: list[tuple[int, int]] = []
     guesses: list[int] = []
-    use_cache = cache is not None and strategy.deterministic
+    memo = cache if strategy.deterministic else None  # the cache, if this strategy may use it
     while len(guesses) < max_guesses:
         key = tuple(history)
-        g = cache.get(key) if use_cache else None
+        g = memo.get(key) if memo is not None else None
         if g is None:
             try:
                 g = strategy.next_guess(cands, history)
             except RuntimeError as exc:      # PhaseStuck, TreeGap, bc.tc's RANGERR
                 return GameResult(secret, guesses, False, str(exc))
-            if use_cache:
-                cache[key] = g
+            if memo is not None:
+                memo[key] = g
         guesses.append(g)
         sc = int(full[g, secret]) if full is not None else table.score(g, secret)
         if sc == win:

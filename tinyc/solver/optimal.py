@@ -112,7 +112,7 @@ class Symmetry:
             used[self.digits[g]] = True
         unused_syms = np.flatnonzero(~used)
         rows = np.arange(n)
-        canon = None
+        canon: np.ndarray | None = None
         for perm, sigma in self._maps(history):
             src = self.digits[:, list(perm)]
             out = np.empty_like(src)
@@ -130,6 +130,7 @@ class Symmetry:
                                      else 0, sigma[x])
             ids = self.lookup[out @ self.weights]
             canon = ids if canon is None else np.minimum(canon, ids)
+        assert canon is not None  # the identity permutation always fixes the history: one map at least
         reps = canon == np.arange(n)
         if len(self._cache) < (64 << 20) // max(1, n):      # at most 64 MB of masks
             self._cache[history] = reps
@@ -294,6 +295,7 @@ class OptimalSearch:
         """Guess ids in trial order with their bounds: (ids, bounds) int arrays."""
         m = len(S)
         k = self.k
+        guesses: np.ndarray | None
         if fixed is not None:
             guesses = np.array([fixed])
             sub = self.full[guesses][:, S]
@@ -313,6 +315,7 @@ class OptimalSearch:
             counts, in_s = counts[guesses], in_s[guesses]
         bounds = m + self.lb[counts].sum(axis=1)
         sq = (counts * counts).sum(axis=1)
+        assert guesses is not None  # the fixed guess, or the useful ones
         order = np.lexsort((guesses, ~in_s, sq, bounds))
         return guesses[order], bounds[order]
 

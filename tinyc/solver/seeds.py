@@ -53,16 +53,19 @@ def play_random(seed: int, games: int = 300, game: Game | None = None, divisor: 
     game = game or get_game("bulls-cows-1to9")
     table = score_table(game)
     full = table.full
+    if full is None:
+        raise ValueError(f"play_random needs the full score table, and {game.name} is too large for one")
     n = game.size
     everything = np.arange(n)
     first_cache: dict[tuple[int, int], np.ndarray] = _FIRST_CACHE.setdefault(game.name, {})
     last = s = wrap(seed, bits)
     hist: dict[int, int] = {}
-    all_tries, all_guesses = [], ([] if keep_guesses else None)
+    all_tries: list[int] = []
+    all_guesses: list[list[int]] | None = [] if keep_guesses else None
     for secret in range(games):
         cands = everything
         tries = 0
-        guesses = []
+        guesses: list[int] = []
         while True:
             m = len(cands)
             if m == 1 and not draw_single:
@@ -94,7 +97,7 @@ def play_random(seed: int, games: int = 300, game: Game | None = None, divisor: 
         if limit is not None and hist[tries] > limit.get(tries, 0):
             return None
         all_tries.append(tries)
-        if keep_guesses:
+        if all_guesses is not None:
             all_guesses.append(guesses)
     return all_tries, all_guesses
 

@@ -12,6 +12,7 @@ whose header does not parse raises it when called, so code that never runs never
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +25,7 @@ from .dialect import GIBSON
 from ..errors import ErrorCode, TinyCError
 from .lexer import Level, classify
 from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList, _ToAST
+from .positions import end_of, start_of
 from .recovery import parse_recovering
 from .toplevel import declared_names as _declared_names
 
@@ -68,7 +70,7 @@ class _GibsonToAST(_ToAST):
         ch = [c for c in ch if not (isinstance(c, Token) and c.type in ("CALLPAREN", "CPAREN", "ELLIPSIS"))]
         params = ch[1:-1]
         if ellipsis:
-            params.append(ast.Decl(self.base + ellipsis[0].start_pos, self.base + ellipsis[0].end_pos,
+            params.append(ast.Decl(self.base + start_of(ellipsis[0]), self.base + end_of(ellipsis[0]),
                                    type=VARIADIC, names=[]))
         return ast.Function(*self._pos(meta), name=ch[0], params=params, body=ch[-1])
 
@@ -148,11 +150,12 @@ def _split(t: Token, word: str, kind: str, text: str) -> list[Token]:
     """A name read as a keyword prefix (section 2.5): the keyword token, then the rest of the name's text
     tokenized again (``interest`` is ``int`` and ``erest``)."""
     k = Token.new_borrow_pos(kind, word, t)
-    k.end_pos = t.start_pos + len(word)
-    rest = tokenize(text[k.end_pos:t.end_pos])
+    split = start_of(t) + len(word)
+    k.end_pos = split
+    rest = tokenize(text[split:end_of(t)])
     for r in rest:
-        r.start_pos += k.end_pos
-        r.end_pos += k.end_pos
+        r.start_pos = start_of(r) + split
+        r.end_pos = end_of(r) + split
     return [k, *rest]
 
 
@@ -237,7 +240,7 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
         elif kind == "LPAR" and prev == "MC":
             kind = "CALLPAREN"
         elif kind == "ADDOP" and prev in ("MULOP", "ADDOP"):
-            at = t.end_pos
+            at = end_of(t)
             c = text[at] if at < len(text) else "\0"
             if not c.isdigit():
                 value = (ord(c) - 48) * (-1 if t.value == "-" else 1)
@@ -249,7 +252,7 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     return out
 
 
-def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels: list[Level] = ()):
+def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels: Sequence[Level] = ()):
     """Parse classified tokens to an AST (a Function for ``funcdef``, a Block for ``statements``).
 
     A statement that does not parse becomes an ErrorStmt (tinyc.recovery); a function header that
@@ -259,14 +262,15 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
         with _nesting_limit():
             tree, header, prefixes = parse_recovering(_parser(), tokens, start, text, 0, list(levels), _syntax_error)
     except RecursionError:
-        raise TinyCError(ErrorCode.PUSHERR, tokens[0].start_pos if tokens else 0) from None
+        raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
     if header is not None:
         raise TinyCError(header.code, header.address)
+    assert tree is not None  # parse_recovering gives a tree whenever it gives no header error
     try:
         with _nesting_limit():
             return _GibsonToAST(0, text, prefixes).transform(tree)
     except RecursionError:
-        raise TinyCError(ErrorCode.PUSHERR, tokens[0].start_pos if tokens else 0) from None
+        raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
     except VisitError as e:
         if isinstance(e.orig_exc, TinyCError):
             raise e.orig_exc from None
@@ -301,14 +305,14 @@ def scan(tokens: list[Token], seed_end: int) -> list[TopItem]:
                 if depth == 0:
                     return j + 1
             j += 1
-        raise TinyCError(ErrorCode.CURSERR, tokens[sig[-1]].end_pos if sig else 0)
+        raise TinyCError(ErrorCode.CURSERR, end_of(tokens[sig[-1]]) if sig else 0)
 
     while i < n:
         t = tokens[sig[i]]
         ty = t.type
         if ty == "LSQB":
             j = matching(i)
-            if t.start_pos < seed_end and not items:
+            if start_of(t) < seed_end and not items:
                 items.append(TopItem("seed", sig[i], sig[j - 1] + 1))
             i = j
         elif ty == "ENDLIBRARY":
@@ -332,7 +336,7 @@ def scan(tokens: list[Token], seed_end: int) -> list[TopItem]:
                     continue
                 break
             if j == i + 1:
-                raise TinyCError(ErrorCode.SYMERR, t.end_pos)
+                raise TinyCError(ErrorCode.SYMERR, end_of(t))
             if j < n and tokens[sig[j]].type == "SEMICOLON":
                 j += 1
             items.append(TopItem("decl", sig[i], sig[j - 1] + 1))
@@ -342,14 +346,14 @@ def scan(tokens: list[Token], seed_end: int) -> list[TopItem]:
             while j < n and tokens[sig[j]].type != "LSQB":
                 j += 1
             if j >= n:
-                raise TinyCError(ErrorCode.LBRCERR, t.end_pos)
+                raise TinyCError(ErrorCode.LBRCERR, end_of(t))
             k = matching(j)
             items.append(TopItem("func", sig[i], sig[k - 1] + 1, canonical(t.value)))
             i = k
         elif ty == "SEMICOLON":
             i += 1
         else:
-            raise TinyCError(ErrorCode.LINKERR, t.start_pos)
+            raise TinyCError(ErrorCode.LINKERR, start_of(t))
     return items
 
 
@@ -409,16 +413,16 @@ def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]
         except TinyCError as e:
             first, last = part[0], part[-1]
             err = ast.ErrorStmt(e.address, e.address, int(e.code), e.address)
-            return ast.Function(first.start_pos, last.end_pos, name=item.name, params=[],
-                                body=ast.Block(last.end_pos, last.end_pos, body=[]), error=err)
+            return ast.Function(start_of(first), end_of(last), name=item.name, params=[],
+                                body=ast.Block(end_of(last), end_of(last), body=[]), error=err)
     toks = _retype(classify(part, lex_outer, statements=True), text, _known(part, outer))
     block = parse_tokens(toks, text, "statements", lex_outer)
     if item.kind == "seed":
-        body = block.body[0] if block.body else ast.Block(part[0].start_pos, part[-1].end_pos, body=[])
+        body = block.body[0] if block.body else ast.Block(start_of(part[0]), end_of(part[-1]), body=[])
         return body
     decl = block.body[0] if block.body else None
     if not isinstance(decl, ast.Decl):
-        at = part[0].start_pos
+        at = start_of(part[0])
         raise TinyCError(decl.code if isinstance(decl, ast.ErrorStmt) else ErrorCode.LINKERR,
                          decl.address if isinstance(decl, ast.ErrorStmt) else at)
     return decl

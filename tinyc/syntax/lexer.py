@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, TinyCError
+from .positions import column_of, end_of, line_of, start_of
 from .toplevel import declared_names, scan
 
 if TYPE_CHECKING:  # Lark is imported only when something is tokenized: cached runs never need it
@@ -71,6 +72,7 @@ def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
                 out.append(t if not offset else _moved(t, offset, line0, col0))
             return out
         except UnexpectedCharacters as e:
+            assert e.pos_in_stream is not None  # UnexpectedCharacters always records where lexing stopped
             at = offset + e.pos_in_stream
             quote = text[at] in "'\""
             if not tolerant:
@@ -92,12 +94,12 @@ def _moved(t: Token, offset: int, line0: int, col0: int) -> Token:
     """A token lexed from a chunk that starts at ``offset`` (line ``line0``, column ``col0`` of the text),
     with its position in the whole text; each chunk's start is counted once, so lexing stays linear."""
     from lark import Token
-    line = line0 + t.line - 1
-    column = t.column + col0 - 1 if t.line == 1 else t.column
+    line = line0 + line_of(t) - 1
+    column = column_of(t) + col0 - 1 if t.line == 1 else column_of(t)
     end_line = line + t.value.count("\n")
     end_column = (column if end_line == line else 1) + len(t.value.rsplit("\n", 1)[-1])
-    return Token(t.type, t.value, start_pos=t.start_pos + offset, line=line, column=column, end_line=end_line,
-                 end_column=end_column, end_pos=t.end_pos + offset)
+    return Token(t.type, t.value, start_pos=start_of(t) + offset, line=line, column=column, end_line=end_line,
+                 end_column=end_column, end_pos=end_of(t) + offset)
 
 
 @dataclass

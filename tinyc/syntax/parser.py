@@ -17,6 +17,7 @@ import gc
 import sys
 from contextlib import contextmanager
 from functools import lru_cache
+from types import FrameType
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -25,6 +26,7 @@ from lark.lexer import Lexer
 from .. import ast
 from ..errors import ErrorCode, TinyCError
 from .lexer import GRAMMAR, Level, canonical, classify, lark_cache, scan_levels, tokenize
+from .positions import end_of, start_of
 from .recovery import parse_recovering
 from .toplevel import scan
 
@@ -119,7 +121,7 @@ def _parse_program(text: str, outer: list[Level] | None, base: int, program: Lev
         raw = tokens[item.start:item.end]
         if item.kind == "endlibrary":
             t = tokens[item.start]
-            items.append(ast.EndLibrary(base + t.start_pos, base + t.end_pos))
+            items.append(ast.EndLibrary(base + start_of(t), base + end_of(t)))
         elif item.kind == "decl":
             tree = parse_tree(classify(raw, levels), "decl", base, text)
             items.append(_to_ast(tree, base, text))
@@ -129,7 +131,7 @@ def _parse_program(text: str, outer: list[Level] | None, base: int, program: Lev
         elif item.kind == "func":
             items.append(parse_function(raw, levels, base, text, item.body))
     sig = [t for t in tokens if t.type not in ("WS", "COMMENT", "NEWLINE")]
-    span = (base + sig[0].start_pos, base + sig[-1].end_pos) if sig else (base, base)
+    span = (base + start_of(sig[0]), base + end_of(sig[-1])) if sig else (base, base)
     return ast.Program(*span, items=items)
 
 
@@ -138,7 +140,7 @@ def _block(raw: list[Token], levels: list[Level], base: int, text: str) -> ast.B
     inner = classify(raw, levels)[1:-1]
     first, last = raw[0], raw[-1]
     stmts = _statements(inner, levels, base, text) if inner else []
-    return ast.Block(base + first.start_pos, base + last.end_pos, body=stmts)
+    return ast.Block(base + start_of(first), base + end_of(last), body=stmts)
 
 
 def parse_function(raw: list[Token], levels: list[Level], base: int, text: str,
@@ -149,7 +151,7 @@ def parse_function(raw: list[Token], levels: list[Level], base: int, text: str,
     when it is called."""
     name = tokens_name = raw[0]
     fname = canonical(tokens_name.value)
-    start, end = base + name.start_pos, base + raw[-1].end_pos
+    start, end = base + start_of(name), base + end_of(raw[-1])
     if not body:
         at = base + len(text.rstrip("\n"))
         err = ast.ErrorStmt(at, at, int(ErrorCode.LBRCERR), at)
@@ -159,6 +161,7 @@ def parse_function(raw: list[Token], levels: list[Level], base: int, text: str,
     tree, header, prefixes = parse_recovering(_parser(), tokens, "funcdef", text, base, levels, _syntax_error)
     if header is not None:
         return ast.Function(start, end, name=fname, params=[], body=ast.Block(end, end, body=[]), error=header)
+    assert tree is not None  # parse_recovering gives a tree whenever it gives no header error
     return _to_ast(tree, base, text, prefixes)
 
 
@@ -167,6 +170,7 @@ def _statements(tokens: list[Token], levels: list[Level], base: int, text: str) 
     tree, header, prefixes = parse_recovering(_parser(), tokens, "statements", text, base, levels, _syntax_error)
     if header is not None:  # cannot happen: every token can start a statement
         return [header]
+    assert tree is not None  # parse_recovering gives a tree whenever it gives no header error
     return _to_ast(tree, base, text, prefixes).body
 
 
@@ -191,7 +195,7 @@ def _check_nesting(tokens: list[Token], base: int) -> None:
             depth -= 1
         run = run + 1 if t.type in ("BANG", "ADDOP", "INCDEC") else 0
         if depth + run > MAX_NESTING:
-            raise TinyCError(ErrorCode.PUSHERR, base + t.end_pos)
+            raise TinyCError(ErrorCode.PUSHERR, base + end_of(t))
 
 
 @contextmanager
@@ -199,7 +203,8 @@ def _nesting_limit(frames: int = 4000):
     """Python recursion set to ``frames`` more than now while a tree is built: nesting beyond this is
     error 16, not a crash, whatever limit the machine has raised for deep tiny-c recursion (which
     the C stack of the tree transformer would not survive)."""
-    depth, f = 0, sys._getframe()
+    depth = 0
+    f: FrameType | None = sys._getframe()
     while f is not None:
         depth, f = depth + 1, f.f_back
     saved = sys.getrecursionlimit()
@@ -229,8 +234,8 @@ def _after_last_good(tokens: list[Token], bad: Token, text: str) -> int:
     the original's cursor stood when a token it needed was missing (it skipped only blanks there)."""
     i = next((k for k, t in enumerate(tokens) if t is bad), len(tokens))
     if i == 0:
-        return bad.start_pos
-    at = tokens[i - 1].end_pos
+        return start_of(bad)
+    at = end_of(tokens[i - 1])
     while at < len(text) and text[at] in " \t\f\r":
         at += 1
     return at
@@ -259,13 +264,13 @@ def _syntax_error(e: UnexpectedInput, tokens: list[Token], base: int, text: str)
     expected = set(getattr(e, "expected", ()) or ())
     code = _error_code(expected)
     if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
-        end = max(len(text.rstrip("\n")), tokens[-1].end_pos if tokens else 0)
+        end = max(len(text.rstrip("\n")), end_of(tokens[-1]) if tokens else 0)
         if code in (ErrorCode.STATERR, ErrorCode.LINKERR):
             code = ErrorCode.CURSERR  # the text ended inside a [ ... ]: the cursor ran off the program
         return TinyCError(code, base + end)
     assert isinstance(e, UnexpectedToken)
     if code in (ErrorCode.STATERR, ErrorCode.LINKERR):
-        return TinyCError(code, base + e.token.start_pos)
+        return TinyCError(code, base + start_of(e.token))
     return TinyCError(code, base + _after_last_good(tokens, e.token, text))
 
 
@@ -333,11 +338,11 @@ class _ToAST(Transformer):
         return (self.base + meta.start_pos, self.base + meta.end_pos) if not meta.empty else (self.base, self.base)
 
     def program(self, meta, items):
-        out = []
+        out: list[ast.Decl | ast.Block | ast.Function | ast.EndLibrary] = []
         for item in items:
             if isinstance(item, Token):
                 if item.type == "ENDLIBRARY":
-                    out.append(ast.EndLibrary(self.base + item.start_pos, self.base + item.end_pos))
+                    out.append(ast.EndLibrary(self.base + start_of(item), self.base + end_of(item)))
             else:
                 out.append(item)
         return ast.Program(*self._pos(meta), items=out)
@@ -460,8 +465,8 @@ class _ToAST(Transformer):
                 elif isinstance(v, Token) and v.type == "NAME" and not declaring:
                     nxt = items[j + 1] if j + 1 < len(items) else None
                     if isinstance(nxt, Token) and nxt.type == "LPAR":
-                        out.append(ast.NameCheck(self.base + v.start_pos, self.base + v.end_pos,
-                                                 name=self.canonical(v.value), paren=self.base + nxt.start_pos))
+                        out.append(ast.NameCheck(self.base + start_of(v), self.base + end_of(v),
+                                                 name=self.canonical(v.value), paren=self.base + start_of(nxt)))
         add(values)
         return out
 

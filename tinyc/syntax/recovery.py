@@ -31,6 +31,7 @@ from lark.exceptions import UnexpectedInput
 from .. import ast
 from ..errors import ErrorCode, TinyCError
 from .lexer import Level
+from .positions import start_of
 
 SyntaxErrorMap = Callable[[UnexpectedInput, list[Token], int, str], TinyCError]
 
@@ -169,9 +170,9 @@ def _error(err: TinyCError, tokens: list[Token], first: int, failed: int, base: 
     """The error number and address the statement raises when it runs."""
     if failed < len(tokens) and tokens[failed].type in ("BADCHAR", "BADQUOTE"):
         t = tokens[failed]  # text no token starts with: 9, or a literal with no closing quote: 2
-        return int(ErrorCode.CURSERR if t.type == "BADQUOTE" else ErrorCode.SYNXERR), base + t.start_pos
+        return int(ErrorCode.CURSERR if t.type == "BADQUOTE" else ErrorCode.SYNXERR), base + start_of(t)
     if failed == first and failed < len(tokens):
         t = tokens[failed]
         code = ErrorCode.STATERR if t.type in ("ELSE", "ENDLIBRARY") else ErrorCode.SYNXERR
-        return int(code), base + t.start_pos
+        return int(code), base + start_of(t)
     return int(err.code), err.address

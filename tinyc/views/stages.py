@@ -14,6 +14,7 @@ line 1 = the first line of the file) and as absolute byte addresses ``@address``
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from lark import Token
 
@@ -21,6 +22,7 @@ from .. import ast
 from ..errors import TinyCError, error_report
 from ..machine.interpreter import DEFAULT_MEMORY, Machine
 from ..syntax.lexer import Level, canonical, classify, tokenize
+from ..syntax.positions import start_of
 from ..link.linker import LinkedText, link
 from ..syntax.parser import parse_program, parse_statements, prepare
 from ..syntax.parser import parse_tree as _lark_tree
@@ -143,7 +145,7 @@ def _token_rows(loaded: Loaded, layout: bool) -> list[tuple[Token, str, str]]:
     return rows
 
 
-def tokens(text: str | bytes, statement: str | None = None, layout: bool = False, **machine) -> str:
+def tokens(text: str | bytes | Loaded, statement: str | None = None, layout: bool = False, **machine) -> str:
     """The token stream of a program (or of ``statement`` typed against it), one token a line.
 
     Each line: ``line:col``, the type the parser sees, the token text, and for a retyped token the
@@ -157,7 +159,7 @@ def tokens(text: str | bytes, statement: str | None = None, layout: bool = False
     out = []
     for t, kind, note in _token_rows(loaded, layout):
         line, col = _line_col("\n" + src if loaded.statement is not None else src,
-                              t.start_pos + (loaded.statement is not None))
+                              start_of(t) + (loaded.statement is not None))
         value = _show(t.value)
         out.append(f"{line:>4}:{col:<4} {kind:<10} {value:<12} {note}".rstrip())
     return "\n".join(out) + "\n"
@@ -177,7 +179,7 @@ def _tree_lines(node, indent: int, out: list[str]) -> None:
         _tree_lines(child, indent + 1, out)
 
 
-def parse_tree(text: str | bytes, statement: str | None = None, **machine) -> str:
+def parse_tree(text: str | bytes | Loaded, statement: str | None = None, **machine) -> str:
     """The Lark LALR parse tree, one node a line, indented; tokens show as ``TYPE 'text'``.
 
     Rules the grammar inlines (names starting with ``?`` or ``_``) do not appear; punctuation the
@@ -205,7 +207,7 @@ def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) 
             continue
         v = getattr(node, name)
         if isinstance(v, (int, str)):
-            attrs.append(f"{v} {chr(v & 255)!r}" if isinstance(node, ast.CharLit) else f"{name}={v}"
+            attrs.append(f"{v} {chr(v & 255)!r}" if isinstance(node, ast.CharLit) and isinstance(v, int) else f"{name}={v}"
                          if name == "length" else str(v))
         elif isinstance(v, list):
             children += [(name, c) for c in v]
@@ -219,7 +221,7 @@ def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) 
         _node_lines(child, "" if name in plain else name, indent + 1, place, out)
 
 
-def ast_dump(text: str | bytes, statement: str | None = None, **machine) -> str:
+def ast_dump(text: str | bytes | Loaded, statement: str | None = None, **machine) -> str:
     """Our AST (tinyc/ast.py), one node a line: the node type and its plain fields, indented children
     (labelled by field when the role is not obvious: cond, then, else, left, right...), then the source
     span ``line:col-line:col`` (end exclusive) and ``@address`` of its first byte.  Raises TinyCError.
@@ -274,7 +276,7 @@ def _symbol_rows(table, source: bytes, base: int, sizeof) -> list[str]:
     return rows
 
 
-def link_map(text: str | bytes, show_library: bool = True, **machine) -> str:
+def link_map(text: str | bytes | Loaded, show_library: bool = True, **machine) -> str:
     """The linked program: the library and program symbol levels, then the memory map.
 
     Each symbol line: its canonical name, class (function, int, char, int array, char array), size in
@@ -285,6 +287,7 @@ def link_map(text: str | bytes, show_library: bool = True, **machine) -> str:
     loaded = text if isinstance(text, Loaded) else load(_bytes(text), **machine)
     m, ws = loaded.machine, loaded.workspace
     lib = m.library_text
+    assert lib is not None  # load() booted the library
     lib_globals = (lib.base + len(lib.text) + 1, ws.ln)
     globals_ = (ws.pr + ws.pe + 1, 0)
     linked = link_program(loaded)
@@ -314,8 +317,8 @@ def link_map(text: str | bytes, show_library: bool = True, **machine) -> str:
     regions = [(lo, hi, what) for lo, hi, what in regions if hi > lo or what.startswith("program")]
     out.append(f"memory map ({m.memory.size} bytes, {m.memory.sizeof('int')}-byte ints):")
     for first, end, what in regions:
-        shown = f"{first}..{end - 1}" if end > first else f"{first}"
-        out.append(f"  {shown:<17} {end - first:>7} bytes  {what}")
+        span = f"{first}..{end - 1}" if end > first else f"{first}"
+        out.append(f"  {span:<17} {end - first:>7} bytes  {what}")
     return "\n".join(out) + "\n"
 
 
@@ -325,4 +328,4 @@ def _bytes(text: str | bytes) -> bytes:
 
 # ---- the command line
 
-VIEWS = {"tokens": tokens, "parse": parse_tree, "ast": ast_dump, "link": link_map}
+VIEWS: dict[str, Callable[..., str]] = {"tokens": tokens, "parse": parse_tree, "ast": ast_dump, "link": link_map}

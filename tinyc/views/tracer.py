@@ -88,7 +88,8 @@ class Tracer(Evaluator):
     def locate(self, text: bytes, base: int, ln: int, library: bytes, library_base: int) -> None:
         """Where the program (at ``base``, ``text[0]`` = the sentinel), the entry statement and the
         library live, to number lines and decide what is traced."""
-        self._texts = [(base, base + len(text), text, ""), (ln, base, None, "entry"),
+        self._texts: list[tuple[int, int, bytes, str]] = [
+            (base, base + len(text), text, ""), (ln, base, b"", "entry"),  # the entry's lines are not counted
                        (library_base, library_base + len(library), b"\n" + library, "lib ")]
 
     # ---- output
@@ -161,8 +162,8 @@ class Tracer(Evaluator):
         lo = max(0, min(s.address, self.mem.size))
         return bytes(self.mem.data[lo:min(lo + n, self.mem.size)])
 
-    def _snapshot(self) -> dict[str, tuple]:
-        snap = {}
+    def _snapshot(self) -> dict[str, tuple[int, int, bytes | None, Symbol]]:
+        snap: dict[str, tuple[int, int, bytes | None, Symbol]] = {}
         for name, s in self._visible().items():
             if s.array:
                 snap[name] = (id(s), s.address, self._content(s), s)
@@ -186,6 +187,7 @@ class Tracer(Evaluator):
             if old[1] != value:
                 out.append(f"{name}={value}")
             if old[2] != content:
+                assert content is not None  # an array's snapshot holds its content
                 out.append(self._array_change(s, old[2], content))
         return ", ".join(out)
 
@@ -196,8 +198,8 @@ class Tracer(Evaluator):
             return f'{s.name}="{shown[:40].decode("latin-1")}{cut}"'.replace("\n", "\\n").replace("\r", "\\r")
         size = self.mem.sizeof("int")
         changed = [i for i in range(len(new) // size) if old[i * size:(i + 1) * size] != new[i * size:(i + 1) * size]]
-        shown = [f"{s.name}({i})={self.mem.read(s.address + i * size, 'int')}" for i in changed[:4]]
-        return ", ".join(shown) + (f", ... {len(changed) - 4} more" if len(changed) > 4 else "")
+        items = [f"{s.name}({i})={self.mem.read(s.address + i * size, 'int')}" for i in changed[:4]]
+        return ", ".join(items) + (f", ... {len(changed) - 4} more" if len(changed) > 4 else "")
 
     # ---- statements
 
@@ -264,10 +266,12 @@ class Tracer(Evaluator):
     # ---- calls
 
     def call(self, sym: Symbol, args: list[int], node: ast.Node) -> int:
-        if not (self.active and self._where(sym.function.body.pos) is not None):
+        fn = sym.function
+        assert fn is not None  # the engine calls function symbols only
+        if not (self.active and self._where(fn.body.pos) is not None):
             return super().call(sym, args, node)
         site = self._where(node.pos)
-        params = [(p.type, d) for p in sym.function.params for d in p.names]
+        params = [(p.type, d) for p in fn.params for d in p.names]
         shown = ", ".join(self._argument(t, d, v) for (t, d), v in zip(params, args))
         label = f"{sym.name}({shown})"
         self._begin(site or "", "call " + label)
@@ -309,8 +313,11 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
     Returns ``(loaded, error, cursor)``; ``loaded.workspace.report(error, cursor)`` is the tiny-c report.
     """
     holder: list[Tracer] = []
-    console = TracingConsole(inp, out, strip_cr=strip_cr, echo=echo,
-                             before=lambda: holder and holder[0]._flush_open())
+
+    def before() -> None:
+        if holder:
+            holder[0]._flush_open()
+    console = TracingConsole(inp, out, strip_cr=strip_cr, echo=echo, before=before)
 
     def emit(line: str) -> None:
         console.flush()
@@ -327,6 +334,7 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
     m.engine = tracer
     loaded = load(program, machine=m, system=system)
     ws, lib = loaded.workspace, m.library_text
+    assert lib is not None  # load() booted the library
     tracer.locate(ws.text, ws.pr, ws.ln, lib.text, lib.base)
     try:
         err, cu = ws.run(entry.encode("latin-1"))

@@ -21,10 +21,11 @@ from .random_consistent import RandomConsistent
 
 __all__ = ["Strategy", "STRATEGIES", "make_strategy", "PhaseStuck", "TreeGap"]
 
-STRATEGIES: dict[str, type[Strategy]] = {cls.name: cls for cls in [
+_CLASSES: list[type[Strategy]] = [
     RandomConsistent, Knuth, ExpectedSize, Entropy, EntropyConsistent, MostParts, Optimal,
     TreeStrategy, Phase, PhaseWrap, PhaseFixed,
-]}
+]
+STRATEGIES: dict[str, type[Strategy]] = {cls.name: cls for cls in _CLASSES}
 
 
 def make_strategy(name: str, game: Game, table: ScoreTable | None = None, **options) -> Strategy:

@@ -13,7 +13,7 @@ tells the player it need not keep the candidate list (e.g. ``phase``).
 """
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -26,12 +26,14 @@ __all__ = ["Strategy"]
 class Strategy:
     """Base class: subclass, set ``name``/``summary``, implement ``next_guess``."""
 
-    name: ClassVar[str] = ""
+    name: str = ""  # per class; an instance may override it (TreeStrategy's label)
     summary: ClassVar[str] = ""
     deterministic: ClassVar[bool] = True
     uses_candidates: ClassVar[bool] = True
     #: games may be played in any order and by several processes (evaluate --jobs)
     splittable: ClassVar[bool] = True
+
+    spec_options: dict[str, Any]  # the options make_strategy built it with (set there, read by worker_spec)
 
     def __init__(self, game: Game, table: ScoreTable, **options):
         self.game = game
@@ -47,6 +49,6 @@ class Strategy:
     def reset(self) -> None:
         """Start a new game (secret). Default: nothing to forget."""
 
-    def next_guess(self, candidates: np.ndarray, history: list[tuple[int, int]]) -> int:
-        """Code id of the next guess."""
+    def next_guess(self, candidates: np.ndarray | None, history: list[tuple[int, int]]) -> int:
+        """Code id of the next guess (``candidates`` is None for a strategy that does not use them)."""
         raise NotImplementedError

@@ -53,7 +53,7 @@ class PartitionStrategy(Strategy):
             from ..optimal import Symmetry
             sym = self._sym = Symmetry(self.game)
         return sym
-    prefer_consistent: ClassVar[bool] = True
+    prefer_consistent: bool = True  # per class; Knuth sets it per instance from its form
     float_rating: ClassVar[bool] = False
 
     def rate(self, counts: np.ndarray, n_candidates: int) -> np.ndarray:

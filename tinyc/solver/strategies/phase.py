@@ -54,7 +54,7 @@ class Phase(Strategy):
     deterministic = False
     uses_candidates = False
     wrap_skip = False
-    sets = PHASE1_SETS
+    sets: tuple[str, ...] = PHASE1_SETS
 
     def __init__(self, game, table):
         super().__init__(game, table)
@@ -69,7 +69,10 @@ class Phase(Strategy):
         self.set_index = -1
         self.chunks: list[list[int]] = []
         self.pos = 0
-        self.pen = self.field = self.pasture = None   # (digits, bovines)
+        # (digits, bovines) of the phase-1 guesses kept as the Pen, the Field and the Pasture
+        self.pen: tuple[list[int], int] | None = None
+        self.field: tuple[list[int], int] | None = None
+        self.pasture: tuple[list[int], int] | None = None
         self.trace: list[str] = []      # phase of every guess, for tests and reports
 
     def _code(self, digits):
@@ -127,12 +130,13 @@ class Phase(Strategy):
     def _enter2(self, bulls):
         self.phase = 2
         self.status = [0] * 16
+        assert self.pen is not None  # _result1 enters phase 2 once the Pen is found
         self.pen_digits = list(self.pen[0])
         self.prev = self.pen[1]
         self.field_digits = list(self.field[0]) if self.field else []
         self.field_count = self.field[1] if self.field else 0
         self.skip = 0
-        self.swap = None
+        self.swap: tuple[int, int] | None = None  # the Pen and Field indexes _guess2 swapped
         if self.prev == 4:
             self._enter3(bulls)
 
@@ -150,6 +154,7 @@ class Phase(Strategy):
         return list(pen)
 
     def _result2(self, bulls, c):
+        assert self.swap is not None  # the result is for the swap _guess2 made
         i, j = self.swap
         pen, fld, st = self.pen_digits, self.field_digits, self.status
         moved_in, moved_out = pen[i], fld[j]

@@ -8,7 +8,6 @@ function, and ``endlibrary`` starts a new level.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import ast
@@ -16,7 +15,6 @@ from ..syntax.lexer import Level
 from .symbols import Symbol, SymbolTable
 
 
-@dataclass
 class LinkedText:
     """A text after linking: one SymbolTable per level (before and after ``endlibrary``).
 
@@ -24,12 +22,14 @@ class LinkedText:
     ``startup`` is the first top-level block, the statement an IPL runs when booted.
     """
 
-    base: int
-    text: bytes
-    tables: list[SymbolTable]
-    lex_levels: list[Level]
-    startup: ast.Block | None = None
-    functions: list[ast.Function] = field(default_factory=list)
+    def __init__(self, base: int, text: bytes, tables: list[SymbolTable], lex_levels: list[Level],
+                 startup: ast.Block | None = None, functions: list[ast.Function] | None = None) -> None:
+        self.base = base
+        self.text = text
+        self.tables = tables
+        self.lex_levels = lex_levels
+        self.startup = startup
+        self.functions: list[ast.Function] = [] if functions is None else functions
 
 
 Allocator = Callable[[str, int, int], int]          # (type, element count, error cursor) -> address

@@ -6,12 +6,9 @@ program's globals, then the library.  Within one level the first declaration of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from .. import ast
 
 
-@dataclass(slots=True)
 class Symbol:
     """A variable or a function.
 
@@ -21,21 +18,46 @@ class Symbol:
     For a function, ``function`` is its AST and ``address`` the byte after its name.
     """
 
-    name: str
-    kind: str                 # "var" or "func"
-    type: str = "int"         # "int" or "char"
-    array: bool = False
-    address: int = 0
-    length: int = 1
-    function: ast.Function | None = None
+    __slots__ = ("name", "kind", "type", "array", "address", "length", "function")
+
+    def __init__(self, name: str, kind: str, type: str = "int", array: bool = False, address: int = 0,
+                 length: int = 1, function: ast.Function | None = None) -> None:
+        self.name = name
+        self.kind = kind            # "var" or "func"
+        self.type = type            # "int" or "char"
+        self.array = array
+        self.address = address
+        self.length = length
+        self.function = function
+
+    def _key(self) -> tuple:
+        return (self.name, self.kind, self.type, self.array, self.address, self.length, self.function)
+
+    def __eq__(self, other: object) -> bool:
+        return self._key() == other._key() if isinstance(other, Symbol) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value
+
+    def __repr__(self) -> str:
+        return "Symbol(%r, %r, %r, %r, %r, %r, %r)" % self._key()
 
 
-@dataclass
 class SymbolTable:
     """One global level: canonical name -> Symbol, first declaration wins."""
 
-    name: str
-    symbols: dict[str, Symbol] = field(default_factory=dict)
+    def __init__(self, name: str, symbols: dict[str, Symbol] | None = None) -> None:
+        self.name = name
+        self.symbols: dict[str, Symbol] = {} if symbols is None else symbols
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SymbolTable):
+            return NotImplemented
+        return (self.name, self.symbols) == (other.name, other.symbols)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"SymbolTable({self.name!r}, {self.symbols!r})"
 
     def define(self, sym: Symbol) -> Symbol:
         return self.symbols.setdefault(sym.name, sym)
@@ -47,14 +69,19 @@ class SymbolTable:
         return iter(self.symbols.values())
 
 
-@dataclass
 class Frame:
-    """One active function call: its locals and the value-space mark to free on return."""
+    """One active function call: its locals and the value-space mark to free on return.  ``declared``
+    counts the declarations executed, repeats included (a redeclared local leaks)."""
 
-    function: ast.Function | None
-    locals: dict[str, Symbol] = field(default_factory=dict)
-    mark: int = 0
-    declared: int = 0  # declarations executed, counting repeats (a redeclared local leaks)
+    def __init__(self, function: ast.Function | None, locals: dict[str, Symbol] | None = None,
+                 mark: int = 0, declared: int = 0) -> None:
+        self.function = function
+        self.locals: dict[str, Symbol] = {} if locals is None else locals
+        self.mark = mark
+        self.declared = declared
+
+    def __repr__(self) -> str:
+        return f"Frame({self.function!r}, {self.locals!r}, {self.mark}, {self.declared})"
 
     def declare(self, sym: Symbol) -> Symbol:
         return self.locals.setdefault(sym.name, sym)

@@ -8,11 +8,10 @@ dialects point by point; ``/work/shared/spec/gibson-dialect.md`` (section 7) is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Dialect:
+class Dialect(NamedTuple):
     """The switches that tell one dialect from the other.
 
     * ``significance``: characters a name keeps (first ``significance - 1`` plus the last);

@@ -10,7 +10,6 @@ the "(" after a function name or MC (CALLPAREN), and a "return" that ends its li
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -102,14 +101,24 @@ def _moved(t: Token, offset: int, line0: int, col0: int) -> Token:
                  end_column=end_column, end_pos=end_of(t) + offset)
 
 
-@dataclass
 class Level:
     """One symbol level as the lexer needs it: canonical name -> True for a function, False for a variable.
 
     The first declaration of a name in a level wins (section 3, "Within one level the first matching
     entry wins")."""
 
-    names: dict[str, bool] = field(default_factory=dict)
+    __slots__ = ("names",)
+
+    def __init__(self, names: dict[str, bool] | None = None) -> None:
+        self.names: dict[str, bool] = {} if names is None else names
+
+    def __eq__(self, other: object) -> bool:
+        return self.names == other.names if isinstance(other, Level) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Level({self.names!r})"
 
     def add(self, name: str, is_function: bool) -> None:
         self.names.setdefault(canonical(name), is_function)

@@ -18,7 +18,6 @@ An unbalanced ``[`` runs the cursor off the program: error 2 at the end of the t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import ErrorCode, TinyCError
@@ -31,15 +30,27 @@ LAYOUT = frozenset({"WS", "COMMENT", "NEWLINE"})
 WORDS = frozenset({"NAME", "IF", "ELSE", "WHILE", "FOR", "RETURN", "BREAK", "MC"})
 
 
-@dataclass(slots=True)
 class Item:
     """One top-level item: ``kind`` is "decl", "block", "func" or "endlibrary"; ``start``/``end`` index
     the raw token list (``end`` exclusive).  ``body`` is False for a function with no ``[`` after it."""
 
-    kind: str
-    start: int
-    end: int
-    body: bool = True
+    __slots__ = ("kind", "start", "end", "body")
+
+    def __init__(self, kind: str, start: int, end: int, body: bool = True) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.body = body
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Item):
+            return NotImplemented
+        return (self.kind, self.start, self.end, self.body) == (other.kind, other.start, other.end, other.body)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Item({self.kind!r}, {self.start}, {self.end}, {self.body})"
 
 
 def scan(tokens: list[Token], text: str, base: int = 0, strict: bool = True) -> list[Item]:

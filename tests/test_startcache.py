@@ -54,3 +54,12 @@ def test_a_changed_stage_source_misses(tmp_path, monkeypatch):
     monkeypatch.setattr(startcache, "_STAGES", ((1, 2),))  # as if parser.py had been edited
     startcache.parsed(text, 100, lambda: calls.append(2) or _parse(text, 100, ()))
     assert calls == [1, 2]
+
+
+def test_every_source_of_the_cached_parse_is_part_of_the_key():
+    from pathlib import Path
+    here = Path(startcache.__file__).resolve().parent.parent
+    syntax = {f"syntax/{p.name}" for p in (here / "syntax").iterdir()
+              if p.suffix in (".py", ".lark") and p.name not in ("__init__.py", "dialect.py")
+              and "gibson" not in p.name}  # the Gibson front end does not use the cache
+    assert syntax | {"ast.py", "machine/interpreter.py"} <= set(startcache.STAGES)

@@ -18,8 +18,8 @@ import zlib
 from pathlib import Path
 from typing import Callable
 
-STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "ast.py", "syntax/recovery.py",
-          "syntax/toplevel.py", "machine/interpreter.py")  # what the cached results depend on
+STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "syntax/to_ast.py", "ast.py",
+          "syntax/recovery.py", "syntax/toplevel.py", "syntax/positions.py", "machine/interpreter.py")  # what the cached results depend on
 KEEP = 200  # entries; more are pruned, oldest first
 
 

@@ -24,7 +24,8 @@ from .. import ast
 from .dialect import GIBSON
 from ..errors import ErrorCode, TinyCError
 from .lexer import Level, classify
-from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList, _ToAST
+from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
+from .to_ast import _ToAST
 from .positions import end_of, start_of
 from .recovery import parse_recovering
 from .toplevel import declared_names as _declared_names

@@ -1,0 +1,257 @@
+"""The parse tree to the AST: a Lark ``Transformer`` that builds the typed nodes of :mod:`tinyc.ast`.
+
+Every node keeps the absolute addresses of its source (the text's base address plus the offset), and
+statements that did not parse arrive as ``ERRSTMT`` tokens (:mod:`tinyc.syntax.recovery`) and become
+:class:`ast.ErrorStmt` nodes.  The dialect's front end (:mod:`tinyc.syntax.gibson`) subclasses it.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Transformer, Tree, v_args
+
+from .. import ast
+from .lexer import canonical
+from .positions import end_of, start_of
+
+
+def read_number(digits: str) -> int:
+    """A decimal literal as the original read it, digit by digit with wrap-around (section 2): the
+    value modulo 2**32, which the engines wrap again to the int width (2**16 divides 2**32)."""
+    if len(digits) < 1000:
+        return int(digits) & 0xFFFFFFFF
+    value = 0
+    for c in digits:
+        value = (value * 10 + ord(c) - 48) & 0xFFFFFFFF
+    return value
+
+
+def _tail(s) -> list | None:
+    """The path (node, field) from ``s`` down its last branch to a simple statement, or None when that
+    branch is a block, a for, or ``s`` has no branch."""
+    if isinstance(s, ast.If):
+        field = "orelse" if s.orelse is not None else "then"
+    elif isinstance(s, ast.While):
+        field = "body"
+    else:
+        return None
+    branch = getattr(s, field)
+    if isinstance(branch, (ast.Block, ast.For)):
+        return None
+    if isinstance(branch, (ast.If, ast.While)):
+        rest = _tail(branch)
+        return None if rest is None else [(s, field)] + rest
+    return [(s, field)]
+
+
+def _strip(children):
+    """Children without the punctuation tokens that the grammar names only to retype them."""
+    return [c for c in children if not (isinstance(c, Token) and c.type in ("CALLPAREN", "CPAREN"))]
+
+
+@v_args(meta=True)
+class _ToAST(Transformer):
+    """Lark tree to ``tinyc.ast`` nodes; every node keeps the absolute addresses of its source."""
+
+    canonical = staticmethod(canonical)  # a name's significant form (a dialect may keep more characters)
+
+    def __init__(self, base: int, text: str = "", prefixes: list | None = None):
+        super().__init__()
+        self.base = base
+        self.text = text
+        self.prefixes = prefixes or []
+
+    def _after(self, meta) -> int:
+        """The offset past the blanks, line ends and comments that follow a node: the original skipped
+        them after a call's arguments before it entered the function (the cursor of error 21)."""
+        text, at = self.text, (meta.end_pos if not meta.empty else 0)
+        while at < len(text):
+            if text[at] in " \t\f\r\n\x1a":
+                at += 1
+            elif text.startswith("/*", at):
+                nl = text.find("\n", at)
+                at = len(text) if nl < 0 else nl
+            else:
+                break
+        return at
+
+    def _pos(self, meta) -> tuple[int, int]:
+        return (self.base + meta.start_pos, self.base + meta.end_pos) if not meta.empty else (self.base, self.base)
+
+    def program(self, meta, items):
+        out: list[ast.Decl | ast.Block | ast.Function | ast.EndLibrary] = []
+        for item in items:
+            if isinstance(item, Token):
+                if item.type == "ENDLIBRARY":
+                    out.append(ast.EndLibrary(self.base + start_of(item), self.base + end_of(item)))
+            else:
+                out.append(item)
+        return ast.Program(*self._pos(meta), items=out)
+
+    def statements(self, meta, stmts):
+        return ast.Block(*self._pos(meta), body=self._attach([s for s in stmts if s is not None]))
+
+    def funcdef(self, meta, ch):
+        ch = _strip(ch)
+        name = ch[0]
+        return ast.Function(*self._pos(meta), name=name, params=ch[1:-1], body=ch[-1])
+
+    def fname(self, meta, ch):
+        return self.canonical(ch[0].value)
+
+    def block(self, meta, stmts):
+        return ast.Block(*self._pos(meta), body=self._attach(list(stmts)))
+
+    # ---- what a false condition skips (section 14 item 16; the skipping rules of the 1977 design)
+
+    def _attach(self, stmts: list) -> list:
+        """Statements that follow an if's or while's simple branch on its line belong to that branch.
+
+        The original skipped a branch that does not run textually: a simple statement (not ``[``,
+        ``if``, ``while``, ``for``) up to the first ``;`` or line end.  So in ``if c x=1 y=2`` the
+        ``y=2`` runs only when ``c`` is true (after ``x=1``), and in ``if 0 nosuch "x",1`` nothing is
+        looked at.  A while re-tests its condition after its branch, so what follows on the line never
+        runs."""
+        out = []
+        i = 0
+        while i < len(stmts):
+            s = stmts[i]
+            i += 1
+            path = _tail(s)
+            if path:
+                node, field = path[-1]
+                last = getattr(node, field)
+                taken = []
+                while i < len(stmts) and self._same_line(last, stmts[i]):
+                    last = stmts[i]
+                    taken.append(last)
+                    i += 1
+                if taken and not any(isinstance(n, ast.While) for n, _ in path):
+                    branch = getattr(node, field)
+                    setattr(node, field, ast.Block(branch.pos, last.end, body=[branch, *taken]))
+            out.append(s)
+        return out
+
+    def _same_line(self, before, after) -> bool:
+        gap = self.text[before.end - self.base:after.pos - self.base]
+        ends = self.text[before.end - self.base - 1:before.end - self.base]
+        return "\n" not in gap and ends != ";"
+
+    def decl(self, meta, ch):
+        return ast.Decl(*self._pos(meta), type=ch[0].value, names=ch[1:])
+
+    def declarator(self, meta, ch):
+        return ast.Declarator(*self._pos(meta), name=self.canonical(ch[0].value), size=None)
+
+    def array_declarator(self, meta, ch):
+        return ast.Declarator(*self._pos(meta), name=self.canonical(ch[0].value), size=ch[1])
+
+    def if_stmt(self, meta, ch):
+        cond, then = ch[1], ch[2]
+        orelse = ch[4] if len(ch) > 4 else None
+        return ast.If(*self._pos(meta), cond=cond, then=then, orelse=orelse)
+
+    def while_stmt(self, meta, ch):
+        return ast.While(*self._pos(meta), cond=ch[1], body=ch[2])
+
+    def for_stmt(self, meta, ch):
+        return ast.For(*self._pos(meta), init=ch[1], cond=ch[2], step=ch[3], body=ch[4])
+
+    def opt_expr(self, meta, ch):
+        return ch[0] if ch else None
+
+    def cond(self, meta, ch):
+        return _strip(ch)[0]
+
+    def break_stmt(self, meta, ch):
+        return ast.Break(*self._pos(meta))
+
+    def return_stmt(self, meta, ch):
+        return ast.Return(*self._pos(meta), value=ch[1])
+
+    def return_void(self, meta, ch):
+        return ast.Return(*self._pos(meta), value=None)
+
+    def expr_stmt(self, meta, ch):
+        return ast.ExprStmt(*self._pos(meta), expr=ch[0])
+
+    def null_stmt(self, meta, ch):
+        return ast.Null(*self._pos(meta))
+
+    def error_stmt(self, meta, ch):
+        code, address, k = ch[0].value.split(":")
+        prefix = self._prefix(self.prefixes[int(k)]) if self.prefixes else []
+        return ast.ErrorStmt(*self._pos(meta), code=int(code), address=int(address), prefix=prefix)
+
+    def _prefix(self, values: list) -> list:
+        """What a failed statement had parsed, as the engines evaluate it before the error: complete
+        operands (expressions) and the names still waiting for their ``(`` (see tinyc.recovery)."""
+        out: list = []
+        declaring = any(isinstance(v, Token) and v.type in ("INT", "CHAR") for v in values)
+
+        def add(items):
+            for j, v in enumerate(items):
+                if isinstance(v, Tree):
+                    r = self.transform(v)
+                    if isinstance(r, ast.Expr):
+                        out.append(r)
+                    elif isinstance(r, Tree):
+                        add(r.children)
+                    elif isinstance(r, list):
+                        add(r)
+                elif isinstance(v, ast.Expr):
+                    out.append(v)
+                elif isinstance(v, list):
+                    add(v)
+                elif isinstance(v, Token) and v.type == "NAME" and not declaring:
+                    nxt = items[j + 1] if j + 1 < len(items) else None
+                    if isinstance(nxt, Token) and nxt.type == "LPAR":
+                        out.append(ast.NameCheck(self.base + start_of(v), self.base + end_of(v),
+                                                 name=self.canonical(v.value), paren=self.base + start_of(nxt)))
+        add(values)
+        return out
+
+    def assign(self, meta, ch):
+        return ast.Assign(*self._pos(meta), target=ch[0], value=ch[1])
+
+    def binop(self, meta, ch):
+        return ast.BinOp(*self._pos(meta), op=ch[1].value, left=ch[0], right=ch[2])
+
+    def not_(self, meta, ch):
+        return ast.Unary(*self._pos(meta), op="!", operand=ch[0])
+
+    def sign(self, meta, ch):
+        return ast.Unary(*self._pos(meta), op=ch[0].value, operand=ch[1])
+
+    def preinc(self, meta, ch):
+        return ast.Unary(*self._pos(meta), op=ch[0].value, operand=ch[1])
+
+    def number(self, meta, ch):
+        return ast.Number(*self._pos(meta), value=read_number(ch[0].value))
+
+    def charlit(self, meta, ch):
+        """A character constant is a signed byte, like every char read into an expression (14 item 20)."""
+        body = ch[0].value[1:-1]
+        code = ord(body[0]) if body else ord("'")
+        return ast.CharLit(*self._pos(meta), value=code - 256 if code > 127 else code)
+
+    def string(self, meta, ch):
+        return ast.String(*self._pos(meta), length=len(ch[0].value) - 2)
+
+    def var(self, meta, ch):
+        return ast.Var(*self._pos(meta), name=self.canonical(ch[0].value))
+
+    def index(self, meta, ch):
+        return ast.Index(*self._pos(meta), name=self.canonical(ch[0].value), index=ch[1],
+                         name_end=self.base + ch[0].end_pos)
+
+    def call(self, meta, ch):
+        ch = [c for c in ch if not (isinstance(c, Token) and c.type == "RPAR")]
+        args = ch[1] if len(ch) > 1 else []
+        return ast.Call(*self._pos(meta), name=self.canonical(ch[0].value), args=args,
+                        name_end=self.base + ch[0].end_pos, after=self.base + self._after(meta))
+
+    def args(self, meta, ch):
+        return _strip(ch)
+
+    def mc(self, meta, ch):
+        return ast.MachineCall(*self._pos(meta), args=ch[1])

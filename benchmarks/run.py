@@ -47,6 +47,8 @@ PROGRAMS = {
     "fib": (HERE / "programs/fib.tc", "main", b"", twins.fib_main, None),
     "matrix": (HERE / "programs/matrix.tc", "main", b"", twins.matrix_main, None),
     "strings": (HERE / "programs/strings.tc", "main", b"", twins.strings_main, None),
+    "mandel": (HERE / "programs/mandel.tc", "main", b"", twins.mandel_main, None),
+    "scan": (HERE / "programs/scan.tc", "main", b"", twins.scan_main, None),
 }
 
 

@@ -2,9 +2,15 @@
 
 Each twin follows its tiny-c program loop for loop (the library routines a program calls are written
 out the same way), prints the same figures, and returns the output as bytes.
+
+As a script, ``python benchmarks/twins.py NAME`` runs one twin as a whole process and writes its bytes to
+stdout (benchmarks/whole.py times it against ``tinyc run``); ``python benchmarks/twins.py bca 3141 300``
+passes bca its seed and number of games.
 """
 
 from __future__ import annotations
+
+import sys
 
 
 def fib_main() -> bytes:
@@ -208,3 +214,125 @@ def bca_main(seed: int, games: int) -> bytes:
         t = t % games
     out.append("\r\nAverage number of tries was %d.%s\r\n" % (tot // games, dec))
     return "".join(out).encode()
+
+
+def mandel_main() -> bytes:
+    """mandel.tc: a fixed-point Mandelbrot, drawn ten times, printed once.
+
+    C's ``/`` and ``%`` truncate toward zero: where the dividend can be negative the twin writes
+    that out (Python's ``//`` and ``%`` round toward minus infinity)."""
+    pal, pic = b" .,:;-~=+*o%#&@M", bytearray(2048)
+    scale = 1
+    for k in range(12):
+        scale = scale * 2
+    np = len(pal)
+    w, h, kmax = 64, 32, 50
+    n = 0
+    for r in range(10):
+        n = 0
+        for y in range(h):
+            ci = y * 5 * scale // (2 * h) - 5 * scale // 4
+            for x in range(w):
+                cr = x * 3 * scale // w - 2 * scale
+                zr = zi = k = 0
+                while k < kmax:
+                    r2 = zr * zr // scale
+                    i2 = zi * zi // scale
+                    if r2 + i2 > 4 * scale:
+                        break
+                    p = zr * zi
+                    if p >= 0:
+                        zi = p // scale * 2 + p % scale * 2 // scale + ci
+                    else:
+                        zi = -(-p // scale) * 2 - (-p % scale * 2 // scale) + ci
+                    zr = r2 - i2 + cr
+                    k += 1
+                n = n + k
+                pic[w * y + x] = pal[k * (np - 1) // kmax]
+    out = bytearray()
+    for y in range(h):
+        for x in range(w):
+            out.append(pic[w * y + x])
+        out += b"\r\n"
+    return bytes(out) + b" %d\r\n" % n
+
+
+def scan_main() -> bytes:
+    """scan.tc: a 30,000-character text scanned for its length, words, a pattern and a letter.
+
+    The text is a NUL-terminated bytearray; the functions take it as the tiny-c ones take their
+    ``char s(0)`` parameter (scanning up to the NUL)."""
+    seed = 1
+
+    def rnd():
+        nonlocal seed
+        seed = (seed * 75 + 74) % 65537
+        return seed
+
+    def length(s):
+        k = 0
+        while s[k]:
+            k += 1
+        return k
+
+    def words(s):
+        k = n = inw = 0
+        while s[k]:
+            if s[k] == 32:
+                inw = 0
+            elif not inw:
+                n += 1
+                inw = 1
+            k += 1
+        return n
+
+    def count(s, f):
+        k = n = 0
+        while s[k]:
+            j = 0
+            while f[j] and s[k + j] == f[j]:
+                j += 1
+            if not f[j]:
+                n += 1
+            k += 1
+        return n
+
+    text = bytearray(31001)
+    i = t = n = 0
+    while i < 30000:
+        w = 1 + rnd() % 8
+        for k in range(w):
+            text[i] = 97 + rnd() % 5
+            i += 1
+        text[i] = 32
+        i += 1
+        if rnd() % 4 == 0:
+            text[i] = 32
+            i += 1
+    text[i] = 0
+    pat = b"abc\0"
+    for r in range(16):
+        t = t + length(text) + words(text)
+        t = t + count(text, pat) + count(text, b"ea\0")
+        k = 0
+        while text[k]:
+            if text[k] == 97:
+                n += 1
+            k += 1
+    return b" %d %d\r\n" % (t, n)
+
+
+def main(argv: list[str]) -> int:
+    """``python benchmarks/twins.py NAME [INT...]``: run one twin as a whole process (the twin of
+    whole.py's timings) and write its output bytes to stdout; bca takes its seed and number of games."""
+    if not argv or argv[0] + "_main" not in globals():
+        names = sorted(n[:-5] for n in globals() if n.endswith("_main"))
+        sys.stderr.write("usage: twins.py NAME [INT...]; NAME is one of %s\n" % ", ".join(names))
+        return 2
+    out = globals()[argv[0] + "_main"](*map(int, argv[1:]))
+    sys.stdout.buffer.write(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

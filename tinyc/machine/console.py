@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import select
 import sys
-from typing import BinaryIO
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 
 class Console:

@@ -7,11 +7,12 @@ Each routine returns the call's int value.  Numbers with no routine give error 2
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from ..errors import ErrorCode, ExitProgram, TinyCError
 
 if TYPE_CHECKING:
+    from typing import Callable
     from .interpreter import Machine
 
 BLOCK = 512          # bytes per MC 4 read, the chunk size the library's readfile/writefile use

@@ -8,10 +8,9 @@ dialects point by point; ``/work/shared/spec/gibson-dialect.md`` (section 7) is 
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
 
-class Dialect(NamedTuple):
+class Dialect:
     """The switches that tell one dialect from the other.
 
     * ``significance``: characters a name keeps (first ``significance - 1`` plus the last);
@@ -29,21 +28,37 @@ class Dialect(NamedTuple):
     * ``pl_newline``: what ``pl`` writes before its text.
     """
 
-    name: str
-    significance: int
-    comments: tuple[str, ...]
-    cr_is_line_end: bool
-    hash_lines: bool
-    prefix_keywords: bool
-    incdec_not: bool
-    if_parens: bool
-    variadic: bool
-    late_reads: bool
-    library: str
-    grammar: str
-    machine_calls: str
-    report: str
-    pl_newline: bytes
+    __slots__ = ("name", "significance", "comments", "cr_is_line_end", "hash_lines", "prefix_keywords",
+                 "incdec_not", "if_parens", "variadic", "late_reads", "library", "grammar", "machine_calls",
+                 "report", "pl_newline")
+
+    def __init__(self, *, name: str, significance: int, comments: tuple[str, ...], cr_is_line_end: bool,
+                 hash_lines: bool, prefix_keywords: bool, incdec_not: bool, if_parens: bool, variadic: bool,
+                 late_reads: bool, library: str, grammar: str, machine_calls: str, report: str,
+                 pl_newline: bytes) -> None:
+        self.name = name
+        self.significance = significance
+        self.comments = comments
+        self.cr_is_line_end = cr_is_line_end
+        self.hash_lines = hash_lines
+        self.prefix_keywords = prefix_keywords
+        self.incdec_not = incdec_not
+        self.if_parens = if_parens
+        self.variadic = variadic
+        self.late_reads = late_reads
+        self.library = library
+        self.grammar = grammar
+        self.machine_calls = machine_calls
+        self.report = report
+        self.pl_newline = pl_newline
+
+    def __setattr__(self, name: str, value: object) -> None:  # frozen once made
+        if hasattr(self, name):
+            raise AttributeError(f"a dialect's switches are fixed: {name}")
+        object.__setattr__(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"Dialect({self.name!r})"
 
     def canonical(self, name: str) -> str:
         """The significant form of a name: a long name keeps its first characters plus its last."""

@@ -9,7 +9,7 @@ helpers return them as ``int`` and fail loudly if that invariant is ever broken.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 if TYPE_CHECKING:  # Lark is imported only when something is tokenized
     from lark import Token

@@ -18,7 +18,7 @@ An unbalanced ``[`` runs the cursor off the program: error 2 at the end of the t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from ..errors import ErrorCode, TinyCError
 

@@ -1,0 +1,127 @@
+"""Scalar locals in memory, for the fast engine's code generator.
+
+A scalar local is a Python variable, but it also has a cell in the flat memory (reference section 3).
+:class:`CellsGen` writes modified variables back to their cells ("flush") before memory may be read
+outside a checked array, reads them back ("reload") after anything that may store there, and decides from
+the code (machine calls, calls, unchecked subscripts) where either is needed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import ast
+from .analysis import walk
+from .bounds import BoundsGen
+
+
+class CellsGen(BoundsGen):
+    """Flush and reload of the scalar locals' memory cells, and where they are needed."""
+
+    if TYPE_CHECKING:  # a later layer's method this one calls
+        def array(self, node: ast.Index, plain: bool = False) -> dict | None: ...  # ExpressionGen
+
+    # ---- flush (variables -> cells) and reload (cells -> variables)
+
+    def cell(self, name: str) -> str:
+        if self.an.locals[name].type == "int":
+            return f"_IV[a_{name} & {self.amask}][a_{name} >> {self.shift}]"
+        return f"_B[a_{name}]"
+
+    def flush_set(self) -> list[str]:
+        """Allocated scalars whose variable may be ahead of their cell."""
+        return [k for k in self.bound if k in self.an.modified] if self.cells else []
+
+    def flush_stmts(self, ind: int) -> None:
+        for k in self.flush_set():
+            self.emit(ind, f"{self.cell(k)} = v_{k}")
+
+    def flush_args(self) -> str:
+        """The (ints, chars) tuples of (address, value) pairs of the helpers that flush."""
+        parts = {"int": [], "char": []}
+        for k in self.flush_set():
+            parts[self.an.locals[k].type] += [f"a_{k}", f"v_{k}"]
+        return ", ".join("(" + "".join(x + ", " for x in parts[t]) + ")" for t in ("int", "char"))
+
+    def flush_expr(self, ret: str) -> str:
+        """``ret``, after the modified variables are written to their cells (an expression)."""
+        fs = self.flush_set()
+        if not fs:
+            return ret
+        if len(fs) == 1:  # one variable: a helper without loops
+            k = fs[0]
+            return f"_fl1{self.an.locals[k].type[0]}({ret}, a_{k}, v_{k})"
+        return f"_fl({ret}, {self.flush_args()})"
+
+    def reload_expr(self) -> str | None:
+        """An expression that reads every allocated scalar back from its cell (None: there is none)."""
+        if not self.bound:
+            return None
+        out = "(" + "".join(f"(v_{k} := {self.cell(k)}), " for k in self.bound) + ")"
+        self.reset_bounds()
+        return out
+
+    # ---- what code may touch memory outside checked arrays (then cells matter)
+
+    DIRECT = {1: 1, 2: 0, 10: 0, 12: 0, 14: 1, 17: 2, 1005: 0}  # MC number -> arity; no memory access
+
+    def direct(self, n: ast.MachineCall) -> bool:
+        last = n.args[-1] if n.args else None
+        return (isinstance(last, ast.Number) and last.value in self.DIRECT
+                and len(n.args) - 1 == self.DIRECT[last.value])
+
+    def effects_of(self, name: str) -> tuple[bool, bool]:
+        """(may read, may write) memory outside checked arrays: a call of the global function ``name``."""
+        shape = self.resolve(name)
+        if shape is None or shape[0] != "func":
+            return False, False
+        return (shape[2], shape[3]) if len(shape) > 2 else (True, True)
+
+    def targets(self, node) -> set[int]:
+        out = set()
+        for n in walk(node):
+            if isinstance(n, ast.Assign) and isinstance(n.target, ast.Index):
+                out.add(id(n.target))
+            elif isinstance(n, ast.Unary) and n.op in ("++", "--") and isinstance(n.operand, ast.Index):
+                out.add(id(n.operand))
+        return out
+
+    def unsafe(self, n: ast.Index) -> bool:
+        """Whether an element access may land outside its array's own checked space."""
+        if n.name in self.an.locals and not self.an.locals[n.name].array:
+            return False  # error 7 before any access
+        acc = self.array(n, plain=True)
+        return acc is not None and not acc.get("safe")
+
+    def has_nonsafe(self, node) -> bool:
+        return any(isinstance(n, ast.Index) and self.unsafe(n) for n in walk(node))
+
+    def may_sync(self, node) -> bool:
+        """Whether ``node`` has a machine call or a call that reads or writes memory outside checked arrays."""
+        for n in walk(node):
+            if isinstance(n, ast.MachineCall) and not self.direct(n):
+                return True
+            if isinstance(n, (ast.Var, ast.Call)) and n.name not in self.an.locals and any(self.effects_of(n.name)):
+                return True
+        return False
+
+    def changes_locals(self, node) -> bool:
+        """Whether evaluating ``node`` may change a scalar local (an assignment, ++/--, or a reload)."""
+        for n in walk(node):
+            if isinstance(n, ast.Assign) or (isinstance(n, ast.Unary) and n.op in ("++", "--")):
+                return True
+        return self.may_reload(node)
+
+    def may_reload(self, node) -> bool:
+        """Whether running ``node`` may change scalar locals through memory (their variables reloaded)."""
+        if not self.bound and not self.an.locals:
+            return False
+        tg = self.targets(node)
+        for n in walk(node):
+            if isinstance(n, ast.MachineCall) and not self.direct(n):
+                return True
+            if isinstance(n, (ast.Var, ast.Call)) and n.name not in self.an.locals and self.effects_of(n.name)[1]:
+                return True
+            if isinstance(n, ast.Index) and id(n) in tg and self.unsafe(n):
+                return True
+        return False

@@ -1,0 +1,85 @@
+"""The state and output of the fast engine's code generator, shared by its parts.
+
+:class:`GenBase` holds what one generation run knows (the function, its link shapes, the lines written so
+far, the bounds known here); the generator's other parts are classes built on it (see
+:mod:`tinyc.engines.codegen`).  :class:`E` is a generated expression with its value bounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .analysis import Analysis
+
+
+@dataclass
+class E:
+    """A generated expression: Python ``code``; ``kind`` "int" or "bool"; value bounds lo..hi (raw ints);
+    ``pure``: evaluating it has no side effect and cannot fail."""
+
+    code: str
+    kind: str
+    lo: int
+    hi: int
+    pure: bool = False
+    name: bool = False  # a plain Python name (no temporary needed to reuse it)
+
+
+
+class GenBase:
+    """The generator's state for one function, and its output (lines, line map, temporaries)."""
+
+    def __init__(self, fname: str, params, body: list, resolve, int_bits: int, source=None,
+                 toplevel: bool = False, size: int | None = None, max_depth: int | None = None):
+        self.fname = fname
+        self.params = params
+        self.body = body
+        self.an = Analysis(params, body, int_bits)
+        self.resolve = resolve
+        self.bits = int_bits
+        self.isz = int_bits // 8
+        self.shift = 2 if int_bits == 32 else 1
+        self.amask = self.isz - 1
+        self.imin, self.imax = -(1 << (int_bits - 1)), (1 << (int_bits - 1)) - 1
+        self.source = source or (lambda node: None)
+        self.toplevel = toplevel
+        # the memory size and depth limit, as constants when the caller fixes them (the code cache keys them)
+        self.size = "_SIZE" if size is None else str(size)
+        self.maxd = "_MAXD" if max_depth is None else str(max_depth)
+        self.views: dict[str, str] = {}  # global array -> the factory line binding its element view
+        self.stepped = False
+        self.deferred: list[str] = []  # entry steps of _t/_d not emitted yet (see settle)  # _d already counts the calls this function makes (``_d += 1`` on entry)
+        self.lines: list[str] = []
+        self.linemap: dict[int, int] = {}  # generated line (1-based) -> tiny-c statement address
+        self.nodes: list = []              # nodes the MC routines need (``_N[k]``)
+        self.ntemp = 0
+        self.known: dict | None = {}  # bounds of scalar locals here (None: unreachable code)
+        self.breaks: list[list] = []   # per enclosing loop: the bounds at its breaks
+        self.dry_depth = 0             # > 0 while loop bodies are generated for their bounds only
+        self.hoisted: dict[str, str] = {}  # global scalar -> the local that holds it in this loop
+        self.prechecked: set[int] = set()  # leading declarations whose space the prologue tested
+        # scalar locals live in the flat memory too (reference section 3): their cells are written on
+        # allocation, and a Python variable assigned by name (``an.modified``) is written back ("flushed")
+        # wherever memory may be read outside a checked array, and on every exit; after anything that may
+        # store outside a checked array the variables are read back ("reloaded") from their cells.
+        self.bound: list[str] = []     # scalar locals allocated so far, in order
+        self.base = 0                  # extra indentation (the body's try: for the flush on an error)
+        self.addrs = False             # a_NAME holds each scalar's address (set in generate)
+        self.cells = False             # scalars have cells in memory (not in a pure function)
+        self.frame = False             # _f0 (the frame's first byte) is bound: accesses test against it
+
+    # ---- output
+
+    def emit(self, ind: int, text: str, at: int | None = None) -> None:
+        self.lines.append("    " * (ind + self.base) + text)
+        if at is not None:
+            self.linemap[len(self.lines) + 1] = at  # +1: the factory's def line comes first
+
+    def comment(self, ind: int, node) -> None:
+        text = self.source(node)
+        if text:
+            self.emit(ind, "# " + text)
+
+    def tmp(self) -> str:
+        self.ntemp += 1
+        return f"_{self.ntemp}"

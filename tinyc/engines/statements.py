@@ -1,0 +1,308 @@
+"""Statements for the fast engine's code generator (reference section 5).
+
+:class:`StatementGen` writes the Python lines of a tiny-c statement: ``if``, ``while``, ``for`` (a counted
+``for`` as a Python ``range``), ``break``, ``return``, and expression statements whose stores and increments
+are written inline; loop heads get their bounds from :mod:`.bounds`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import ast
+from .analysis import Unsupported, assigned_names, walk
+from .bounds import join
+from .expressions import ExpressionGen
+from .genbase import E
+
+
+class StatementGen(ExpressionGen):
+    """Python lines for tiny-c statements."""
+
+    if TYPE_CHECKING:  # a later layer's method this one calls
+        def decl(self, s: ast.Decl, ind: int) -> None: ...  # Codegen
+
+    # ---- statements (section 5)
+
+    def stmt(self, s, ind: int) -> None:
+        if isinstance(s, ast.Block):
+            for x in s.body:
+                self.stmt(x, ind)
+            return
+        if not isinstance(s, ast.Null):
+            self.comment(ind, s)
+        if isinstance(s, ast.Decl):
+            self.decl(s, ind)
+        elif isinstance(s, ast.If):
+            self.emit(ind, f"if {self.truth(self.expr(s.cond))}:", s.pos)
+            before = self.known
+            self.known = self.refine(before, s.cond, True)
+            self.suite(s.then, ind + 1)
+            after = self.known
+            self.known = self.refine(before, s.cond, False)
+            if s.orelse is not None:
+                self.emit(ind, "else:")
+                self.suite(s.orelse, ind + 1)
+            self.known = join(after, self.known)
+        elif isinstance(s, ast.While):
+            self.loop_stmt(s, s.cond, s.body, None, ind)
+        elif isinstance(s, ast.For) and self.counted(s):
+            self.range_for(s, ind)
+        elif isinstance(s, ast.For):
+            if s.init is not None:
+                self.exprstmt(s.init, ind)
+            self.loop_stmt(s, s.cond, s.body, s.step, ind)
+        elif isinstance(s, ast.Break):
+            if not self.breaks:
+                self.flush_stmts(ind)
+            self.emit(ind, "break" if self.breaks else "return 0", s.pos)
+            if self.breaks and self.known is not None:
+                self.breaks[-1].append(self.known)
+            self.known = None
+        elif isinstance(s, ast.Return):
+            if s.value is None:
+                self.flush_stmts(ind)
+                self.emit(ind, "return 0", s.pos)
+            else:
+                code = self.wrap(self.expr(s.value)).code
+                if self.flush_set():
+                    self.emit(ind, f"_rv = {code}", s.pos)
+                    self.flush_stmts(ind)
+                    self.emit(ind, "return _rv", s.pos)
+                else:
+                    self.emit(ind, f"return {code}", s.pos)
+            self.known = None
+        elif isinstance(s, ast.ExprStmt):
+            self.exprstmt(s.expr, ind)
+        elif isinstance(s, ast.Null):
+            pass
+        elif isinstance(s, ast.ErrorStmt):  # a statement that did not parse: its error when it runs
+            if s.prefix:
+                raise Unsupported("a statement that did not parse evaluates what it had parsed")
+            self.emit(ind, f"_err({s.code}, {s.address})", s.pos)
+            self.known = None
+
+    def loop_stmt(self, s, cond, body, step, ind: int) -> None:
+        """``while`` (and ``for`` without a counted range): head bounds, then the code."""
+        entry = self.known
+        hoist = self.hoistable(s)
+
+        def one_pass():
+            c = None if cond is None else self.expr(cond)
+            self.known = self.refine(self.known, cond, True)
+            self.breaks.append([])
+            self.suite(body, ind + 1)
+            if step is not None:
+                self.exprstmt(step, ind + 1)
+            self.breaks.pop()
+            return c
+        outer_hoisted = self.hoisted
+        self.hoisted = dict(self.hoisted)
+        for name, cell in hoist.items():
+            t = self.tmp()
+            self.emit(ind, f"{t} = {cell}  # not changed by the loop")
+            self.hoisted[name] = t
+        head = self.loop_head(s, entry, one_pass)
+        self.known = head
+        cond_code = "True" if cond is None else self.truth(self.expr(cond))
+        after_cond = self.known
+        self.emit(ind, f"while {cond_code}:", s.pos)
+        self.known = self.refine(after_cond, cond, True)
+        self.breaks.append([])
+        self.suite(body, ind + 1)
+        if step is not None:
+            self.exprstmt(step, ind + 1)
+        exits = self.breaks.pop()
+        self.known = self.refine(after_cond, cond, False) if cond is not None else None
+        for b in exits:
+            self.known = join(self.known, b)
+        self.hoisted = outer_hoisted
+
+    def hoistable(self, s) -> dict[str, str]:
+        """Global scalars read by a loop that nothing in it can change: read once before it."""
+        if self.dry_depth:
+            return {}
+        reads, assigned = {}, set()
+        for n in walk(s):
+            if isinstance(n, ast.MachineCall):
+                return {}
+            if isinstance(n, (ast.Var, ast.Call, ast.Index)) and n.name not in self.an.locals:
+                shape = self.resolve(n.name)
+                if shape is None or shape[0] == "func":
+                    return {}
+                if isinstance(n, ast.Var) and not shape[2]:
+                    reads[n.name] = shape
+            target = n.target if isinstance(n, ast.Assign) else (
+                n.operand if isinstance(n, ast.Unary) and n.op in ("++", "--") else None)
+            if isinstance(target, ast.Var) and target.name not in self.an.locals:
+                assigned.add(target.name)
+            elif isinstance(target, ast.Index):
+                acc = self.array(target)
+                if acc is None or not acc.get("safe"):
+                    return {}  # a store that may land anywhere
+            elif target is not None and not isinstance(target, ast.Var):
+                return {}
+        return {k: self.gcell(v[1], v[5]) for k, v in reads.items()
+                if k not in assigned and k not in self.hoisted and v[1] == "int"}
+
+    def counted(self, s: ast.For) -> bool:
+        """``for(k=e;k<n;++k)`` with an int local k the body leaves alone and an invariant n: a Python range."""
+        init, cond, step = s.init, s.cond, s.step
+        if not (isinstance(init, ast.Assign) and isinstance(init.target, ast.Var)):
+            return False
+        k = init.target.name
+        loc = self.an.locals.get(k)
+        if loc is None or loc.array or loc.type != "int":
+            return False
+        if not (isinstance(step, ast.Unary) and step.op == "++" and isinstance(step.operand, ast.Var)
+                and step.operand.name == k):
+            return False
+        if not (isinstance(cond, ast.BinOp) and cond.op in ("<", "<=") and isinstance(cond.left, ast.Var)
+                and cond.left.name == k):
+            return False
+        body_assigns = assigned_names(s.body) | assigned_names(init.value)
+        if k in body_assigns or self.may_reload(s):
+            return False
+        end = cond.right
+        if isinstance(end, ast.Number):
+            return cond.op == "<" or self.wrap(self.x_Number(end)).lo < self.imax
+        if cond.op != "<" or not isinstance(end, ast.Var) or end.name == k:
+            return False
+        e = self.an.locals.get(end.name)
+        return e is not None and not e.array and end.name not in assigned_names(s.body)
+
+    def range_for(self, s: ast.For, ind: int) -> None:
+        k = s.init.target.name
+        start = self.wrap(self.expr(s.init.value))
+        end = self.expr(s.cond.right)
+        stop = str(end.lo + 1) if s.cond.op == "<=" else end.code
+        stop_hi = end.lo + 1 if s.cond.op == "<=" else end.hi
+        self.emit(ind, f"v_{k} = {start.code}", s.pos)
+        self.emit(ind, f"for v_{k} in range(v_{k}, {stop}):", s.pos)
+        inside = (start.lo, max(start.lo, stop_hi - 1))
+        self.set_bounds(k, start.lo, start.hi)
+        entry = self.known
+
+        def one_pass():
+            self.set_bounds(k, *inside)
+            self.breaks.append([])
+            self.suite(s.body, ind + 1)
+            self.breaks.pop()
+        head = self.loop_head(s.body, entry, one_pass)
+        self.known = head
+        self.set_bounds(k, *inside)
+        self.breaks.append([])
+        self.suite(s.body, ind + 1)
+        exits = self.breaks.pop()
+        self.known = head
+        for b in exits:
+            self.known = join(self.known, b)
+        self.set_bounds(k, start.lo, max(start.hi, stop_hi, inside[1]))
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"if v_{k} < {stop}: v_{k} = {stop}")
+
+    def suite(self, s, ind: int) -> None:
+        n = len(self.lines)
+        self.stmt(s, ind)
+        if all(ln.lstrip().startswith("#") for ln in self.lines[n:]):
+            self.emit(ind, "pass")
+
+    # ---- expression statements: stores and increments inline
+
+    def exprstmt(self, e, ind: int) -> None:
+        if isinstance(e, ast.Assign):
+            if self.store_stmt(e.target, e, ind, value=e.value):
+                return
+        elif isinstance(e, ast.Unary) and e.op in ("++", "--"):
+            if self.store_stmt(e.operand, e, ind, delta=1 if e.op == "++" else -1):
+                return
+        self.emit(ind, self.expr(e).code, e.pos)
+
+    def store_stmt(self, target, node, ind: int, value=None, delta: int = 0) -> bool:
+        """A store or increment as statements; False if it needs the expression form."""
+        if isinstance(target, ast.Var):
+            loc = self.an.locals.get(target.name)
+            if loc is not None and not loc.array:
+                lo, hi = self.var_bounds(loc.name)
+                src = E(f"v_{loc.name}", "int", lo, hi, True, True)
+                if value is None and loc.type == "int":
+                    edge = self.imax if delta > 0 else self.imin
+                    self.emit(ind, f"v_{loc.name} {'+' if delta > 0 else '-'}= 1", node.pos)
+                    if (hi if delta > 0 else lo) == edge:
+                        self.emit(ind, f"if v_{loc.name} == {edge + delta}: v_{loc.name} = {edge - delta * ((1 << self.bits) - 1)}")
+                        self.set_bounds(loc.name, *self.bounds("int"))
+                    else:
+                        self.set_bounds(loc.name, lo + delta, hi + delta)
+                    return True
+                v = self.expr(value) if value is not None else self.add(src, delta)
+                v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
+                self.emit(ind, f"v_{loc.name} = {v.code}", node.pos)
+                self.set_bounds(loc.name, v.lo, v.hi)
+                return True
+            shape = self.resolve(target.name) if loc is None else None
+            if shape is None or shape[0] != "var" or shape[2]:
+                return False
+            typ = shape[1]
+            cell = self.gcell(typ, shape[5])
+            v = self.expr(value) if value is not None else self.add(E(cell, "int", *self.bounds(typ)), delta)
+            v = self.wrap(v) if typ == "int" else self.wrapc(v)
+            self.emit(ind, f"{cell} = {v.code}", node.pos)
+            return True
+        if not isinstance(target, ast.Index):
+            return False
+        acc = self.array(target)
+        if acc is None:
+            return False
+        typ = acc["type"]
+        index = self.wrap(self.expr(target.index))
+        check = self.needs_check(acc, index)
+        if value is not None and index.pure and acc.get("safe") and not check:
+            known, ntemp = self.known, self.ntemp
+            v = self.expr(value)
+            if v.pure:  # nothing to order: one Python store
+                v = self.wrap(v) if typ == "int" else self.wrapc(v)
+                loc, _, write, _ = self.location(acc, index.code)
+                self.emit(ind, f"{write.format(loc)} = {v.code}", node.pos)
+                return True
+            self.known, self.ntemp = known, ntemp  # the value is generated again below, in its place
+        # the index is taken before the value runs: a value that may change it (gb(v)=(v=3), a call that
+        # changes v through memory) must not move the store
+        fixed = index.name and (value is None or not self.changes_locals(value))
+        i = index.code if fixed else self.tmp()
+        if not fixed:
+            self.emit(ind, f"{i} = {index.code}", node.pos)
+        if check:
+            self.emit(ind, f"if not {self.in_range(acc, index, i)}: _err(6, {target.end})", node.pos)
+            self.checked(acc, target)
+        loc, read, write, fault = self.location(acc, i)
+        if acc.get("safe"):  # a constant base: the element's place needs no temporary
+            lname = place = loc
+        else:
+            lname = place = self.tmp()
+            self.emit(ind, f"{lname} = {loc}")
+        v = None
+        if value is not None:
+            v = self.expr(value)
+            v = self.wrap(v) if typ == "int" else self.wrapc(v)
+            if fault and not v.pure:  # the value runs before the store can fail (as the reference)
+                vt = self.tmp()
+                self.emit(ind, f"{vt} = {v.code}", node.pos)
+                v = E(vt, "int", v.lo, v.hi, True, True)
+        framed = fault and self.bound and not acc.get("safe")
+        if framed:  # the place may be in this frame: flush before, reload after (see ``framed``)
+            n = 1 if typ == "char" else self.isz
+            thr = "_f0" if n == 1 else f"_f0 - {n - 1}"
+            test = f"0 <= {lname} {'< _f0' if n == 1 else f'<= _f0 - {n}'}"
+            self.emit(ind, f"if not {test}: _wsl({lname}, {n}, {node.end}, {self.flush_args()})")
+        elif fault:
+            self.emit(ind, f"if not {fault.format(lname)}: _err(6, {node.end})")
+        if v is None:
+            v = self.add(E(read.format(place), "int", *self.bounds(typ)), delta)
+            v = self.wrap(v) if typ == "int" else self.wrapc(v)
+        self.emit(ind, f"{write.format(place)} = {v.code}", node.pos)
+        if framed:
+            self.emit(ind, f"if {lname} >= {thr}:")
+            for k in self.bound:
+                self.emit(ind + 1, f"v_{k} = {self.cell(k)}")
+            self.reset_bounds()
+        return True

@@ -7,8 +7,6 @@ limits of CPython, and :class:`Unsupported`, raised for a function the reference
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .. import ast
 
 MAX_LOCALS = 4096
@@ -18,14 +16,22 @@ class Unsupported(Exception):
     """The function needs the reference evaluator (dynamic locals)."""
 
 
-@dataclass
 class Local:
-    name: str
-    type: str
-    array: bool
-    length: int = 1         # arrays: N+1
-    frozen: bool = True     # arrays: the pointer is never reassigned in this function
-    allocated: bool = False  # arrays: space from a declaration here (in bounds if checked and frozen)
+    """A static local: ``length`` is N+1 for an array; ``frozen``: the array pointer is never reassigned
+    in this function; ``allocated``: its space comes from a declaration here (in bounds if checked and
+    frozen); ``bound``: the generator has emitted its first declaration."""
+
+    __slots__ = ("name", "type", "array", "length", "frozen", "allocated", "bound")
+
+    def __init__(self, name: str, type: str, array: bool, length: int = 1, frozen: bool = True,
+                 allocated: bool = False) -> None:
+        self.name = name
+        self.type = type
+        self.array = array
+        self.length = length
+        self.frozen = frozen
+        self.allocated = allocated
+        self.bound = False
 
 
 def constant(expr, bits: int = 32) -> int | None:

@@ -8,7 +8,7 @@ and the range reasoning of subscripts (``needs_check``, ``in_range``) from them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
 from .analysis import assigned_names, constant, walk

@@ -8,7 +8,7 @@ the code (machine calls, calls, unchecked subscripts) where either is needed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
 from .analysis import walk

@@ -260,8 +260,8 @@ class Codegen(StatementGen):
         size = self.isz if s.type == "int" else 1
         for d in s.names:
             loc = self.an.locals[d.name]
-            first = not getattr(loc, "_bound", False)
-            loc._bound = True
+            first = not loc.bound
+            loc.bound = True
             if d.size is None:
                 off = sum(n for n, _ in pending)
                 pending.append((size, d.end))

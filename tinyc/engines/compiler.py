@@ -16,7 +16,8 @@ import types
 from .. import ast
 
 from . import codegen
-from .codegen import Codegen, Unsupported, assigned_names
+from .analysis import Analysis, Unsupported, assigned_names
+from .codegen import Codegen
 from ..errors import ErrorCode, TinyCError
 from .evaluator import Evaluator
 from .fastrt import Linkage, runtime_globals
@@ -99,7 +100,7 @@ class FastEngine:
         if hit is None or hit[0] is not fn:
             names = assigned_names(fn.body)
             try:
-                names -= set(Codegen(fn.name, _params(fn), fn.body.body, lambda n: None, 32).an.locals)
+                names -= set(Analysis(_params(fn), fn.body.body, 32).locals)
             except Unsupported:
                 pass
             hit = _ASSIGNED[id(fn)] = (fn, names)
@@ -130,7 +131,7 @@ class FastEngine:
         hit = _ANALYSIS.get(id(fn))
         if hit is None or hit[0] is not fn:
             try:
-                free = sorted(Codegen(fn.name, _params(fn), fn.body.body, lambda n: None, 32).an.free)
+                free = sorted(Analysis(_params(fn), fn.body.body, 32).free)
             except Unsupported:
                 free = None
             hit = _ANALYSIS[id(fn)] = (fn, free)

@@ -8,7 +8,7 @@ interface and must agree with this one byte for byte.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
 from ..errors import ErrorCode, TinyCError, MemoryFault

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 import sys
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .codegen import assigned_names
 from ..errors import ErrorCode, TinyCError, MemoryFault
@@ -174,15 +174,24 @@ class Linkage:
         self.engine = engine
         self.program, self.library = program, library
         self.G = dict(engine.runtime)
-        assigned = set(extra)
-        for table in (program, library):
-            if table is not None:
-                for sym in table:
-                    if sym.kind == "func":
-                        assigned |= engine.assigned(sym.function)
-        self.assigned = assigned
+        self._extra = extra
+        self._assigned: set[str] | None = None
         self.shapes: dict[str, tuple | None] = {}
         self._effects: dict[str, tuple[bool, bool]] = {}
+
+    @property
+    def assigned(self) -> set[str]:
+        """The names some code of the link assigns as a whole; worked out on first use (a program array
+        asks, to know whether it is frozen), since walking every library function costs each start."""
+        if self._assigned is None:
+            names = set(self._extra)
+            for table in (self.program, self.library):
+                if table is not None:
+                    for sym in table:
+                        if sym.kind == "func" and sym.function is not None:
+                            names |= self.engine.assigned(sym.function)
+            self._assigned = names
+        return self._assigned
 
     def lookup(self, name: str):
         sym = self.program.get(name) if self.program is not None else None

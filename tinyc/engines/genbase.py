@@ -7,22 +7,26 @@ far, the bounds known here); the generator's other parts are classes built on it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .analysis import Analysis
 
 
-@dataclass
 class E:
     """A generated expression: Python ``code``; ``kind`` "int" or "bool"; value bounds lo..hi (raw ints);
-    ``pure``: evaluating it has no side effect and cannot fail."""
+    ``pure``: evaluating it has no side effect and cannot fail; ``name``: the code is a plain Python name
+    (no temporary needed to reuse it)."""
 
-    code: str
-    kind: str
-    lo: int
-    hi: int
-    pure: bool = False
-    name: bool = False  # a plain Python name (no temporary needed to reuse it)
+    __slots__ = ("code", "kind", "lo", "hi", "pure", "name")
+
+    def __init__(self, code: str, kind: str, lo: int, hi: int, pure: bool = False, name: bool = False) -> None:
+        self.code = code
+        self.kind = kind
+        self.lo = lo
+        self.hi = hi
+        self.pure = pure
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"E({self.code!r}, {self.kind!r}, {self.lo}, {self.hi}, {self.pure}, {self.name})"
 
 
 

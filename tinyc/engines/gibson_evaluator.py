@@ -21,7 +21,7 @@ differences (gibson-dialect.md sections 3.5-3.10):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
 from ..errors import ErrorCode, TinyCError, MemoryFault

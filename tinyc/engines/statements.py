@@ -7,7 +7,7 @@ are written inline; loop heads get their bounds from :mod:`.bounds`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
 from .analysis import Unsupported, assigned_names, walk

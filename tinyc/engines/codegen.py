@@ -97,6 +97,13 @@ class Codegen(StatementGen):
 
     # ---- allocation in value space (frames grow from _t)
 
+    def bound_of(self, d: ast.Declarator) -> int:
+        """The constant N of a local array ``d(N)`` (the analysis sent every other bound to the reference)."""
+        assert d.size is not None
+        n = constant(d.size, self.bits)
+        assert n is not None
+        return n
+
     def limit(self, n: int) -> str:
         """The highest ``_t`` that leaves room for ``n`` bytes."""
         return f"_SIZE - {n}" if self.size == "_SIZE" else str(int(self.size) - n)
@@ -141,7 +148,7 @@ class Codegen(StatementGen):
             if not isinstance(s, ast.Decl):
                 break
             size = self.isz if s.type == "int" else 1
-            total += sum(size * (1 if d.size is None else max(constant(d.size, self.bits) + 1, 0)) for d in s.names)
+            total += sum(size * (1 if d.size is None else max(self.bound_of(d) + 1, 0)) for d in s.names)
             self.prechecked.add(id(s))
         return total
 
@@ -256,7 +263,7 @@ class Codegen(StatementGen):
     def decl(self, s: ast.Decl, ind: int) -> None:
         pre = id(s) in self.prechecked  # its space was tested on entry
         pending: list[tuple[int, int]] = []
-        writes: list[str] = []
+        writes: list = []  # factory lines, or (offset, type, value) cells of a repeated declaration
         size = self.isz if s.type == "int" else 1
         for d in s.names:
             loc = self.an.locals[d.name]
@@ -276,7 +283,7 @@ class Codegen(StatementGen):
                     writes.append((off, s.type, "0"))
                 continue
             self.flush_alloc(ind, pending, pre, writes)
-            n = max(constant(d.size, self.bits) + 1, 0) * size
+            n = max(self.bound_of(d) + 1, 0) * size
             if not pre:
                 self.alloc_check(ind, [(n, d.end)])
             if first and not any(p[1].name == d.name for p in self.params):

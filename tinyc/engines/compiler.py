@@ -42,7 +42,7 @@ class FastEngine:
         self.m = machine
         self.ref = Evaluator(machine)
         self.depth = 0
-        self._runtime = None
+        self._runtime: dict | None = None
 
     @property
     def runtime(self) -> dict:

@@ -101,6 +101,7 @@ class Evaluator:
 
     def exec_decl(self, node: ast.Decl) -> None:
         frame = self.frame
+        assert frame is not None  # statements run in a call's frame, or in the frame run() makes
         for d in node.names:
             frame.declared += 1
             if frame.declared > MAX_LOCALS:
@@ -264,6 +265,7 @@ class Evaluator:
     def call(self, sym: Symbol, args: list[int], node: ast.Node) -> int:
         """Call a tiny-c function: bind parameters in a new frame, run the body, free the locals."""
         fn = sym.function
+        assert fn is not None  # only "func" symbols are called, and each holds its AST
         if fn.error is not None:  # a header that did not parse, or no body: found as the call enters
             raise TinyCError(fn.error.code, fn.error.address)
         params = [(decl.type, d) for decl in fn.params for d in decl.names]

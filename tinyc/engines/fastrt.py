@@ -16,6 +16,8 @@ from .codegen import assigned_names
 from ..errors import ErrorCode, TinyCError, MemoryFault
 
 if TYPE_CHECKING:
+    from collections.abc import Set as AbstractSet
+
     from .compiler import FastEngine
 
 
@@ -28,7 +30,8 @@ def runtime_globals(engine: FastEngine) -> dict:
     if sys.byteorder != "little" or struct.calcsize(code) != isz:
         raise RuntimeError("the fast engine needs a little-endian host with 4-byte C ints")
     whole = memoryview(data)
-    views = tuple(whole[k:k + (size - k) // isz * isz].cast(code) for k in range(isz))
+    views = tuple(whole[k:k + (size - k) // isz * isz].cast(code)  # type: ignore[call-overload]  # "i" or "h"
+                  for k in range(isz))
     signed_bytes = whole.cast("b")
     mask, shift = isz - 1, 2 if isz == 4 else 1
     wrap = mem.wrap
@@ -170,7 +173,7 @@ class Linkage:
     that no code of the link ever reassigns is "frozen": its element view and base index are constants.
     """
 
-    def __init__(self, engine: FastEngine, program, library, extra: set[str] = frozenset()):
+    def __init__(self, engine: FastEngine, program, library, extra: AbstractSet[str] = frozenset()):
         self.engine = engine
         self.program, self.library = program, library
         self.G = dict(engine.runtime)
@@ -210,6 +213,7 @@ class Linkage:
             return self.shapes[name]
         sym = self.lookup(name)
         G = self.G
+        shape: tuple | None
         if sym is None:
             shape = None
         elif sym.kind == "func":

@@ -297,6 +297,8 @@ class GibsonFastEngine(FastEngine):
 
     name = "fast"
 
+    ref: GibsonEvaluator  # the reference evaluator of this dialect (skip, rd)
+
     def __init__(self, machine):
         super().__init__(machine)
         self.ref = GibsonEvaluator(machine)
@@ -304,8 +306,9 @@ class GibsonFastEngine(FastEngine):
 
     @property
     def runtime(self) -> dict:
-        if self._runtime is None:
-            rt = super().runtime
+        fresh = self._runtime is None
+        rt = super().runtime
+        if fresh:  # this dialect's machine-call wrapper, put in once
             m, ref, eng = self.m, self.ref, self
 
             def _mc(values, node, t, d):
@@ -320,7 +323,7 @@ class GibsonFastEngine(FastEngine):
                 except MemoryFault:
                     raise TinyCError(ErrorCode.RANGERR, ref.skip(node.end)) from None
             rt["_mc"] = _mc
-        return self._runtime
+        return rt
 
     def generate(self, name, params, body, link, toplevel=False, source=True):
         gen = GibsonCodegen(name, params, body, link.resolve, self.m.memory.int_bits,

@@ -30,6 +30,8 @@ from ..syntax.gibson import VARIADIC, is_variadic
 from ..link.symbols import Frame, Symbol
 
 if TYPE_CHECKING:
+    from typing import Any, Callable
+
     from ..machine.interpreter import Machine
 
 
@@ -54,7 +56,7 @@ class GibsonEvaluator(Evaluator):
 
     def __init__(self, machine: Machine):
         super().__init__(machine)
-        self._raw = {ast.Number: self.eval_number, ast.CharLit: self.eval_charlit,
+        self._raw: dict[type, Callable[[Any], Any]] = {ast.Number: self.eval_number, ast.CharLit: self.eval_charlit,
                      ast.String: self.eval_string, ast.Var: self.raw_var, ast.Index: self.raw_index,
                      ast.Call: self.raw_call, ast.MachineCall: self.eval_machinecall,
                      ast.Assign: self.eval_assign, ast.BinOp: self.eval_binop, ast.Unary: self.eval_unary}
@@ -167,6 +169,7 @@ class GibsonEvaluator(Evaluator):
 
     def _else_end(self, node: ast.If) -> int:
         data = self.mem.data
+        assert node.orelse is not None  # asked only for an if with an else
         at = data.find(b"else", node.then.end, node.orelse.pos)
         return node.then.end if at < 0 else at + 4
 
@@ -190,8 +193,9 @@ class GibsonEvaluator(Evaluator):
         sym = self.lookup(node.name, node)
         if sym.kind == "func":
             return self.call(sym, [self.ev(node.index)], node)
-        addr, type_ = self.lvalue(node)
-        return Ref(addr, type_)
+        place = self.lvalue(node)
+        assert isinstance(place, tuple)  # an element: (address, type), never a symbol
+        return Ref(*place)
 
     def raw_call(self, node: ast.Call):
         sym = self.lookup(node.name, node)
@@ -206,7 +210,7 @@ class GibsonEvaluator(Evaluator):
         frame = self.frame
         pending = getattr(frame, "varargs", None) if frame is not None else None
         if pending is not None:  # a variadic function's arguments go to its first machine call
-            frame.varargs = None
+            frame.varargs = None  # type: ignore[union-attr]  # a frame with varargs is a call's frame
             raw = pending + raw
         values = [v if type(v) is int else self.rd(v, node) for v in raw]
         try:
@@ -253,6 +257,7 @@ class GibsonEvaluator(Evaluator):
     def call(self, sym: Symbol, args: list, node: ast.Node):
         """Call a function: allocate each parameter in turn and read its argument then (section 3.9)."""
         fn = sym.function
+        assert fn is not None  # only "func" symbols are called, and each holds its AST
         if fn.error is not None:  # a header that did not parse: found as the call enters
             raise TinyCError(fn.error.code, fn.error.address)
         params = [(decl.type, d) for decl in fn.params if decl.type != VARIADIC for d in decl.names]
@@ -269,7 +274,7 @@ class GibsonEvaluator(Evaluator):
             for (type_, d), value in zip(params, args):
                 frame.declare(self.bind(type_, d, value, frame))
             if variadic:
-                frame.varargs = list(args)
+                frame.varargs = list(args)  # type: ignore[attr-defined]  # only this dialect's frames have them
             self.depth += 1
             try:
                 self.exec_block(fn.body)

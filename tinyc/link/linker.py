@@ -36,7 +36,7 @@ class LinkedText:
 
 if TYPE_CHECKING:
     Allocator = Callable[[str, int, int], int]      # (type, element count, error cursor) -> address
-    Evaluate = Callable[[ast.Node], int]            # constant expression -> value
+    Evaluate = Callable[[ast.Expr], int]            # constant expression -> value
 
 
 def link(program: ast.Program, base: int, text: bytes, allocate: Allocator, evaluate: Evaluate,

@@ -168,6 +168,7 @@ class BoundsGen(GenBase):
             self.known = head
             back = self.dry(one_pass)
             new = join(head, back)
+            assert new is not None  # head is not None, so neither is the join
             if new == head:
                 return head
             if step >= 1:

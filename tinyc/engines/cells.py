@@ -38,7 +38,7 @@ class CellsGen(BoundsGen):
 
     def flush_args(self) -> str:
         """The (ints, chars) tuples of (address, value) pairs of the helpers that flush."""
-        parts = {"int": [], "char": []}
+        parts: dict[str, list[str]] = {"int": [], "char": []}
         for k in self.flush_set():
             parts[self.an.locals[k].type] += [f"a_{k}", f"v_{k}"]
         return ", ".join("(" + "".join(x + ", " for x in parts[t]) + ")" for t in ("int", "char"))

@@ -118,6 +118,7 @@ class ExpressionGen(CellsGen):
             if conds:
                 code = f"({code} if {conds[0]} else _err(6, {at}))"
             return E(code, "int", lo, hi)
+        assert fault is not None  # only a safe array's place cannot fault
         conds.append(fault.format(f"({a} := {loc})"))
         return E(f"({read.format(a)} if {' and '.join(conds)} else _err(6, {at}))", "int", lo, hi)
 
@@ -127,10 +128,10 @@ class ExpressionGen(CellsGen):
         range; any other y takes the careful path (``_cdiv``/``_cmod`` then the range test)."""
         if not (isinstance(x, ast.BinOp) and x.op in ("/", "%") and isinstance(acc["L"], int)):
             return None
-        d = self.wrap(self.expr(x.right)) if isinstance(x.right, ast.Number) else None
-        if d is None or d.lo != d.hi or d.lo <= 0:
+        de = self.wrap(self.expr(x.right)) if isinstance(x.right, ast.Number) else None
+        if de is None or de.lo != de.hi or de.lo <= 0:
             return None
-        d, L = d.lo, acc["L"]
+        d, L = de.lo, acc["L"]
         if x.op == "%" and d > L:
             return None
         y = self.wrap(self.expr(x.left))
@@ -216,7 +217,7 @@ class ExpressionGen(CellsGen):
         shape = None if loc is not None else self.resolve(n.name)
         if loc is None and shape is None:
             return E(f"_err(26, {n.name_end})", "int", self.imin, self.imax)
-        if loc is not None or shape[0] != "func":
+        if loc is not None or shape is None or shape[0] != "func":
             args = [self.wrap(self.expr(a)).code for a in n.args]
             return E(f"({', '.join(args + [f'_err(26, {n.name_end})'])})[-1]", "int", 0, 0)
         return self.call(n.name, shape[1], n.args, n)

@@ -172,11 +172,13 @@ class StatementGen(ExpressionGen):
         return e is not None and not e.array and end.name not in assigned_names(s.body)
 
     def range_for(self, s: ast.For, ind: int) -> None:
-        k = s.init.target.name
-        start = self.wrap(self.expr(s.init.value))
-        end = self.expr(s.cond.right)
-        stop = str(end.lo + 1) if s.cond.op == "<=" else end.code
-        stop_hi = end.lo + 1 if s.cond.op == "<=" else end.hi
+        init, cond = s.init, s.cond  # the shape ``counted`` accepted
+        assert isinstance(init, ast.Assign) and isinstance(init.target, ast.Var) and isinstance(cond, ast.BinOp)
+        k = init.target.name
+        start = self.wrap(self.expr(init.value))
+        end = self.expr(cond.right)
+        stop = str(end.lo + 1) if cond.op == "<=" else end.code
+        stop_hi = end.lo + 1 if cond.op == "<=" else end.hi
         self.emit(ind, f"v_{k} = {start.code}", s.pos)
         self.emit(ind, f"for v_{k} in range(v_{k}, {stop}):", s.pos)
         inside = (start.lo, max(start.lo, stop_hi - 1))
@@ -220,6 +222,7 @@ class StatementGen(ExpressionGen):
 
     def store_stmt(self, target, node, ind: int, value=None, delta: int = 0) -> bool:
         """A store or increment as statements; False if it needs the expression form."""
+        v: E | None
         if isinstance(target, ast.Var):
             loc = self.an.locals.get(target.name)
             if loc is not None and not loc.array:
@@ -261,8 +264,8 @@ class StatementGen(ExpressionGen):
             v = self.expr(value)
             if v.pure:  # nothing to order: one Python store
                 v = self.wrap(v) if typ == "int" else self.wrapc(v)
-                loc, _, write, _ = self.location(acc, index.code)
-                self.emit(ind, f"{write.format(loc)} = {v.code}", node.pos)
+                where, _, write, _ = self.location(acc, index.code)
+                self.emit(ind, f"{write.format(where)} = {v.code}", node.pos)
                 return True
             self.known, self.ntemp = known, ntemp  # the value is generated again below, in its place
         # the index is taken before the value runs: a value that may change it (gb(v)=(v=3), a call that
@@ -274,12 +277,12 @@ class StatementGen(ExpressionGen):
         if check:
             self.emit(ind, f"if not {self.in_range(acc, index, i)}: _err(6, {target.end})", node.pos)
             self.checked(acc, target)
-        loc, read, write, fault = self.location(acc, i)
+        where, read, write, fault = self.location(acc, i)
         if acc.get("safe"):  # a constant base: the element's place needs no temporary
-            lname = place = loc
+            lname = place = where
         else:
             lname = place = self.tmp()
-            self.emit(ind, f"{lname} = {loc}")
+            self.emit(ind, f"{lname} = {where}")
         v = None
         if value is not None:
             v = self.expr(value)

@@ -99,3 +99,34 @@ def test_generated_divisions(seed):
     agree(division_program(seed))
     agree(division_program(seed), int_bits=16)
 
+
+# ---- bounds from conditions joined with * (and) and + (or) of relations
+
+AND_OR = [
+    ("char s(20)\nint t(10)\nmain [ int k,n\n n=5; s(0)='a'; s(1)='b'; s(2)=0\n"
+     " while((k<n)*(s(k)!=0)) [ t(k)=s(k); ++k ]\n pn k; pn t(0); pn t(1) ]", "and in a while"),
+    ("int t(10),v(3)\nmain [ int a,i\n v(0)=-4; v(1)=9; v(2)=12\n"
+     " for(i=0;i<3;++i) [ a=v(i); if((a<0)+(a>9)) pn -1 else pn t(a); if(!((a>=0)*(a<=9))) pn -2 else pn t(a) ] ]",
+     "or: the else branch"),
+    # + with an operand that is not 0/1: x=-1 makes (k>2)+(k<0)+x zero with k out of range
+    ("int a(3),v(1)\nmain [ int k,x\n v(0)=5; k=v(0); x=-1\n if((k>2)+(k<0)+x) pn 9 else pn a(k) ]",
+     "+ of a non-relation is no or"),
+    ("int a(3),v(1)\nmain [ int k,x\n v(0)=1; k=v(0); x=2\n if((k<3)*x) pn a(k) else pn 7; x=0\n"
+     " if((k<3)*x) pn 8 else pn a(k) ]", "* of a non-relation"),
+]
+
+# 2**16 wraps to 0 in 16 bits: a product of sixteen 2s is false although every factor is true
+DEEP = "*".join(["((k<3)+(k<3))"] * 16)
+AND_OR_16 = [
+    (f"int a(3),v(1)\nmain [ int k\n v(0)=1; k=v(0)\n if({DEEP}) pn 1 else pn a(k-3) ]", "a product that wraps"),
+]
+
+
+@pytest.mark.parametrize("src,why", AND_OR, ids=[w for _, w in AND_OR])
+def test_and_or(src, why):
+    agree(src)
+
+
+@pytest.mark.parametrize("src,why", AND_OR_16, ids=[w for _, w in AND_OR_16])
+def test_and_or_16_bits(src, why):
+    agree(src, int_bits=16)

@@ -109,6 +109,13 @@ class BoundsGen(GenBase):
         if any(isinstance(n, ast.Assign) or (isinstance(n, ast.Unary) and n.op in ("++", "--"))
                for n in walk(cond)) or self.may_reload(cond):
             return state  # the operands may have changed while the condition ran
+        if isinstance(cond, ast.BinOp) and cond.op in ("*", "+") and 0 < self.flag_max(cond) <= self.imax:
+            # and/or of 0/1 conditions (both sides always run): a product of such values is nonzero iff
+            # both are, a sum iff either is (their values are small and never negative, so never wrap)
+            a, b = cond.left, cond.right
+            if (cond.op == "*") == truth:  # both sides hold (and: true; or: false)
+                return self.refine(self.refine(state, a, truth), b, truth)
+            return join(self.refine(state, a, truth), self.refine(state, b, truth))
         if isinstance(cond, ast.Var):
             cond = ast.BinOp(cond.pos, cond.end, "!=", cond, ast.Number(cond.pos, cond.end, 0))
         if not (isinstance(cond, ast.BinOp) and cond.op in self.FLIP):
@@ -138,6 +145,17 @@ class BoundsGen(GenBase):
                 return None
             out[x.name] = (lo, hi)
         return out
+
+    def flag_max(self, e) -> int:
+        """The largest value of a condition built of relations and ``!`` with ``*`` and ``+`` (each part
+        0 or 1, the whole never negative); 0 when ``e`` is not such a condition."""
+        if isinstance(e, ast.BinOp) and e.op in self.FLIP or isinstance(e, ast.Unary) and e.op == "!":
+            return 1
+        if isinstance(e, ast.BinOp) and e.op in ("*", "+"):
+            a, b = self.flag_max(e.left), self.flag_max(e.right)
+            if a and b:
+                return a * b if e.op == "*" else a + b
+        return 0
 
     def dry(self, fn):
         """Run ``fn`` (code generation) for its effect on the bounds only; its output is dropped."""

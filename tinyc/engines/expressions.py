@@ -10,6 +10,7 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
+from .arith import divide
 from .cells import CellsGen
 from .genbase import E
 
@@ -391,6 +392,5 @@ class ExpressionGen(CellsGen):
                     code = (f"({x} // {d} if {bind} >= 0 else -(-{x} // {d}))" if op == "/" else
                             f"({x} % {d} if {bind} >= 0 else -(-{x} % {d}))")
                 return E(code, "int", min(lo, hi), max(lo, hi), a.pure)
-            helper = "_div" if op == "/" else "_mod"
-            return E(f"{helper}({a.code}, {b.code}, {n.end})", "int", self.imin, self.imax)
+            return divide(self, op, a, b, n.end)
         return E(f"({a.code} {op} {b.code})", "bool", 0, 1, pure)

@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import os
 import signal
+from functools import lru_cache
 import sys
 from pathlib import Path
 
@@ -178,24 +179,37 @@ def cmd_boot(args: argparse.Namespace) -> int:
 # ---- the argument parser
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser; only ``command``'s module is imported to add its own arguments."""
-    common = common_options()
+    """The parser.  With ``command`` given, only that command gets its options (and only its module is
+    imported); the others are names with their help, as nothing parses them in this run (building every
+    command's options costs each start a few milliseconds).  ``None`` builds them all, for ``--help``."""
+    common = _common()
     parser = argparse.ArgumentParser(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tinyc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    run = sub.add_parser("run", help=BUILTIN["run"], parents=[common], epilog=EPILOG,
-                         formatter_class=argparse.RawDescriptionHelpFormatter)
-    run.add_argument("files", nargs="*", metavar="FILE", help="program files, loaded in order (- is stdin)")
-    run.add_argument("--entry", default="main", help="statement to run (default: main)")
-    run.add_argument("--list", action="store_true", help="list the programs shipped with tinyc")
-    dialect_options(run)
-    sub.add_parser("shell", help=BUILTIN["shell"], parents=[common])
-    boot_ = sub.add_parser("boot", help=BUILTIN["boot"], parents=[common])
-    boot_.add_argument("file", metavar="FILE", help="a system file, such as tinyc/lib/system.ipl")
-    dialect_options(boot_)
+
+    def wanted(name: str) -> bool:
+        if command is None or name == command:
+            return True
+        sub.add_parser(name, help=BUILTIN.get(name) or TOOLS[name][1])
+        return False
+    if wanted("run"):
+        run = sub.add_parser("run", help=BUILTIN["run"], parents=[common], epilog=EPILOG,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+        run.add_argument("files", nargs="*", metavar="FILE", help="program files, loaded in order (- is stdin)")
+        run.add_argument("--entry", default="main", help="statement to run (default: main)")
+        run.add_argument("--list", action="store_true", help="list the programs shipped with tinyc")
+        dialect_options(run)
+    if wanted("shell"):
+        sub.add_parser("shell", help=BUILTIN["shell"], parents=[common])
+    if wanted("boot"):
+        boot_ = sub.add_parser("boot", help=BUILTIN["boot"], parents=[common])
+        boot_.add_argument("file", metavar="FILE", help="a system file, such as tinyc/lib/system.ipl")
+        dialect_options(boot_)
     for name, (module, help_) in TOOLS.items():
+        if not wanted(name):
+            continue
         tool = sub.add_parser(name, help=help_, parents=[common])
         tool.set_defaults(tool_module=module)
         if name == command:
@@ -204,10 +218,17 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _takes_value() -> set[str]:
+@lru_cache(maxsize=None)
+def _common() -> argparse.ArgumentParser:
+    """The machine options' parent parser, made once per process (a parent is only read)."""
+    return common_options()
+
+
+@lru_cache(maxsize=None)
+def _takes_value() -> frozenset[str]:
     dialect = argparse.ArgumentParser(add_help=False)
     dialect_options(dialect)  # --dialect and -r take a value before the command or file, too
-    return {s for p in (common_options(), dialect) for a in p._actions if a.nargs != 0 for s in a.option_strings}
+    return frozenset(s for p in (_common(), dialect) for a in p._actions if a.nargs != 0 for s in a.option_strings)
 
 
 def locate_command(argv: list[str]) -> int | None:

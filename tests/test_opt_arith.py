@@ -34,6 +34,9 @@ DIVISION = [
     ("main [ int x,y\n x=-10; y=-1; pn x/y+2147483640; x=10; pn x%y; y=-7; x=-2147483647; pn x%y+1; x=-7; y=-4; pn x%y-2147483646 ]",
      "bounds with a negative divisor"),
     ("main [ int x,k\n x=7; for(k=1;k<5;++k) pn x%k+2147483645 ]", "remainder bounds: k-1 can be reached"),
+    # divisors of both signs: the bounds of a positive divisor do not hold
+    ("int v(1)\nmain [ int x,k\n x=10; v(0)=-1; pn x/v(0)-2147483640\n"
+     " x=100; for(k=-50;k<4;++k) if(k) pn x%k+2147483640 ]", "divisors of both signs"),
     ("main [ int x,k,q\n x=-100\n for(k=1;k<7;++k) [ q=x/(k+1); pn q; q=x%(k+1); pn q*q ] ]", "divisor k+1"),
     ("char c\nmain [ int x,k\n x=-300; for(k=1;k<4;++k) [ c=x/k; pn c; c=x%(k*100); pn c ] ]", "char stores of quotients"),
 ]
@@ -157,6 +160,10 @@ GLOBALS = [
     # char globals hold the truncated constant: 300 is 44
     ("char c\nint t(50)\nmain [ c=300; t(44)=7; pn t(c); c=-1; pn c; c=200; pn t(c) ]", "a char global", "main"),
     ("char c\nint t(50)\nmain [ c=200; pn t(c) ]", "a char constant that truncates below 0", "main"),
+    # a divisor 0..4096: the zero test stays, the result's bounds are those of a positive divisor
+    ("int scale\nf int x [ return x%scale*524287 + x/scale ]\ng int x [ return x/scale+1073741824 ]\n"
+     "main [ int k\n scale=1; pn g(2147483647); scale=4096\n"
+     " for(k=-3;k<3;++k) pn f(k*4095+2147483647*(k<0)); scale=0; pn f(5) ]", "a divisor 0..4096", "main"),
     # bounds that drop a wrap: 0..1000 * 0..1000 fits; and a sign test of /
     ("int k,m\nmain [ int x\n k=1000; m=7; x=-2147483647; pn x/m; pn x%m; pn k*k*k; pn x/k ]", "wraps and /", "main"),
     ("int k\nf [ return k*2147483 ]\nmain [ k=1000; pn f(); putchar 'a'; pl \"b\"; k=999; pn f() ]", "output only", "main"),

@@ -34,6 +34,9 @@ DIVISION = [
     ("main [ int x,y\n x=-10; y=-1; pn x/y+2147483640; x=10; pn x%y; y=-7; x=-2147483647; pn x%y+1; x=-7; y=-4; pn x%y-2147483646 ]",
      "bounds with a negative divisor"),
     ("main [ int x,k\n x=7; for(k=1;k<5;++k) pn x%k+2147483645 ]", "remainder bounds: k-1 can be reached"),
+    # divisors of both signs: the bounds of a positive divisor do not hold
+    ("int v(1)\nmain [ int x,k\n x=10; v(0)=-1; pn x/v(0)-2147483640\n"
+     " x=100; for(k=-50;k<4;++k) if(k) pn x%k+2147483640 ]", "divisors of both signs"),
     ("main [ int x,k,q\n x=-100\n for(k=1;k<7;++k) [ q=x/(k+1); pn q; q=x%(k+1); pn q*q ] ]", "divisor k+1"),
     ("char c\nmain [ int x,k\n x=-300; for(k=1;k<4;++k) [ c=x/k; pn c; c=x%(k*100); pn c ] ]", "char stores of quotients"),
 ]
@@ -130,3 +133,44 @@ def test_and_or(src, why):
 @pytest.mark.parametrize("src,why", AND_OR_16, ids=[w for _, w in AND_OR_16])
 def test_and_or_16_bits(src, why):
     agree(src, int_bits=16)
+
+
+# ---- bounds of globals that the program only ever assigns constants (t has 2 elements: flag 0..1 is in range)
+
+GLOBALS = [
+    ("int flag,t(1)\nmain [ flag=1; t(1)=5; pn t(flag); flag=0; pn t(flag) ]", "constants only", "main"),
+    ("int flag,t(1)\nmain [ flag=1; ++flag; pn t(flag) ]", "++ on it", "main"),
+    ("int flag,t(1)\nset int v [ flag=v ]\nmain [ flag=1; set(5); pn t(flag) ]", "a computed value", "main"),
+    ("int flag,t(1)\nf int flag [ flag=flag*7; return flag ]\nmain [ flag=1; pn f(3); pn t(flag) ]",
+     "a parameter of the same name", "main"),
+    ("int flag,t(1)\nmain [ pn t(flag) ]", "the entry statement", "flag=3*1; main"),
+    ("int flag,t(1)\nmain [ pn t(flag) ]", "a constant in the entry statement", "flag=3; main"),
+    ("int flag,t(1)\nmain [ pn t(flag-1); flag=1 ]", "0 before the first assignment", "main"),
+    # the library's random assigns seed and last: here they are the program's
+    ("int seed,last,t(1)\nmain [ seed=1; pn random(1,6); pn t(seed) ]", "a library function assigns it", "main"),
+    # stores through unchecked pointers reach the cell of flag (just after s): the guard
+    ("char s(1)\nint flag,t(1)\nmain [ flag=1; move \"abcdefg\",s; pn flag; pn t(flag) ]", "library move", "main"),
+    ("char s(1)\nint flag,t(1)\nwr char p(0); int k [ p(k)=9 ]\nmain [ flag=0; wr(s, 2); pn flag; pn t(flag) ]",
+     "an unchecked parameter", "main"),
+    ("char s(1)\nint flag,t(1)\nwr char p(0); int k [ p(k)=9 ]\ng [ wr(s, 2) ]\nh [ g() ]\n"
+     "main [ flag=0; h(); pn t(flag) ]", "a store two calls down", "main"),
+    ("char s(1)\nint flag,t(1)\nmain [ flag=1; MC \"xyzw\",s,4,7; pn flag; pn t(flag) ]", "MC 7 movebl", "main"),
+    ("char s(1)\nint flag,t(1)\nmain [ char p(0)\n p=s; p(3)=1; pn t(flag) ]", "a local pointer", "main"),
+    ("char s(1)\nint flag,t(1)\nmain [ flag=1; s(3)=1; pn t(flag) ]", "a checked store out of range", "main"),
+    # char globals hold the truncated constant: 300 is 44
+    ("char c\nint t(50)\nmain [ c=300; t(44)=7; pn t(c); c=-1; pn c; c=200; pn t(c) ]", "a char global", "main"),
+    ("char c\nint t(50)\nmain [ c=200; pn t(c) ]", "a char constant that truncates below 0", "main"),
+    # a divisor 0..4096: the zero test stays, the result's bounds are those of a positive divisor
+    ("int scale\nf int x [ return x%scale*524287 + x/scale ]\ng int x [ return x/scale+1073741824 ]\n"
+     "main [ int k\n scale=1; pn g(2147483647); scale=4096\n"
+     " for(k=-3;k<3;++k) pn f(k*4095+2147483647*(k<0)); scale=0; pn f(5) ]", "a divisor 0..4096", "main"),
+    # bounds that drop a wrap: 0..1000 * 0..1000 fits; and a sign test of /
+    ("int k,m\nmain [ int x\n k=1000; m=7; x=-2147483647; pn x/m; pn x%m; pn k*k*k; pn x/k ]", "wraps and /", "main"),
+    ("int k\nf [ return k*2147483 ]\nmain [ k=1000; pn f(); putchar 'a'; pl \"b\"; k=999; pn f() ]", "output only", "main"),
+]
+
+
+@pytest.mark.parametrize("src,why,entry", GLOBALS, ids=[w for _, w, _ in GLOBALS])
+def test_constant_globals(src, why, entry):
+    agree(src, entry=entry)
+    agree(src, entry=entry, int_bits=16)

@@ -20,10 +20,11 @@ def ctrunc(a: int, b: int) -> int:
 
 def div_bounds(op: str, a: E, b: E, imin: int, imax: int) -> tuple[int, int]:
     """Bounds of ``a / b`` or ``a % b`` (a, b wrapped ints), including what the helper returns."""
-    if b.lo >= 1:  # a positive divisor: |a / b| <= |a|, |a % b| < b, no overflow
+    if b.lo >= 0 and b.hi >= 1:  # a positive divisor (0 is error 10): |a / b| <= |a|, |a % b| < b
+        blo = max(b.lo, 1)
         if op == "/":
-            lo = ctrunc(a.lo, b.lo if a.lo < 0 else b.hi)
-            hi = ctrunc(a.hi, b.lo if a.hi >= 0 else b.hi)
+            lo = ctrunc(a.lo, blo if a.lo < 0 else b.hi)
+            hi = ctrunc(a.hi, blo if a.hi >= 0 else b.hi)
             return lo, hi
         lo = 0 if a.lo >= 0 else max(a.lo, -(b.hi - 1))
         hi = 0 if a.hi <= 0 else min(a.hi, b.hi - 1)

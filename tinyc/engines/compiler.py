@@ -37,6 +37,7 @@ class FastEngine:
     """The engine interface (``name``, ``run``, ``evaluate_constant``) on compiled Python code."""
 
     name = "fast"
+    constant_globals = True  # globals that only hold constants get bounds (constglobals.py)
 
     def __init__(self, machine):
         self.m = machine
@@ -58,7 +59,7 @@ class FastEngine:
     def run(self, stmts: list[ast.Stmt]) -> None:
         """Execute top-level statements in a new frame (converts Ctrl-C to 99, deep recursion to 17)."""
         m = self.m
-        link = Linkage(self, m.program, m.library, assigned_names(stmts))
+        link = Linkage(self, m.program, m.library, assigned_names(stmts), stmts)
         try:
             code, linemap, nodes = self.generate("_run", [], stmts, link, toplevel=True)
             fn = types.FunctionType(code, link.G)(nodes)

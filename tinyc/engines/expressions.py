@@ -184,9 +184,10 @@ class ExpressionGen(CellsGen):
             if frozen:
                 return E(str(fixed[3]), "int", fixed[3], fixed[3], True, True)
             return E(f"gs_{n.name}.address", "int", self.imin, self.imax, True)
+        lo, hi = fixed[4] if len(fixed) > 4 else self.bounds(typ)  # a global that only holds constants
         if n.name in self.hoisted:
-            return E(self.hoisted[n.name], "int", *self.bounds(typ), True, True)
-        return E(self.gcell(typ, fixed), "int", *self.bounds(typ), True)
+            return E(self.hoisted[n.name], "int", lo, hi, True, True)
+        return E(self.gcell(typ, fixed), "int", lo, hi, True)
 
     def gcell(self, typ: str, fixed) -> str:
         """The memory cell of a global scalar at a constant address."""

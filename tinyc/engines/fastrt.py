@@ -13,6 +13,7 @@ import sys
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .codegen import assigned_names
+from .constglobals import constant_globals
 from ..errors import ErrorCode, TinyCError, MemoryFault
 
 if TYPE_CHECKING:
@@ -173,8 +174,10 @@ class Linkage:
     that no code of the link ever reassigns is "frozen": its element view and base index are constants.
     """
 
-    def __init__(self, engine: FastEngine, program, library, extra: AbstractSet[str] = frozenset()):
+    def __init__(self, engine: FastEngine, program, library, extra: AbstractSet[str] = frozenset(), entry=None):
         self.engine = engine
+        self.entry = entry  # the statements this link runs (None: unknown, no global gets constant bounds)
+        self._consts: dict[str, tuple[int, int]] | None = None
         self.program, self.library = program, library
         self.G = dict(engine.runtime)
         self._extra = extra
@@ -205,10 +208,22 @@ class Linkage:
         sym = self.lookup(name)
         if sym is not None and sym.kind == "func":
             return ("func", len(sym.function.param_names), False, False)
-        return self.resolve(name)
+        return self._shape(name)
 
     def resolve(self, name: str):
-        """The shape of a global name (see :class:`~tinyc.codegen.Codegen`); fills its G entries."""
+        """The shape of a global name (see :class:`~tinyc.codegen.Codegen`); fills its G entries.  A
+        global scalar that only ever holds constants has its bounds after its place: ``fixed[4]``."""
+        shape = self._shape(name)
+        if shape is not None and shape[0] == "var" and not shape[2]:
+            if self._consts is None:
+                self._consts = {}  # while they are computed (the effects analysis resolves names)
+                self._consts = constant_globals(self, own_effects)
+            b = self._consts.get(name)
+            if b is not None:
+                shape = shape[:5] + (shape[5] + (b,),)
+        return shape
+
+    def _shape(self, name: str):
         if name in self.shapes:
             return self.shapes[name]
         sym = self.lookup(name)

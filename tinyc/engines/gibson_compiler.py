@@ -296,6 +296,7 @@ class GibsonFastEngine(FastEngine):
     """The fast engine with the Gibson dialect's machine calls, comparisons and fall-backs."""
 
     name = "fast"
+    constant_globals = False  # Gibson's references can store into globals without naming them
 
     ref: GibsonEvaluator  # the reference evaluator of this dialect (skip, rd)
 

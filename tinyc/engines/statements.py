@@ -12,11 +12,11 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of 
 from .. import ast
 from .analysis import Unsupported, assigned_names, walk
 from .bounds import join
-from .expressions import ExpressionGen
 from .genbase import E
+from .loopopt import LoopOptGen
 
 
-class StatementGen(ExpressionGen):
+class StatementGen(LoopOptGen):
     """Python lines for tiny-c statements."""
 
     if TYPE_CHECKING:  # a later layer's method this one calls
@@ -85,7 +85,6 @@ class StatementGen(ExpressionGen):
     def loop_stmt(self, s, cond, body, step, ind: int) -> None:
         """``while`` (and ``for`` without a counted range): head bounds, then the code."""
         entry = self.known
-        hoist = self.hoistable(s)
 
         def one_pass():
             c = None if cond is None else self.expr(cond)
@@ -96,12 +95,7 @@ class StatementGen(ExpressionGen):
                 self.exprstmt(step, ind + 1)
             self.breaks.pop()
             return c
-        outer_hoisted = self.hoisted
-        self.hoisted = dict(self.hoisted)
-        for name, cell in hoist.items():
-            t = self.tmp()
-            self.emit(ind, f"{t} = {cell}  # not changed by the loop")
-            self.hoisted[name] = t
+        outer = self.enter_loop(s, [cond, body, step], ind)
         head = self.loop_head(s, entry, one_pass)
         self.known = head
         cond_code = "True" if cond is None else self.truth(self.expr(cond))
@@ -116,7 +110,19 @@ class StatementGen(ExpressionGen):
         self.known = self.refine(after_cond, cond, False) if cond is not None else None
         for b in exits:
             self.known = join(self.known, b)
-        self.hoisted = outer_hoisted
+        self.hoisted, self.invariant = outer
+
+    def enter_loop(self, s, parts: list, ind: int) -> tuple[dict, dict]:
+        """Before a loop: read the global scalars it cannot change once, and evaluate its invariant
+        expressions once (``parts``: the code run on every iteration); returns what to restore after it."""
+        outer = self.hoisted, self.invariant
+        self.hoisted = dict(self.hoisted)
+        for name, cell in self.hoistable(s).items():
+            t = self.tmp()
+            self.emit(ind, f"{t} = {cell}  # not changed by the loop")
+            self.hoisted[name] = t
+        self.hoist_invariants(s, parts, ind)
+        return outer
 
     def hoistable(self, s) -> dict[str, str]:
         """Global scalars read by a loop that nothing in it can change: read once before it."""
@@ -180,10 +186,10 @@ class StatementGen(ExpressionGen):
         stop = str(end.lo + 1) if cond.op == "<=" else end.code
         stop_hi = end.lo + 1 if cond.op == "<=" else end.hi
         self.emit(ind, f"v_{k} = {start.code}", s.pos)
-        self.emit(ind, f"for v_{k} in range(v_{k}, {stop}):", s.pos)
         inside = (start.lo, max(start.lo, stop_hi - 1))
         self.set_bounds(k, start.lo, start.hi)
         entry = self.known
+        outer = self.enter_loop(s, [s.body], ind)
 
         def one_pass():
             self.set_bounds(k, *inside)
@@ -193,6 +199,7 @@ class StatementGen(ExpressionGen):
         head = self.loop_head(s.body, entry, one_pass)
         self.known = head
         self.set_bounds(k, *inside)
+        self.emit(ind, f"for v_{k} in range(v_{k}, {stop}):", s.pos)
         self.breaks.append([])
         self.suite(s.body, ind + 1)
         exits = self.breaks.pop()
@@ -202,6 +209,7 @@ class StatementGen(ExpressionGen):
         self.set_bounds(k, start.lo, max(start.hi, stop_hi, inside[1]))
         self.emit(ind, "else:")
         self.emit(ind + 1, f"if v_{k} < {stop}: v_{k} = {stop}")
+        self.hoisted, self.invariant = outer
 
     def suite(self, s, ind: int) -> None:
         n = len(self.lines)

@@ -116,7 +116,7 @@ class LoopOptGen(ExpressionGen):
         acc = self.array(read, plain=True)
         if not self.int_local(k) or acc is None or acc["type"] != "char" or (acc["checked"] and "view" not in acc):
             return None
-        work = [] if step is None else [(None, step)]  # (test, increment)
+        work: list[tuple] = [] if step is None else [(None, step)]  # (test, increment)
         stack = [body]
         while stack:
             x = stack.pop()

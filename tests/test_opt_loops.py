@@ -68,3 +68,53 @@ INVARIANT_16 = [
 def test_loop_invariants_16_bits(src):
     ref, fast = both(src, stdin=b"", int_bits=16)
     assert fast == ref
+
+
+# scans run by a bytes search (engines/loopopt.py scan_fast): (program, why, keyword arguments)
+LEN = "f char s(0) [ int k; while(s(k)) ++k; return k ]\n"
+SCANS = [
+    (LEN + "main [ char b(20); strcpy b,\"hello\"; pn f(b); pn f(b+5); pn strlen(b+1) ]", "lengths", {}),
+    (LEN + "main [ char b(0); int x; x=300; b(0)=7; pn f(b); x=0; pn f(b) ]",
+     "a scan into the caller's locals (their cells, flushed before the call)", {}),
+    ("main [ char a(0); int k; a(0)=1; while(a(k)) ++k; pn k ]",
+     "a scan into its own frame (the counter's cell)", {}),
+    ("f char s(0) [ int k,n; n=2147483640; while(s(k)) [ ++k; ++n ]; pn k; pn n ]\n"
+     "main [ f \"abcdefghijklmnop\" ]", "a counter that wraps", {}),
+    ("f char s(0) [ int k,n; n=2147483640; while(s(k)) [ if(s(k)=='a') ++n; ++k ]; pn k; pn n ]\n"
+     "main [ f \"abacadaeafagahaiajak\"; f \"\" ]", "a byte count that wraps", {}),
+    ("f char s(0) [ int k,n,m; while(s(k)!=' ') [ if('a'==s(k)) ++n; ++m; ++k ]; pn k; pn n; pn m ]\n"
+     "main [ f \"banana split\"; f \"aa a\" ]", "counting with !=", {}),
+    ("f char s(0); int c [ int k; while(s(k)!=c) ++k; return k ]\n"
+     "main [ char b(9); strcpy b,\"ab,c\"; b(6)=255; pn f(b,'c'); pn f(b,0); pn f(b,-1); pn f(b,300) ]",
+     "6: a stop value no byte equals (300), and -1 for the byte 255", {"memory": 1 << 17}),
+    ("f char s(0); char c [ int k; for(k=0;s(k)!=c;++k) ; return k ]\nmain [ pn f(\"xyz.\", '.') ]",
+     "a for scan with a char stop", {}),
+    ("char t(5)\nmain [ int k; t(0)=1; t(1)=1; t(2)=1; t(3)=1; t(4)=1; t(5)=1; while(t(k)) ++k; pn k ]",
+     "6: a checked array without its stop byte", {}),
+    ("char t(5)\nmain [ int k; k=0-2; t(0)=1; while(t(k)) ++k; pn k ]", "6: a checked scan from below", {}),
+    ("char t(9)\nmain [ int k,n; strcpy t,\"a b a\"; while(t(k)) [ if(t(k)==' ') ++n; ++k ]; pn k; pn n; "
+     "k=2; while(t(k)!='a') ++k; pn k ]", "checked scans", {}),
+    ("main [ char t(9); int k; strcpy t,\"abcd\"; k=1; while(t(k)) ++k; pn k; t(k+2)=5 ]",
+     "a local checked array", {}),
+    ("f char s(0) [ int k; k=0-3; while(s(k)!='q') ++k; return k ]\nmain [ char b(5); strcpy b,\"hi q\"; pn f(b) ]",
+     "a scan from a negative index", {}),
+    ("f char s(0) [ int k; while(s(k)!='#') ++k; return k ]\nmain [ char b(0); pn f(b) ]",
+     "6: a scan that never finds its stop", {"memory": 1 << 17}),
+]
+SCANS.append(("char g(30000)\nf char s(0) [ int k; k=5-131072; while(s(k)) ++k; return k ]\nmain [ pn f(g) ]",
+              "6: a scan from a negative address", {"memory": 1 << 17}))
+SCANS_16 = [
+    ("char t(24000),u(24000)\nf char s(0) [ int k; while(s(k)) ++k; return k ]\n"
+     "main [ memset t,24001,1; memset u,2000,1; pn f(t); memset u,24000,1; pn f(t) ]",
+     "6: a scan past 32767 wraps k", {}),
+    ("f char s(0) [ int k,n; n=32760; while(s(k)) [ ++k; ++n ]; pn k; pn n ]\n"
+     "main [ f \"abcdefghijklmnop\" ]", "a counter that wraps (16 bits)", {}),
+]
+SCANS += [(s, w, {**kw, "int_bits": 16}) for s, w, kw in SCANS_16]
+
+
+@pytest.mark.parametrize("src,why,kw", SCANS, ids=[p[1] for p in SCANS])
+def test_scans(src, why, kw):
+    ref, fast = both(src, stdin=b"", **kw)
+    assert fast == ref
+    assert ref[1] == 0 or why.startswith("6")

@@ -96,3 +96,131 @@ class LoopOptGen(ExpressionGen):
         self.emit(ind, f"{t} = {e.code}" + (f"  # {text}: the same in every iteration" if text else ""))
         self.invariant[id(n)] = E(t, e.kind, e.lo, e.hi, True, True)
         return True
+
+    # ---- scans: a loop that only steps an index over bytes until it meets one, run as a bytes search
+
+    def scan_plan(self, cond, body, step) -> dict | None:
+        """The parts of a scan loop, or None.  A scan is ``while(s(k)) ++k`` or ``while(s(k)!=c) ++k``
+        (``s`` a char array: range checked with a view of its own, or unchecked; ``k`` an int local; ``c``
+        a constant or a scalar local the loop leaves alone) whose body and step do nothing but ``++k``
+        once, ``++n`` (an int local counting the steps) and ``if(s(k)==d) ++m`` (counting a byte value)."""
+        if self.dry_depth or self.known is None or cond is None:
+            return None
+        stop = None
+        read = cond
+        if isinstance(cond, ast.BinOp) and cond.op == "!=":
+            read, stop = (cond.left, cond.right) if isinstance(cond.left, ast.Index) else (cond.right, cond.left)
+        if not (isinstance(read, ast.Index) and isinstance(read.index, ast.Var)):
+            return None
+        k = read.index.name
+        acc = self.array(read, plain=True)
+        if not self.int_local(k) or acc is None or acc["type"] != "char" or (acc["checked"] and "view" not in acc):
+            return None
+        work: list[tuple] = [] if step is None else [(None, step)]  # (test, increment)
+        stack = [body]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, ast.Block):
+                stack.extend(reversed(x.body))
+            elif isinstance(x, ast.If) and x.orelse is None and isinstance(x.then, ast.ExprStmt):
+                work.append((x.cond, x.then.expr))
+            elif isinstance(x, ast.ExprStmt):
+                work.append((None, x.expr))
+            elif not isinstance(x, ast.Null):
+                return None
+        counted, seen = [], set()
+        for test, inc in work:
+            if not (isinstance(inc, ast.Unary) and inc.op == "++" and isinstance(inc.operand, ast.Var)):
+                return None
+            name = inc.operand.name
+            if name in seen or not self.int_local(name):
+                return None
+            seen.add(name)
+            if test is None:
+                if name != k:
+                    counted.append((name, None))
+                continue
+            if name == k or not (isinstance(test, ast.BinOp) and test.op == "=="):
+                return None
+            same, value = (test.left, test.right) if isinstance(test.left, ast.Index) else (test.right, test.left)
+            if not (isinstance(same, ast.Index) and same.name == read.name and isinstance(same.index, ast.Var)
+                    and same.index.name == k):
+                return None
+            counted.append((name, value))
+        if k not in seen:
+            return None
+        if not all(self.byte_value(v, seen) for v in [stop] + [v for _, v in counted]):
+            return None
+        return {"k": k, "acc": acc, "stop": stop, "counted": counted}
+
+    def int_local(self, name: str) -> bool:
+        loc = self.an.locals.get(name)
+        return loc is not None and not loc.array and loc.type == "int" and name in self.bound
+
+    def byte_value(self, v, changed: set[str]) -> bool:
+        """Whether ``v`` (compared with a byte) is absent, a constant, or a scalar local the scan leaves
+        alone."""
+        if v is None:
+            return True
+        if isinstance(v, (ast.Number, ast.CharLit, ast.Unary)):
+            return self.static_bounds(self.known, v) is not None
+        return (isinstance(v, ast.Var) and v.name in self.an.locals and not self.an.locals[v.name].array
+                and v.name in self.bound and v.name not in changed)
+
+    def byte_code(self, v, tests: list[str]) -> str | None:
+        """Code for the byte (0..255) whose signed char value is ``v`` (None, the stop of ``while(s(k))``:
+        0); a test that the value is a signed char joins ``tests``.  None: a constant no byte equals."""
+        if v is None:
+            return "0"
+        e = self.wrap(super().expr(v))
+        if e.lo == e.hi:
+            return str(e.lo & 255) if -128 <= e.lo <= 127 else None
+        if not (-128 <= e.lo and e.hi <= 127):
+            tests.append(f"-128 <= {e.code} <= 127")
+        return f"{e.code} & 255"
+
+    def scan_fast(self, plan: dict, ind: int) -> int | None:
+        """Emit ``if <the scan ends before its limit and no counter wraps>: <its result> else:`` and return
+        the indentation of the original loop, which the ``else`` runs (None: nothing emitted).
+
+        The original reads ``s(k)``, ``s(k+1)``, ... and stops at the first stop byte.  When that byte lies
+        between the first address and the limit (the array's end for a checked array; for an unchecked
+        one the frame's first byte: below it no read needs a flush, and nothing in the loop stores), and
+        no counter passes the int range, every read of the original succeeds and the counters end where
+        a bytes search puts them.  Anything else (a start outside, no stop byte before the limit, a counter
+        that would wrap) runs the loop itself: the same error at the same cursor, the same values left."""
+        k, acc = plan["k"], plan["acc"]
+        tests: list[str] = []
+        stop = self.byte_code(plan["stop"], tests)
+        counts = [(n, None if v is None else self.byte_code(v, tests)) for n, v in plan["counted"]]
+        if stop is None or any(v is not None and b is None for (_, v), (_, b) in zip(plan["counted"], counts)):
+            return None
+        a, j = self.tmp(), self.tmp()
+        if acc["checked"]:  # a view of exactly the elements: search up to their end
+            base = acc["a"]
+            end = f"{base} + {acc['L']}"
+            tests += [] if self.var_bounds(k)[0] >= 0 else [f"0 <= v_{k}"]
+            first = f"({a} := v_{k} + {base})"
+        else:
+            base = acc.get("a") or acc["ptr"]
+            end = "_f0" if self.frame and self.flush_set() else self.size
+            tests.append(f"0 <= ({a} := v_{k} + {base})")
+            first = a
+        tests.append(f"({j} := _D.find({stop}, {first}, {end})) >= 0")
+        if not (acc["checked"] and acc["L"] - 1 <= self.imax):
+            tests.append(f"{j} - {base} <= {self.imax}")  # k ends at j - base
+        adds = []
+        for n, b in counts:
+            if b is None:
+                adds.append(f"v_{n} += {j} - {a}")
+                tests.append(f"v_{n} + {j} - {a} <= {self.imax}")
+            else:
+                m = self.tmp()
+                adds.append(f"v_{n} += {m}")
+                tests.append(f"v_{n} + ({m} := _D.count({b}, {a}, {j})) <= {self.imax}")
+        self.emit(ind, "# a scan: one bytes search when it ends before its limit and no counter wraps")
+        self.emit(ind, f"if {' and '.join(tests)}:")
+        for line in adds + [f"v_{k} = {j} - {base}"]:
+            self.emit(ind + 1, line)
+        self.emit(ind, "else:")
+        return ind + 1

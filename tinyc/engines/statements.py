@@ -83,7 +83,10 @@ class StatementGen(LoopOptGen):
             self.known = None
 
     def loop_stmt(self, s, cond, body, step, ind: int) -> None:
-        """``while`` (and ``for`` without a counted range): head bounds, then the code."""
+        """``while`` (and ``for`` without a counted range): head bounds, then the code (a scan first tries a
+        bytes search, see ``scan_fast``)."""
+        plan = self.scan_plan(cond, body, step)
+        ind = (plan and self.scan_fast(plan, ind)) or ind
         entry = self.known
 
         def one_pass():

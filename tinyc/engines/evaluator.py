@@ -60,8 +60,12 @@ class Evaluator:
 
     def run(self, stmts: list[ast.Stmt]) -> None:
         """Execute top-level statements (an IPL's start-up block, a shell command) in a new frame."""
+        self.run_in(Frame(None, mark=self.m.top), stmts, free=True)
+
+    def run_in(self, frame: Frame, stmts: list[ast.Stmt], free: bool) -> None:
+        """Execute ``stmts`` in ``frame``; ``free``: give back the value space they declared."""
         saved, saved_depth = self.frame, self.depth
-        self.frame = Frame(None, mark=self.m.top)
+        self.frame = frame
         try:
             for s in stmts:
                 self.execute(s)
@@ -72,7 +76,8 @@ class Evaluator:
         except RecursionError:
             raise TinyCError(ErrorCode.TMFUERR, self.cursor) from None
         finally:
-            self.m.top = self.frame.mark
+            if free:
+                self.m.top = frame.mark
             self.frame, self.depth = saved, saved_depth
 
     def evaluate_constant(self, expr: ast.Expr) -> int:

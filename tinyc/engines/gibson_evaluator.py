@@ -84,19 +84,7 @@ class GibsonEvaluator(Evaluator):
         in ``-r '[int i; ...]'`` are application globals (gibson-dialect.md 1.5)."""
         if self.m.program is None:
             return super().run(stmts)
-        saved, saved_depth = self.frame, self.depth
-        self.frame = Frame(None, locals=self.m.program.symbols, mark=self.m.top)
-        try:
-            for s in stmts:
-                self.execute(s)
-        except (ReturnSignal, BreakSignal):
-            pass
-        except KeyboardInterrupt:
-            raise TinyCError(ErrorCode.KILL, self.cursor) from None
-        except RecursionError:
-            raise TinyCError(ErrorCode.TMFUERR, self.cursor) from None
-        finally:
-            self.frame, self.depth = saved, saved_depth
+        self.run_in(Frame(None, locals=self.m.program.symbols, mark=self.m.top), stmts, free=False)
 
     # ---- positions as that interpreter reports them
 

@@ -128,7 +128,8 @@ class LoopOptGen(ExpressionGen):
                 work.append((None, x.expr))
             elif not isinstance(x, ast.Null):
                 return None
-        counted, seen = [], set()
+        counted: list[tuple] = []
+        seen: set[str] = set()
         for test, inc in work:
             if not (isinstance(inc, ast.Unary) and inc.op == "++" and isinstance(inc.operand, ast.Var)):
                 return None

@@ -73,16 +73,16 @@ class LoopOptGen(ExpressionGen):
             if id(n) in self.invariant:
                 continue
             if isinstance(n, (ast.BinOp, ast.Unary)) and self.invariant_in(n, changed, stable) \
-                    and self.hoist_one(n, ind):
+                    and self.hoist_one(n, ind, loop.pos):
                 continue
             for f in n.__slots__:
                 v = getattr(n, f, None)
                 if isinstance(v, (ast.Node, list)):
                     stack.append(v)
 
-    def hoist_one(self, n, ind: int) -> bool:
+    def hoist_one(self, n, ind: int, at: int) -> bool:
         """Evaluate the invariant ``n`` into a temporary here, if the generator knows it is pure (True);
-        a constant value needs no temporary."""
+        a constant value needs no temporary.  ``at``: the loop's address (a Ctrl-C here is the loop's)."""
         e = super().expr(n)
         if not e.pure or e.name:
             return False
@@ -93,7 +93,7 @@ class LoopOptGen(ExpressionGen):
             return True
         t = self.tmp()
         text = self.source(n)
-        self.emit(ind, f"{t} = {e.code}" + (f"  # {text}: the same in every iteration" if text else ""))
+        self.emit(ind, f"{t} = {e.code}" + (f"  # {text}: the same in every iteration" if text else ""), at)
         self.invariant[id(n)] = E(t, e.kind, e.lo, e.hi, True, True)
         return True
 
@@ -180,7 +180,7 @@ class LoopOptGen(ExpressionGen):
             tests.append(f"-128 <= {e.code} <= 127")
         return f"{e.code} & 255"
 
-    def scan_fast(self, plan: dict, ind: int) -> int | None:
+    def scan_fast(self, plan: dict, ind: int, at: int) -> int | None:
         """Emit ``if <the scan ends before its limit and no counter wraps>: <its result> else:`` and return
         the indentation of the original loop, which the ``else`` runs (None: nothing emitted).
 
@@ -220,8 +220,8 @@ class LoopOptGen(ExpressionGen):
                 adds.append(f"v_{n} += {m}")
                 tests.append(f"v_{n} + ({m} := _D.count({b}, {a}, {j})) <= {self.imax}")
         self.emit(ind, "# a scan: one bytes search when it ends before its limit and no counter wraps")
-        self.emit(ind, f"if {' and '.join(tests)}:")
+        self.emit(ind, f"if {' and '.join(tests)}:", at)
         for line in adds + [f"v_{k} = {j} - {base}"]:
-            self.emit(ind + 1, line)
+            self.emit(ind + 1, line, at)
         self.emit(ind, "else:")
         return ind + 1

@@ -86,7 +86,7 @@ class StatementGen(LoopOptGen):
         """``while`` (and ``for`` without a counted range): head bounds, then the code (a scan first tries a
         bytes search, see ``scan_fast``)."""
         plan = self.scan_plan(cond, body, step)
-        ind = (plan and self.scan_fast(plan, ind)) or ind
+        ind = (plan and self.scan_fast(plan, ind, s.pos)) or ind
         entry = self.known
 
         def one_pass():
@@ -122,7 +122,7 @@ class StatementGen(LoopOptGen):
         self.hoisted = dict(self.hoisted)
         for name, cell in self.hoistable(s).items():
             t = self.tmp()
-            self.emit(ind, f"{t} = {cell}  # not changed by the loop")
+            self.emit(ind, f"{t} = {cell}  # not changed by the loop", s.pos)
             self.hoisted[name] = t
         self.hoist_invariants(s, parts, ind)
         return outer

@@ -48,13 +48,13 @@ def constant(expr, bits: int = 32) -> int | None:
     return None
 
 
-
-def walk(node):
-    """Every AST node under ``node`` (statements and expressions), depth first."""
+def walk(node, prune: type | tuple[type, ...] = ()):
+    """Every AST node under ``node`` (statements and expressions), depth first; a node of a ``prune``
+    type is left out with everything under it."""
     stack = [node]
     while stack:
         n = stack.pop()
-        if n is None:
+        if n is None or isinstance(n, prune):
             continue
         if isinstance(n, list):
             stack.extend(reversed(n))

@@ -137,23 +137,6 @@ def returns_reference(fn: ast.Function) -> bool:
     return any(isinstance(n, ast.Return) and isinstance(n.value, _MAYREF) for n in walk(fn.body))
 
 
-def _outside_loops(body):
-    """The nodes of ``body`` that no ``while`` encloses."""
-    stack = [body]
-    while stack:
-        n = stack.pop()
-        if n is None or isinstance(n, ast.While):
-            continue
-        if isinstance(n, list):
-            stack.extend(n)
-            continue
-        yield n
-        for f in n.__slots__:
-            v = getattr(n, f, None)
-            if isinstance(v, (ast.Node, list)):
-                stack.append(v)
-
-
 def breaks_out(fn: ast.Function, lookup, seen: dict | None = None) -> bool:
     """Whether a call of ``fn`` may end with a ``break`` that goes on to the caller: a break outside
     any while of ``fn``, or such a call outside any while."""
@@ -162,7 +145,7 @@ def breaks_out(fn: ast.Function, lookup, seen: dict | None = None) -> bool:
         return seen[id(fn)]
     seen[id(fn)] = False
     out = False
-    for n in _outside_loops(fn.body):
+    for n in walk(fn.body, prune=ast.While):  # the nodes no while encloses
         if isinstance(n, ast.Break):
             out = True
         elif isinstance(n, (ast.Call, ast.Var)):

@@ -95,8 +95,12 @@ class Evaluator:
         if sym is None:
             sym = self.m.library.get(name)
         if sym is None:
-            raise TinyCError(ErrorCode.SYMERRA, node.end if at is None else at)
+            raise self.undeclared(node, at)
         return sym
+
+    def undeclared(self, node: ast.Node, at: int | None) -> TinyCError:
+        """The error of a name no level declares: 26 at ``at``, by default the node's end."""
+        return TinyCError(ErrorCode.SYMERRA, node.end if at is None else at)
 
     # ---- statements (section 5)
 

@@ -111,15 +111,9 @@ class GibsonEvaluator(Evaluator):
             at += 1
         return at
 
-    def lookup(self, name: str, node: ast.Node, at: int | None = None) -> Symbol:
-        sym = self.frame.locals.get(name) if self.frame else None
-        if sym is None and self.m.program is not None:
-            sym = self.m.program.get(name)
-        if sym is None:
-            sym = self.m.library.get(name)
-        if sym is None:
-            raise TinyCError(ErrorCode.SYMERR, at or getattr(node, "name_end", 0) or self.name_end(node))
-        return sym
+    def undeclared(self, node: ast.Node, at: int | None) -> TinyCError:
+        """This dialect's error for an undeclared name: 3, at the end of the name as written."""
+        return TinyCError(ErrorCode.SYMERR, at or getattr(node, "name_end", 0) or self.name_end(node))
 
     # ---- statements
 

@@ -339,17 +339,23 @@ def _unit(m: Machine, unit: int):
     return -9 if f is None else f
 
 
-def mc_fputs(m: Machine, node, args):
+def _put(m: Machine, node, args, text) -> int:
+    """Write ``text(args[0])`` to the unit ``args[1]``: its length, -2 if writing failed, or the unit's
+    own error number."""
     _need(args, 2, node)
     f = _unit(m, args[1])
     if isinstance(f, int):
         return f
-    data = _cstr(m, args[0])
+    data = text(args[0])
     try:
         f.write(data)
     except OSError:
         return -2
     return len(data)
+
+
+def mc_fputs(m: Machine, node, args):
+    return _put(m, node, args, lambda a: _cstr(m, a))
 
 
 def mc_fputc(m: Machine, node, args):
@@ -426,16 +432,7 @@ def mc_system(m: Machine, node, args):
 
 
 def mc_fpn(m: Machine, node, args):
-    _need(args, 2, node)
-    f = _unit(m, args[1])
-    if isinstance(f, int):
-        return f
-    data = str(args[0]).encode()
-    try:
-        f.write(data)
-    except OSError:
-        return -2
-    return len(data)
+    return _put(m, node, args, lambda a: str(a).encode())
 
 
 def mc_sqrt(m: Machine, node, args):

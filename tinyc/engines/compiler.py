@@ -16,7 +16,7 @@ import types
 from .. import ast
 
 from . import codegen
-from .analysis import Analysis, Unsupported, assigned_names
+from .analysis import Analysis, Unsupported, assigned_names, walk
 from .codegen import Codegen
 from ..errors import ErrorCode, TinyCError
 from .evaluator import Evaluator
@@ -29,6 +29,12 @@ _LINEMAPS: dict = {}      # generated file name -> {line: tiny-c address}
 _serial = itertools.count()
 
 
+def _renamed(code: types.CodeType, filename: str) -> types.CodeType:
+    """``code`` and the code objects it holds, with ``filename`` as the file their frames report."""
+    consts = tuple(_renamed(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
 def _params(fn: ast.Function) -> list[tuple[str, ast.Declarator]]:
     return [(decl.type, d) for decl in fn.params for d in decl.names]
 
@@ -39,9 +45,12 @@ class FastEngine:
     name = "fast"
     constant_globals = True  # globals that only hold constants get bounds (constglobals.py)
 
-    def __init__(self, machine):
+    def __init__(self, machine, disk_cache=None):
         self.m = machine
         self.ref = Evaluator(machine)
+        # ``disk_cache(key, make)``: marshalled code for ``key`` kept across runs (the machine's start
+        # cache, :func:`tinyc.machine.startcache.code`); None generates every function in every process
+        self.disk_cache = disk_cache
         self.depth = 0
         self._runtime: dict | None = None
 
@@ -145,11 +154,34 @@ class FastEngine:
         entry = _CODE.get(key)
         if entry is None or entry[0] is not fn:
             try:
-                code, _, nodes = self.generate(fn.name, _params(fn), fn.body.body, link)
+                if self.disk_cache is None:
+                    code, _, nodes = self.generate(fn.name, _params(fn), fn.body.body, link)
+                else:
+                    code, nodes = self._from_disk(fn, key[1:], link)
             except Unsupported:  # found while generating (a statement that did not parse, with a prefix)
                 return self._fallback(sym)
             entry = _CODE[key] = (fn, code, nodes)
         return types.FunctionType(entry[1], link.G)(entry[2])
+
+    def _from_disk(self, fn: ast.Function, shapes: tuple, link: Linkage):
+        """(factory code, nodes) of ``fn`` through the disk cache.  Its key is all that the generated
+        code depends on, as for the in-process cache: the function's AST (its text, at its address), the
+        machine's settings and the shapes of its free names (``shapes``); the cache adds the generator's
+        sources and the Python version.  The MC nodes the code reports at (``_N``) are kept as their
+        places in a walk of ``fn``."""
+        import marshal
+        import pickle
+
+        def make() -> bytes:
+            code, linemap, nodes = self.generate(fn.name, _params(fn), fn.body.body, link)
+            place = {id(n): k for k, n in enumerate(walk(fn))}
+            return marshal.dumps((code, linemap, [place[id(n)] for n in nodes]))
+        key = pickle.dumps((fn, shapes), pickle.HIGHEST_PROTOCOL)
+        code, linemap, places = marshal.loads(self.disk_cache(key, make))
+        filename = f"<tinyc {fn.name} {next(_serial)}>"  # each copy its own line map, as generate() gives
+        _LINEMAPS[filename] = linemap
+        nodes = list(walk(fn))
+        return _renamed(code, filename), [nodes[k] for k in places]
 
     def _fallback(self, sym):
         """A function with dynamic locals: the reference evaluator runs it."""

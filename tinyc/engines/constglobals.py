@@ -15,7 +15,7 @@ free of such stores.  Programs that call the library's string or input functions
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
 from .analysis import Analysis, Unsupported, constant, walk

@@ -317,5 +317,5 @@ def make_engine(name: str, machine: Machine):
         return Evaluator(machine)
     if name == "fast":
         from ..engines.compiler import FastEngine
-        return FastEngine(machine)
+        return FastEngine(machine, startcache.code)
     raise ValueError(f"unknown engine {name!r}")

@@ -1,12 +1,13 @@
 """A disk cache of parsed texts, so that ``tinyc run`` and the shell start without parsing again.
 
 The library (``tinyc/lib/system.ipl``) is the same text at the same address on every start, and so is a
-program run again.  Their ASTs (and the scan of the system file) are pickled in the user's cache
+program run again.  The fast engine's code for a function is kept here too (:func:`code`), keyed by
+everything the code generator reads.  Their ASTs (and the scan of the system file) are pickled in the user's cache
 directory (:mod:`tinyc.dirs`: ``~/.cache/tinyc`` on Linux; the environment variable ``TINYC_NO_CACHE``
 turns the cache off).  An entry holds its whole key and is used only if the key is equal: the text, its
 address, what else the result depends on (the names of the symbol levels it was parsed with) and the
 size and modification time of every stage source that builds it, so that a change to any of them
-makes a new entry.  At most ``KEEP`` entries are kept (the oldest go).  Reading or
+makes a new entry.  At most ``KEEP`` entries of a kind are kept (the oldest go).  Reading or
 writing the cache never fails a run: any problem means parsing as usual.
 """
 
@@ -22,7 +23,12 @@ if TYPE_CHECKING:
 
 STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "syntax/to_ast.py", "ast.py",
           "syntax/recovery.py", "syntax/toplevel.py", "syntax/positions.py", "machine/interpreter.py")  # what the cached results depend on
-KEEP = 200  # entries; more are pruned, oldest first
+# what generated code depends on (kind "code", :func:`code`): the AST and the fast engine's generator
+ENGINE = ("ast.py", "engines/analysis.py", "engines/arith.py", "engines/bounds.py", "engines/cells.py",
+          "engines/codegen.py", "engines/compiler.py", "engines/constglobals.py", "engines/expressions.py",
+          "engines/fastrt.py", "engines/genbase.py", "engines/loopopt.py", "engines/statements.py")
+KEEP = {"code": 1000}  # entries of a kind (200 if not listed); more are pruned, oldest first
+
 
 
 def cache_dir() -> Path:
@@ -32,17 +38,29 @@ def cache_dir() -> Path:
 
 
 _STAGES: tuple | None = None
+_ENGINE: tuple | None = None
+
+
+def _stats(names: tuple[str, ...]) -> tuple:
+    """The size and modification time of every source in ``names``: a change to any of them is a new
+    entry (as Python's own bytecode cache decides, without reading the files)."""
+    here = Path(__file__).resolve().parent.parent  # tinyc/
+    return tuple((s.st_size, s.st_mtime_ns) for s in (os.stat(here / name) for name in names))
 
 
 def _stages() -> tuple:
-    """The size and modification time of every stage source: a change to any of them is a new entry
-    (as Python's own bytecode cache decides, without reading the files)."""
     global _STAGES
     if _STAGES is None:
-        here = Path(__file__).resolve().parent.parent  # tinyc/
-        stats = [os.stat(here / name) for name in STAGES]
-        _STAGES = tuple((s.st_size, s.st_mtime_ns) for s in stats)
+        _STAGES = _stats(STAGES)
     return _STAGES
+
+
+def _engine() -> tuple:
+    global _ENGINE
+    if _ENGINE is None:
+        import sys  # generated code is bytecode: another Python is another entry
+        _ENGINE = (sys.version, _stats(ENGINE))
+    return _ENGINE
 
 
 def _name(kind: str, text: bytes, base: int, extra: bytes) -> str:
@@ -52,13 +70,20 @@ def _name(kind: str, text: bytes, base: int, extra: bytes) -> str:
     return f"{kind}-{crc:08x}-{len(text):x}.pickle"
 
 
-def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast", extra: bytes = b""):
+def code(key: bytes, generate: Callable[[], bytes]) -> bytes:
+    """What ``generate()`` gives (the fast engine's marshalled code for one function) for ``key`` (all
+    it depends on but the generator's sources, which this adds), from the cache if it is there."""
+    return parsed(key, 0, generate, "code", stages=_engine)
+
+
+def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast", extra: bytes = b"",
+           stages: Callable[[], tuple] | None = None):
     """What ``parse()`` gives for ``text`` loaded at ``base`` (byte address), from the cache if it is
-    there; ``kind`` names the sort of result, ``extra`` anything else it depends on.  Errors of
-    ``parse`` propagate and are not cached."""
+    there; ``kind`` names the sort of result, ``extra`` anything else it depends on, ``stages`` the
+    sources that make it (the parser's by default).  Errors of ``parse`` propagate and are not cached."""
     if os.environ.get("TINYC_NO_CACHE"):
         return parse()
-    key = (_stages(), base, extra, text)
+    key = ((stages or _stages)(), base, extra, text)
     try:
         path = cache_dir() / _name(kind, text, base, extra)
         with open(path, "rb") as f:
@@ -74,19 +99,21 @@ def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast
         with open(tmp, "wb") as f:
             pickle.dump((key, program), f, pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)  # atomic: a concurrent start sees the old state or the whole file
-        _prune(path.parent)
+        _prune(path.parent, kind)
     except Exception:
         pass
     return program
 
 
-def _prune(folder: Path) -> None:
-    """Keep the ``KEEP`` most recently written entries."""
-    entries = list(folder.glob("*.pickle"))
-    if len(entries) <= KEEP:
+def _prune(folder: Path, kind: str) -> None:
+    """Keep the most recently written entries of ``kind``, as many as ``KEEP`` says: counted by kind, the
+    code of many programs never pushes out the parsed library, which is written once."""
+    entries = list(folder.glob(f"{kind}-*.pickle"))
+    keep = KEEP.get(kind, 200)
+    if len(entries) <= keep:
         return
     entries.sort(key=lambda p: p.stat().st_mtime)
-    for old in entries[:len(entries) - KEEP]:
+    for old in entries[:len(entries) - keep]:
         try:
             old.unlink()
         except OSError:

@@ -148,6 +148,26 @@ def test_compile_prints_annotated_python(capsys):
     compile(out, "generated", "exec")  # it is valid Python
 
 
+def test_compile_shows_the_code_that_run_runs(tmp_path, capsys, monkeypatch):
+    """`tinyc compile --entry E` links as `tinyc run --entry E` does: here the entry statement lets the
+    globals n and mode (which only ever hold constants) have bounds, so n+1 and mode*2 need no wrap."""
+    from tinyc.cli import main as cli
+    from tinyc.engines import codegen, compiler
+    program = tmp_path / "consts.tc"
+    program.write_bytes(b'int n, mode\nshow [ pn n+1; pn mode*2 ]\nmain [ n=5; mode=3; show(); pl "" ]\n')
+    ran = []
+    original = codegen.Codegen.generate
+    monkeypatch.setattr(codegen.Codegen, "generate", lambda self: ran.append(original(self)[0]) or ran[-1:] + [{}])
+    monkeypatch.setattr(compiler, "_CODE", {})
+    monkeypatch.setenv("TINYC_NO_CACHE", "1")
+    assert cli.main(["run", str(program)]) == 0
+    assert capsys.readouterr().out == " 6 6\r\n"
+    assert cli.main(["compile", str(program)]) == 0
+    shown = capsys.readouterr().out
+    show = next(code for code in ran if "def f_show(" in code)
+    assert show in shown and "2147483647" not in show
+
+
 # Programs that reach their own (or their callers') scalar locals through memory (issue 13 item 6): the
 # fast engine keeps scalars in Python variables and must write them to their cells before memory can be
 # read there and read them back after memory may have been written there.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..errors import TinyCError
@@ -15,6 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE")
     parser.add_argument("--library", action="store_true",
                         help="also print the library functions the program calls")
+    parser.add_argument("--entry", default="main",
+                        help="the statement `tinyc run` would run (default: main): its code is shown too, and "
+                             "the functions are generated for that run")
 
 
 def command(args: argparse.Namespace) -> int:
@@ -22,9 +26,11 @@ def command(args: argparse.Namespace) -> int:
     args.engine = "fast"
     m, ws = boot_with_files(args)
     try:
+        ws.type_statement(os.fsencode(args.entry))
         _, linked = m.link_application(ws.pr + ws.pe, ws.pr)
+        entry = m.parse_entry(ws.ln, linked)
     except TinyCError as e:
         sys.stderr.write(ws.report(int(e.code), e.address - ws.pr, len(args.files) > 1))
         return 1
-    sys.stdout.write(generated_python(m, linked, args.files, args.library))
+    sys.stdout.write(generated_python(m, linked, args.files, args.library, entry))
     return 0

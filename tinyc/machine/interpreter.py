@@ -235,8 +235,7 @@ class Machine:
         saved = (self.program, self.library, self.top)
         try:
             _, linked = self.link_application(end, progstart)
-            stmts = _parse_statement(self._statement_text(start), start,
-                                     _key([linked.lex_levels[0], self.library_lex]))
+            stmts = self.parse_entry(start, linked)
             with self.deep_stack():
                 self.engine.run(stmts)
             return 0, 0
@@ -259,6 +258,10 @@ class Machine:
         self.program = linked.tables[0]
         self.library = self._library_view(linked.lex_levels[0])
         return program, linked
+
+    def parse_entry(self, start: int, linked: LinkedText) -> list[ast.Stmt]:
+        """The statement MC 11 runs, typed at ``start``, parsed with the names of the program ``linked``."""
+        return _parse_statement(self._statement_text(start), start, _key([linked.lex_levels[0], self.library_lex]))
 
     def _statement_text(self, start: int) -> str:
         """The typed statement at ``start``: up to the end of its line (a NUL outside a string ends it)."""

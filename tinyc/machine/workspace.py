@@ -80,12 +80,16 @@ class Workspace:
             return -2
         return raw
 
-    def run(self, statement: bytes) -> tuple[int, int]:
-        """Run one statement against the program (MC 11); returns (error number, cursor in pr)."""
+    def type_statement(self, statement: bytes) -> None:
+        """Put ``statement`` in the line buffer ``ln``, padded with blanks, as the shell types it."""
         mem = self.machine.memory
         line = statement[:LINE]
         mem.store(self.ln, line)
         mem.fill(self.ln + len(line), LINE + 1 - len(line), 32)
+
+    def run(self, statement: bytes) -> tuple[int, int]:
+        """Run one statement against the program (MC 11); returns (error number, cursor in pr)."""
+        self.type_statement(statement)
         self.generation += 1
         return self.machine.run_application(self.ln, self.pr + self.pe, self.pr)
 

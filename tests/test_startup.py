@@ -22,6 +22,7 @@ NOT_ON_THE_RUN_PATH = [
     "tinyc.shell",           # the shell: only `tinyc` / `tinyc shell`
     "prompt_toolkit",
     "pygments",
+    "select",                # only MC 12 on a terminal
 ]
 
 SCRIPT = """

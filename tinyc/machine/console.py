@@ -8,7 +8,6 @@ read, so prompts appear before the input they ask for.
 from __future__ import annotations
 
 import os
-import select
 import sys
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
@@ -80,6 +79,7 @@ class Console:
             return 0
         if not os.isatty(fd):
             return 0
+        import select  # only a program that polls a terminal needs it
         ready, _, _ = select.select([fd], [], [], 0)
         if not ready:
             return 0

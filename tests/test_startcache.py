@@ -63,3 +63,22 @@ def test_every_source_of_the_cached_parse_is_part_of_the_key():
               if p.suffix in (".py", ".lark") and p.name not in ("__init__.py", "dialect.py")
               and "gibson" not in p.name}  # the Gibson front end does not use the cache
     assert syntax | {"ast.py", "machine/interpreter.py"} <= set(startcache.STAGES)
+
+
+def test_pruning_counts_each_kind_apart_and_keeps_the_newest(tmp_path, monkeypatch):
+    import os
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("TINYC_NO_CACHE", raising=False)
+    monkeypatch.setattr(startcache, "KEEP", {"code": 2})
+    folder = tmp_path / "tinyc"
+    folder.mkdir()
+    for k, name in enumerate(["ast-old.pickle", "code-a.pickle", "code-b.pickle", "code-c.pickle"]):
+        (folder / name).write_bytes(b"x")
+        os.utime(folder / name, (1000 + k, 1000 + k))  # written in this order, long ago
+    monkeypatch.setattr(startcache, "_PRUNED", set())
+    startcache.code(b"a key", lambda: b"marshalled code")
+    left = sorted(p.name for p in folder.glob("*.pickle"))
+    assert "ast-old.pickle" in left  # another kind: never pushed out by code entries
+    assert [n for n in left if n.startswith("code-")] == sorted(
+        ["code-c.pickle", startcache._name("code", b"a key", 0, b"")])
+    assert startcache.code(b"a key", lambda: b"not used") == b"marshalled code"

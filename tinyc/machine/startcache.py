@@ -105,9 +105,17 @@ def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast
     return program
 
 
+_PRUNED: set[str] = set()  # kinds pruned by this process
+
+
 def _prune(folder: Path, kind: str) -> None:
     """Keep the most recently written entries of ``kind``, as many as ``KEEP`` says: counted by kind, the
-    code of many programs never pushes out the parsed library, which is written once."""
+    code of many programs never pushes out the parsed library, which is written once.  Once a process
+    per kind, at its first write: listing the folder on every write would cost a new program's first
+    run milliseconds per function."""
+    if kind in _PRUNED:
+        return
+    _PRUNED.add(kind)
     entries = list(folder.glob(f"{kind}-*.pickle"))
     keep = KEEP.get(kind, 200)
     if len(entries) <= keep:

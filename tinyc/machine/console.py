@@ -28,18 +28,29 @@ class Console:
         self.strip_cr = strip_cr
         self.echo = echo
         self._buf = bytearray()
-        self.last = b"\n"  # the last byte written, so a command can end an unfinished line
+        self._last = b"\n"  # the last byte flushed (see ``last``)
         self.at_eof = False  # input has ended
 
+    @property
+    def last(self) -> bytes:
+        """The last byte written (a newline before any), so a command can end an unfinished line."""
+        return bytes(self._buf[-1:]) if self._buf else self._last
+
     def write(self, data: bytes) -> None:
-        if data:
-            self.last = data[-1:]
         self._buf += data
         if len(self._buf) > 8192:
             self.flush()
 
+    def put(self, c: int) -> None:
+        """One byte (0..255) out: MC 1, which programs call once per character (the library's ``ps``)."""
+        buf = self._buf
+        buf.append(c)
+        if len(buf) > 8192:
+            self.flush()
+
     def flush(self) -> None:
         if self._buf:
+            self._last = bytes(self._buf[-1:])
             data = bytes(self._buf).replace(b"\r", b"") if self.strip_cr else bytes(self._buf)
             self._buf.clear()
             try:

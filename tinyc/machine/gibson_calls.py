@@ -123,7 +123,7 @@ def mc_chrdy(m: Machine, node, args):
 
 def mc_putc(m: Machine, node, args):
     _need(args, 1, node)
-    m.console.write(bytes([args[-1] & 0xFF]))
+    m.console.put(args[-1] & 0xFF)
     return args[-1]
 
 

@@ -26,7 +26,7 @@ def _need_input(value, node):
 
 
 def mc_putc(m: Machine, node, c):
-    m.console.write(bytes([c & 0xFF]))
+    m.console.put(c & 0xFF)
     return c
 
 

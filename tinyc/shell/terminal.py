@@ -94,6 +94,7 @@ class ProgramConsole(Console):
         head, newline, tail = pending.rpartition(b"\n")
         self._buf += head + newline
         self.flush()
+        self._last = pending[-1:] or self._last  # the prompt was written too (``last``)
         message = tail.replace(b"\r", b"").decode("utf-8", errors="replace")
         try:
             text = session.prompt(ANSI(message), **options)

@@ -54,6 +54,9 @@ class TracingConsole(Console):
             self.mid_line = not data.endswith(b"\n")
         super().write(data)
 
+    def put(self, c: int) -> None:
+        self.write(bytes([c]))
+
     def read_line(self) -> bytes | None:
         self.before()
         return super().read_line()

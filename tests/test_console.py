@@ -14,7 +14,7 @@ def test_put_and_write_keep_their_order_across_flushes():
         if k % 1000 == 0:
             c.write(b"|")
     c.flush()
-    expected = b"".join((b"|" if k % 1000 == 0 else b"") + bytes([65 + k % 26]) for k in range(10000))
+    expected = b"".join(bytes([65 + k % 26]) + (b"|" if k % 1000 == 0 else b"") for k in range(10000))
     assert out.getvalue() == expected
 
 

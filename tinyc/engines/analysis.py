@@ -131,12 +131,22 @@ class Scan:
         targets: set[int] = set()
         Var, Index, Call, Assign, Unary = ast.Var, ast.Index, ast.Call, ast.Assign, ast.Unary
         MachineCall, Decl, Node = ast.MachineCall, ast.Decl, ast.Node
+        leaves = (ast.Number, ast.CharLit, ast.String)  # no name, no node below (a third of all nodes)
         for i, s in enumerate(body):
             has_decl = False
             stack = [s]  # the order of walk(): a node, then its fields last to first
+            pop, push = stack.pop, stack.append
             while stack:
-                n = stack.pop()
+                n = pop()
                 if n is None:
+                    continue
+                kind = type(n)
+                if kind is Var:  # the commonest node: no node below it
+                    if n.name not in first_use:
+                        first_use[n.name] = i
+                    refs.add(n.name)
+                    continue
+                if kind in leaves:
                     continue
                 if isinstance(n, list):
                     stack.extend(reversed(n))
@@ -170,7 +180,7 @@ class Scan:
                 for f in n.__slots__:
                     v = getattr(n, f, None)
                     if isinstance(v, (Node, list)):
-                        stack.append(v)
+                        push(v)
             if isinstance(s, Decl):
                 decls.append((i, s))
             elif has_decl and nested is None:

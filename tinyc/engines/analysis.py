@@ -3,6 +3,11 @@
 The AST walks the generator and the engine share (:func:`walk`, :func:`assigned_names`), the static locals
 of a function (:class:`Analysis`: parameters and top-level declarations), constant array bounds, the nesting
 limits of CPython, and :class:`Unsupported`, raised for a function the reference evaluator must run.
+
+Every start of ``tinyc run`` analyses every function of the link (each may assign a program array), so
+a function body is walked once: :class:`Scan` keeps what :class:`Analysis`, the link's assigned names,
+the constant-global stores and the effects analysis need from it, and :func:`facts` what the link asks
+about a function; both are made once per parsed body.
 """
 
 from __future__ import annotations

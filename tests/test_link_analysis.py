@@ -272,7 +272,8 @@ def check_link(engine, stmts) -> int:
     for fn in fns:
         body, params = fn.body.body, params_of(fn)
         for b in {32, 16, bits}:
-            assert analysed(lambda: Analysis(params, body, b)) == analysed(lambda: RefAnalysis(params, body, b)), fn.name
+            new_an = analysed(lambda: Analysis(params, body, b))
+            assert new_an == analysed(lambda: RefAnalysis(params, body, b)), fn.name
             assert constglobals.function_assignments(fn, b) == ref_function_assignments(fn, b), fn.name
         f = facts(fn)
         assert f.assigned == ref_engine_assigned(fn) == engine.assigned(fn), fn.name
@@ -319,6 +320,22 @@ def check_program(source: bytes, entry: bytes = b"main", int_bits: int = 32) -> 
     return sum(checked)
 
 
+def check_gibson(path: Path) -> int:
+    """The same checks on a program of the Gibson dialect (its engine links through the same Linkage)."""
+    from tinyc.machine import gibson
+    checked = []
+
+    def run(self, stmts):
+        checked.append(check_link(self, stmts))
+    mp = pytest.MonkeyPatch()
+    mp.setattr(FastEngine, "run", run)
+    try:
+        gibson.run(str(path), quiet=True, engine="fast", console=Console(io.BytesIO(b""), io.BytesIO()))
+    finally:
+        mp.undo()
+    return sum(checked)
+
+
 def entry_of(path: Path) -> bytes:
     text = path.read_bytes()
     return b"bca" if path.name == "bca.tc" else b"main" if b"\nmain" in b"\n" + text else b"pl \"\""
@@ -327,6 +344,10 @@ def entry_of(path: Path) -> bytes:
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
 def test_shipped_programs(path):
     assert check_program(path.read_bytes(), entry_of(path)) > 0
+
+
+def test_gibson_programs():
+    assert sum(check_gibson(p) for p in sorted(ROOT.glob("examples/gibson/*.tc"))) > 0
 
 
 def test_conformance_programs():

@@ -3,6 +3,11 @@
 The AST walks the generator and the engine share (:func:`walk`, :func:`assigned_names`), the static locals
 of a function (:class:`Analysis`: parameters and top-level declarations), constant array bounds, the nesting
 limits of CPython, and :class:`Unsupported`, raised for a function the reference evaluator must run.
+
+Every start of ``tinyc run`` analyses every function of the link (each may assign a program array), so
+a function body is walked once: :class:`Scan` keeps what :class:`Analysis`, the link's assigned names,
+the constant-global stores and the effects analysis need from it, and :func:`facts` what the link asks
+about a function; both are made once per parsed body.
 """
 
 from __future__ import annotations
@@ -104,35 +109,141 @@ def assigned_names(node) -> set[str]:
     return out
 
 
+class Scan:
+    """One walk of a statement list (a function body), with what :class:`Analysis` and the link analyses
+    need from it, so that none of them walks the body again.
+
+    ``first_use``: name -> index of the first top-level statement that mentions it (a ``Var``, ``Index``
+    or ``Call`` anywhere in it, as :func:`names_used`); ``nested``: index of the first top-level statement
+    that is not a declaration but holds one (None); ``decls``: (index, statement) of the top-level
+    declarations; ``assigned``: :func:`assigned_names` of the body; ``stores``: (name, value expression)
+    of every whole-name assignment in walk order, the value None for ``++``/``--``; ``refs``: the names of
+    ``Var`` and ``Call`` nodes (the possible callees); ``accesses``: the ``Index`` and ``MachineCall`` nodes
+    in walk order, each with whether it is the target of a store (``a(i)=...``, ``++a(i)``; None for a
+    machine call).
+    """
+
+    __slots__ = ("first_use", "nested", "decls", "assigned", "stores", "refs", "accesses")
+
+    def __init__(self, body: list) -> None:
+        first_use: dict[str, int] = {}
+        nested = None
+        decls = []
+        assigned: set[str] = set()
+        stores: list = []
+        refs: set[str] = set()
+        accesses: list = []
+        targets: set[int] = set()
+        Var, Index, Call, Assign, Unary = ast.Var, ast.Index, ast.Call, ast.Assign, ast.Unary
+        MachineCall, Decl, Node = ast.MachineCall, ast.Decl, ast.Node
+        leaves = (ast.Number, ast.CharLit, ast.String)  # no name and no node below them
+        for i, s in enumerate(body):
+            has_decl = False
+            stack = [s]  # the order of walk(): a node, then its fields last to first
+            pop, push = stack.pop, stack.append
+            while stack:
+                n = pop()
+                if n is None:
+                    continue
+                kind = type(n)
+                if kind is Var:  # the commonest node (with the constants, 40% of a body): nothing below it
+                    if n.name not in first_use:
+                        first_use[n.name] = i
+                    refs.add(n.name)
+                    continue
+                if kind in leaves:
+                    continue
+                if isinstance(n, list):
+                    stack.extend(reversed(n))
+                    continue
+                if isinstance(n, (Var, Index, Call)):
+                    if n.name not in first_use:
+                        first_use[n.name] = i
+                    if isinstance(n, Index):
+                        accesses.append((n, id(n) in targets))  # its parent, the store, came first
+                    else:
+                        refs.add(n.name)
+                elif isinstance(n, Assign):
+                    t = n.target
+                    if isinstance(t, Var):
+                        assigned.add(t.name)
+                        stores.append((t.name, n.value))
+                    elif isinstance(t, Index):
+                        targets.add(id(t))
+                elif isinstance(n, Unary):
+                    if n.op in ("++", "--"):
+                        t = n.operand
+                        if isinstance(t, Var):
+                            assigned.add(t.name)
+                            stores.append((t.name, None))
+                        elif isinstance(t, Index):
+                            targets.add(id(t))
+                elif isinstance(n, MachineCall):
+                    accesses.append((n, None))
+                elif isinstance(n, Decl):
+                    has_decl = True
+                for f in n.__slots__:
+                    v = getattr(n, f, None)
+                    if isinstance(v, (Node, list)):
+                        push(v)
+            if isinstance(s, Decl):
+                decls.append((i, s))
+            elif has_decl and nested is None:
+                nested = i
+        self.first_use = first_use
+        self.nested = nested
+        self.decls = decls
+        self.assigned = assigned
+        self.stores = stores
+        self.refs = refs
+        self.accesses = accesses
+
+
+_SCANS: dict = {}  # id(body list) -> (body, Scan): function bodies (never mutated once parsed)
+
+
+def scan(body: list, keep: bool = False) -> Scan:
+    """The :class:`Scan` of ``body``: the one made before for this list, else a new one (kept for later
+    if ``keep``: function bodies are, a top-level statement list typed once is not)."""
+    hit = _SCANS.get(id(body))
+    if hit is not None and hit[0] is body:
+        return hit[1]
+    sc = Scan(body)
+    if keep:
+        _SCANS[id(body)] = (body, sc)
+    return sc
+
+
 class Analysis:
     """The static locals of a function: params and top-level declarations, each used only after it."""
 
     def __init__(self, params: list[tuple[str, ast.Declarator]], body: list, bits: int = 32):
         self.bits = bits
         self.locals: dict[str, Local] = {}
-        reassigned = assigned_names(body)
+        sc = scan(body)
+        reassigned = sc.assigned
         for type_, d in params:
             if d.name in self.locals:
                 raise Unsupported("duplicate parameter")
             self.locals[d.name] = self._local(type_, d, reassigned, False, bits)
         count = 0
-        for i, s in enumerate(body):
-            if isinstance(s, ast.Decl):
-                for d in s.names:
-                    count += 1
-                    if d.name not in self.locals:
-                        if any(d.name in names_used(t) for t in body[:i]):
-                            raise Unsupported("name used before its declaration")
-                        self.locals[d.name] = self._local(s.type, d, reassigned, True, bits)
-                    elif d.size is not None and constant(d.size, bits) is None:
-                        raise Unsupported("array bound not constant")
-            elif any(isinstance(n, ast.Decl) for n in walk(s)):
-                raise Unsupported("declaration in a nested statement")
+        # the top-level statements in order, up to the first that nests a declaration (raised there)
+        for i, s in sc.decls:
+            if sc.nested is not None and i > sc.nested:
+                break
+            for d in s.names:
+                count += 1
+                if d.name not in self.locals:
+                    if sc.first_use.get(d.name, i) < i:
+                        raise Unsupported("name used before its declaration")
+                    self.locals[d.name] = self._local(s.type, d, reassigned, True, bits)
+                elif d.size is not None and constant(d.size, bits) is None:
+                    raise Unsupported("array bound not constant")
+        if sc.nested is not None:
+            raise Unsupported("declaration in a nested statement")
         if count > MAX_LOCALS:
             raise Unsupported("too many declarations")
-        self.free = set()
-        for s in body:
-            self.free |= names_used(s)
+        self.free = set(sc.first_use)
         for type_, d in params:
             if d.size is not None:
                 self.free |= names_used(d.size)
@@ -148,3 +259,38 @@ class Analysis:
         if n is None:
             raise Unsupported("array bound not constant")
         return Local(d.name, type_, True, n + 1, d.name not in reassigned, allocated)
+
+
+class Facts:
+    """What the link needs to know about one function, worked out once per function (:func:`facts`).
+
+    ``scan``: the :class:`Scan` of its body; ``locals``: the names of its static locals, None when it
+    has dynamic ones (:class:`Analysis` raised :class:`Unsupported`: the reference evaluator runs it);
+    ``free``: the names it uses that are not its static locals, sorted (None likewise); ``assigned``: the
+    names it assigns as a whole that may be globals (all such names when it has dynamic locals)."""
+
+    __slots__ = ("scan", "locals", "free", "assigned")
+
+    def __init__(self, fn: ast.Function) -> None:
+        self.scan = sc = scan(fn.body.body, keep=True)
+        params = [(decl.type, d) for decl in fn.params for d in decl.names]
+        try:
+            an = Analysis(params, fn.body.body, 32)  # which names are locals does not depend on the width
+        except Unsupported:
+            self.locals = self.free = None
+            self.assigned = set(sc.assigned)
+        else:
+            self.locals = frozenset(an.locals)
+            self.free = sorted(an.free)
+            self.assigned = sc.assigned - self.locals
+
+
+_FACTS: dict = {}  # id(fn) -> (fn, Facts)
+
+
+def facts(fn: ast.Function) -> Facts:
+    """The :class:`Facts` of ``fn``, made on first use (the same parsed text gives the same nodes)."""
+    hit = _FACTS.get(id(fn))
+    if hit is None or hit[0] is not fn:
+        hit = _FACTS[id(fn)] = (fn, Facts(fn))
+    return hit[1]

@@ -15,6 +15,16 @@ from .analysis import walk
 from .bounds import BoundsGen
 
 
+DIRECT = {1: 1, 2: 0, 10: 0, 12: 0, 14: 1, 17: 2, 1005: 0}  # MC number -> arity; no memory access
+
+
+def direct(n: ast.MachineCall, table: dict[int, int] = DIRECT) -> bool:
+    """Whether the machine call ``n`` is one of ``table`` (MC number -> arity) with its arity: a call
+    that touches no memory, so scalar locals' cells need no flush or reload around it."""
+    last = n.args[-1] if n.args else None
+    return isinstance(last, ast.Number) and last.value in table and len(n.args) - 1 == table[last.value]
+
+
 class CellsGen(BoundsGen):
     """Flush and reload of the scalar locals' memory cells, and where they are needed."""
 
@@ -63,12 +73,10 @@ class CellsGen(BoundsGen):
 
     # ---- what code may touch memory outside checked arrays (then cells matter)
 
-    DIRECT = {1: 1, 2: 0, 10: 0, 12: 0, 14: 1, 17: 2, 1005: 0}  # MC number -> arity; no memory access
+    DIRECT = DIRECT  # a dialect replaces it
 
     def direct(self, n: ast.MachineCall) -> bool:
-        last = n.args[-1] if n.args else None
-        return (isinstance(last, ast.Number) and last.value in self.DIRECT
-                and len(n.args) - 1 == self.DIRECT[last.value])
+        return direct(n, self.DIRECT)
 
     def effects_of(self, name: str) -> tuple[bool, bool]:
         """(may read, may write) memory outside checked arrays: a call of the global function ``name``."""

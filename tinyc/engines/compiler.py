@@ -16,15 +16,13 @@ import types
 from .. import ast
 
 from . import codegen
-from .analysis import Analysis, Unsupported, assigned_names, walk
+from .analysis import Unsupported, assigned_names, facts, walk
 from .codegen import Codegen
 from ..errors import ErrorCode, TinyCError
 from .evaluator import Evaluator
 from .fastrt import Linkage, runtime_globals
 
 _CODE: dict = {}          # (id(fn), int_bits, shape) -> (fn, factory code, nodes)
-_ANALYSIS: dict = {}      # id(fn) -> (fn, free names | None)
-_ASSIGNED: dict = {}      # id(fn) -> (fn, names assigned as a whole)
 _LINEMAPS: dict = {}      # generated file name -> {line: tiny-c address}
 _serial = itertools.count()
 
@@ -106,15 +104,7 @@ class FastEngine:
 
     def assigned(self, fn: ast.Function) -> set[str]:
         """Names ``fn`` assigns as a whole that may be globals (its own static locals are left out)."""
-        hit = _ASSIGNED.get(id(fn))
-        if hit is None or hit[0] is not fn:
-            names = assigned_names(fn.body)
-            try:
-                names -= set(Analysis(_params(fn), fn.body.body, 32).locals)
-            except Unsupported:
-                pass
-            hit = _ASSIGNED[id(fn)] = (fn, names)
-        return hit[1]
+        return facts(fn).assigned
 
     def generate(self, name, params, body, link: Linkage, toplevel=False, source=True):
         """(factory code, line map, nodes) for one function body; raises Unsupported, also when the
@@ -138,14 +128,7 @@ class FastEngine:
         fn = sym.function
         if fn.error is not None:  # its call is an error: the reference evaluator raises it
             return self._fallback(sym)
-        hit = _ANALYSIS.get(id(fn))
-        if hit is None or hit[0] is not fn:
-            try:
-                free = sorted(Analysis(_params(fn), fn.body.body, 32).free)
-            except Unsupported:
-                free = None
-            hit = _ANALYSIS[id(fn)] = (fn, free)
-        free = hit[1]
+        free = facts(fn).free
         if free is None:
             return self._fallback(sym)
         m = self.m
@@ -180,6 +163,8 @@ class FastEngine:
         code, linemap, places = marshal.loads(self.disk_cache(key, make))
         filename = f"<tinyc {fn.name} {next(_serial)}>"  # each copy its own line map, as generate() gives
         _LINEMAPS[filename] = linemap
+        if not places:  # most functions make no machine call that reports at its node: no walk
+            return _renamed(code, filename), []
         nodes = list(walk(fn))
         return _renamed(code, filename), [nodes[k] for k in places]
 

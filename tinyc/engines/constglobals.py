@@ -18,7 +18,7 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
-from .analysis import Analysis, Unsupported, constant, walk
+from .analysis import constant, facts, walk
 
 if TYPE_CHECKING:
     from .fastrt import Linkage
@@ -26,25 +26,38 @@ if TYPE_CHECKING:
 _ASSIGNS: dict = {}  # (id(fn), bits) -> (fn, {name: set of constants | None})
 
 
-def assignments(body, local_names, bits: int) -> dict[str, set[int] | None]:
-    """Names ``body`` assigns as a whole (outside ``local_names``): the constants stored, or None when a
-    store is not a constant or the name is incremented."""
-    out: dict[str, set[int] | None] = {}
+def stores(body) -> list:
+    """(name, value expression) of every whole-name assignment under ``body`` in walk order; the value is
+    None for ``++``/``--`` (as :attr:`~.analysis.Scan.stores` keeps them for a function body)."""
+    out: list = []
     for n in walk(body):
         if isinstance(n, ast.Assign) and isinstance(n.target, ast.Var):
-            name, v = n.target.name, constant(n.value, bits)
+            out.append((n.target.name, n.value))
         elif isinstance(n, ast.Unary) and n.op in ("++", "--") and isinstance(n.operand, ast.Var):
-            name, v = n.operand.name, None
-        else:
-            continue
+            out.append((n.operand.name, None))
+    return out
+
+
+def collect(found: list, local_names, bits: int) -> dict[str, set[int] | None]:
+    """The names of ``found`` (as :func:`stores` gives them) outside ``local_names``: the constants
+    stored (wrapped to ``bits``), or None when a store is not a constant or the name is incremented."""
+    out: dict[str, set[int] | None] = {}
+    for name, value in found:
         if name in local_names:
             continue
+        v = None if value is None else constant(value, bits)
         seen = out.setdefault(name, set())
         if v is None:
             out[name] = None
         elif seen is not None:
             seen.add(v)
     return out
+
+
+def assignments(body, local_names, bits: int) -> dict[str, set[int] | None]:
+    """Names ``body`` assigns as a whole (outside ``local_names``): the constants stored, or None when a
+    store is not a constant or the name is incremented."""
+    return collect(stores(body), local_names, bits)
 
 
 def merge(into: dict, part: dict) -> None:
@@ -59,12 +72,8 @@ def function_assignments(fn: ast.Function, bits: int) -> dict[str, set[int] | No
     dynamic locals); cached by function."""
     hit = _ASSIGNS.get((id(fn), bits))
     if hit is None or hit[0] is not fn:
-        params = [(decl.type, d) for decl in fn.params for d in decl.names]
-        try:
-            local_names = set(Analysis(params, fn.body.body, bits).locals)
-        except Unsupported:
-            local_names = set()
-        found = assignments(fn.body, local_names, bits)
+        f = facts(fn)  # the body's stores come from the one walk the link makes of it
+        found = collect(f.scan.stores, f.locals or (), bits)
         merge(found, assignments(fn.params, set(), bits))  # array sizes run on each call
         hit = _ASSIGNS[(id(fn), bits)] = (fn, found)
     return hit[1]
@@ -80,7 +89,7 @@ def constant_globals(link: Linkage, own_effects) -> dict[str, tuple[int, int]]:
     bits = engine.m.memory.int_bits
     # nothing that can run may store outside checked arrays
     entry = ast.Function(0, 0, "_run", [], ast.Block(0, 0, list(stmts)))
-    _, writes, callees = own_effects(entry, link)
+    _, writes, callees = own_effects(entry, link, False)  # a statement typed once: its scan is not kept
     if writes or any(link.effects(c)[1] for c in callees):
         return {}
     values: dict[str, set[int] | None] = {}

@@ -12,7 +12,8 @@ import struct
 import sys
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
-from .codegen import assigned_names
+from .analysis import Analysis, Unsupported, scan
+from .cells import direct
 from .constglobals import constant_globals
 from ..errors import ErrorCode, TinyCError, MemoryFault
 
@@ -303,30 +304,39 @@ class Linkage:
         return f
 
 
-def assigned_in(fn) -> set[str]:
-    return assigned_names(fn.body)
-
-
-def own_effects(fn, link: Linkage) -> tuple[bool, bool, list[str]]:
+def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[str]]:
     """(reads, writes, names of the functions called) of one function on its own: reads and writes of
     memory outside its checked arrays (an unchecked or parameter array, a moved pointer, a machine call
-    other than the pure ones).  A function the generator cannot analyse counts as both."""
-    from .codegen import Codegen, Unsupported, walk
-    from .. import ast
+    other than the pure ones).  A function the generator cannot analyse counts as both.
+
+    The same answer as the generator's own tests (``CellsGen.direct`` and ``CellsGen.unsafe`` on a
+    ``Codegen`` of ``fn`` resolving names with ``link.resolve_var``), from the function's :class:`Scan`
+    (kept for later if ``keep``) and its static locals, without building a generator; the global names
+    it subscripts are resolved in the same order."""
+    body = fn.body.body
+    sc = scan(body, keep)
+    lookup = link.lookup
+    callees = sorted(c for c in sc.refs if (s := lookup(c)) is not None and s.kind == "func")
     params = [(decl.type, d) for decl in fn.params for d in decl.names]
-    callees = sorted({n.name for n in walk(fn.body) if isinstance(n, (ast.Var, ast.Call))
-                      if (s := link.lookup(n.name)) is not None and s.kind == "func"})
     try:
-        gen = Codegen(fn.name, params, fn.body.body, link.resolve_var, link.engine.m.memory.int_bits)
+        an = Analysis(params, body, link.engine.m.memory.int_bits)
     except Unsupported:
         return True, True, callees
-    callees = [c for c in callees if c not in gen.an.locals]
-    tg = gen.targets(fn.body)
+    local = an.locals
+    callees = [c for c in callees if c not in local]
     reads = writes = False
-    for n in walk(fn.body):
-        if isinstance(n, ast.MachineCall) and not gen.direct(n):
-            return True, True, callees
-        if isinstance(n, ast.Index) and gen.unsafe(n):
+    for n, target in sc.accesses:
+        if target is None:  # a machine call
+            if not direct(n):
+                return True, True, callees
+            continue
+        loc = local.get(n.name)
+        if loc is not None:  # a scalar: error 7 before any access; an array of its own, checked, in bounds
+            unsafe = loc.array and not (loc.frozen and loc.allocated and loc.length > 1)
+        else:  # a global array is in bounds when checked and its pointer never moves
+            shape = link.resolve_var(n.name)
+            unsafe = shape is not None and shape[0] == "var" and shape[2] and not (shape[3] and shape[4])
+        if unsafe:
             reads = True  # a store counts as a read too: callers flush before every call that may write
-            writes = writes or id(n) in tg
+            writes = writes or target
     return reads, writes, callees

@@ -1,10 +1,16 @@
-"""Loop optimisations of the fast engine's code generator: loop-invariant expressions.
+"""Loop optimisations of the fast engine's code generator: loop-invariant expressions, scans, walks, and
+element reads an expression repeats.
 
 :class:`LoopOptGen` sits between the expressions and the statements.  On entry to a ``while`` or ``for``
 loop it finds the largest subexpressions whose value cannot change while the loop runs and evaluates each
 once, into a temporary, where the loop is entered; :meth:`expr` then gives that temporary wherever the
 expression appears in the loop.  Only expressions the generator knows to be pure (no side effect, cannot
 fail) are hoisted, so evaluating one where the loop runs zero times changes nothing.
+
+A scan (``while(s(k)) ++k``) becomes one bytes search (``scan_fast``); a walk (``while(s(k)) BODY``, BODY
+unable to change memory) gets a second version with unchecked reads of ``s(k)``, run when one bytes
+search shows the reads in range (``walk_loop``).  Both fall back to the loop as written.  Within one
+expression, a second read of the same element reuses the first one's value (``element``).
 """
 
 from __future__ import annotations
@@ -64,49 +70,6 @@ class LoopOptGen(ExpressionGen):
         t = self.tmp()
         self.avail[key] = E(t, e.kind, e.lo, e.hi, True, True)
         return E(f"({t} := {e.code})", e.kind, e.lo, e.hi)  # impure: code that drops pure parts keeps it
-
-    def read_key(self, n: ast.Index):
-        """What identifies the place an element read reads (array name, index built of constants,
-        allocated scalar locals and ``+ - *``), or None."""
-        def key(x):
-            if isinstance(x, (ast.Number, ast.CharLit)):
-                return x.value
-            if isinstance(x, ast.Var):
-                loc = self.an.locals.get(x.name)
-                ok = loc is not None and not loc.array and x.name in self.bound
-                return ("v", x.name) if ok else None
-            if isinstance(x, ast.BinOp) and x.op in ("+", "-", "*"):
-                a, b = key(x.left), key(x.right)
-                return None if a is None or b is None else (x.op, a, b)
-            if isinstance(x, ast.Unary) and x.op == "-":
-                a = key(x.operand)
-                return None if a is None else ("neg", a)
-            return None
-        i = key(n.index)
-        return None if i is None else (n.name, i)
-
-    def repeated_reads(self, n) -> list:
-        """Keys of the element reads that occur more than once in expression ``n``."""
-        seen: set = set()
-        out = []
-        for x in walk(n):
-            if isinstance(x, ast.Index) and (key := self.read_key(x)) is not None:
-                if key in seen and key not in out:
-                    out.append(key)
-                seen.add(key)
-        return out
-
-    def has_effect(self, n) -> bool:
-        """Whether evaluating node ``n`` itself may change a local or memory: an assignment, ++/--, a call,
-        a machine call, or a string (its closing quote becomes a NUL)."""
-        if isinstance(n, (ast.Assign, ast.Call, ast.MachineCall, ast.String)):
-            return True
-        if isinstance(n, ast.Unary):
-            return n.op in ("++", "--")
-        if isinstance(n, ast.Var) and n.name not in self.an.locals:
-            shape = self.resolve(n.name)
-            return shape is not None and shape[0] == "func"
-        return False
 
     def use_invariant(self, n, inv: E) -> E:
         """The hoisted value of ``n``, with the tighter of its bounds at entry and here (the conditions
@@ -409,7 +372,7 @@ class LoopOptGen(ExpressionGen):
         self.emit(ind, f"if {' and '.join(tests)}:", s.pos)
         entry = self.known
         self.set_bounds(k, klo, min(hi, kmax))
-        self.walking = dict(plan, read=read, kmax=kmax)
+        self.walking = dict(plan, read=read, klo=klo, kmax=kmax)
         try:
             self.loop_code(s, cond, body, step, ind + 1)
         finally:
@@ -419,3 +382,12 @@ class LoopOptGen(ExpressionGen):
         self.loop_code(s, cond, body, step, ind + 1)
         self.known = join(fast, self.known)
         return True
+
+    def walk_bounds(self, state: dict | None) -> dict | None:
+        """``state`` (a loop head) knowing that the index of the walk being generated lies between its
+        start and its stop (``walk_loop``): the head's widening loses that."""
+        w = self.walking
+        if w is None or state is None:
+            return state
+        lo, hi = state.get(w["k"], self.bounds("int"))
+        return {**state, w["k"]: (max(lo, w["klo"]), min(hi, w["kmax"]))}

@@ -108,7 +108,7 @@ class StatementGen(LoopOptGen):
             self.breaks.pop()
             return c
         outer = self.enter_loop(s, [cond, body, step], ind)
-        head = self.loop_head(s, entry, one_pass)
+        head = self.walk_bounds(self.loop_head(s, entry, one_pass))
         self.known = head
         cond_code = "True" if cond is None else self.truth(self.expr(cond))
         after_cond = self.known

@@ -65,6 +65,8 @@ WALKS = [
     ("f char s(0) [ int k,n; while(s(k)) [ if(s(k)==9) break; n=n+1; ++k ]; pn k; pn n ]\n"
      "main [ char b(3); b(0)=1; b(1)=1; b(2)=1; b(3)=1; f(b) ]", "break inside, no stop byte before the frame",
      {}),
+    ("char t(9)\nmain [ int k; strcpy t,\"abc\"; while(t(k)) [ if(t(k)=='b') break; ++k ]; pn k; k=0; "
+     "while(t(k)!='c') [ if(t(k)=='z') return; ++k ]; pn k ]", "leaving a checked walk early", {}),
     ("char t(3000)\nf char s(0) [ int k; while(s(k)) [ if(s(k)==2) break; ++k ]; return k ]\n"
      "main [ memset t,2999,1; t(2500)=2; pn f(t); t(2500)=1; pn f(t); t(2999)=0; pn f(t) ]",
      "break after more than the search cap", {}),

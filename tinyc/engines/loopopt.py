@@ -366,7 +366,8 @@ class LoopOptGen(ExpressionGen):
         klo = max(lo, 0) if acc["checked"] else lo
         if stop is None or klo > min(hi, kmax):
             return False
-        base, _, _ = self.search(k, acc, stop, tests, self.WALK_CAP if plan["early"] else 0)
+        short = acc["checked"] and acc["L"] <= self.WALK_CAP  # its end is near: no cap needed
+        base, _, _ = self.search(k, acc, stop, tests, self.WALK_CAP if plan["early"] and not short else 0)
         read = f"{acc['view']}[v_{k}]" if acc["checked"] else f"_B[v_{k} + {base}]"
         self.emit(ind, "# a walk: its reads of the array unchecked when its stop byte lies before its limit")
         self.emit(ind, f"if {' and '.join(tests)}:", s.pos)

@@ -332,8 +332,8 @@ class LoopOptGen(ExpressionGen):
         if not (isinstance(inc, ast.Unary) and inc.op == "++" and isinstance(inc.operand, ast.Var)
                 and inc.operand.name == k):
             return None
-        changed = assigned_names([cond, rest]) | {k}
-        if assigned_names([cond, rest]) & {k, read.name} or not self.byte_value(stop, changed):
+        changed = assigned_names([cond, rest])
+        if changed & {k, read.name} or not self.byte_value(stop, changed | {k}):
             return None
         for n in walk([cond, rest]):
             if isinstance(n, (ast.Call, ast.String)) or isinstance(n, ast.MachineCall) and not self.direct(n):

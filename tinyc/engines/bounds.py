@@ -36,9 +36,12 @@ class BoundsGen(GenBase):
             return E(f"(+{e.code})" if not e.code.startswith("(") else f"(+{e.code})", "int", 0, 1, e.pure)
         if self.imin <= e.lo and e.hi <= self.imax:
             return e
-        # a range test is cheaper than wrapping arithmetic, and almost always true
+        # a range test is cheaper than wrapping arithmetic, and almost always true; only the side the
+        # bounds do not settle
         bind, x = self.named(e)
-        return E(f"({x} if {self.imin} <= {bind} <= {self.imax} else _w({x}))", "int", self.imin, self.imax, e.pure)
+        test = (f"{bind} <= {self.imax}" if e.lo >= self.imin else f"{bind} >= {self.imin}" if e.hi <= self.imax
+                else f"{self.imin} <= {bind} <= {self.imax}")
+        return E(f"({x} if {test} else _w({x}))", "int", self.imin, self.imax, e.pure)
 
     def wrapc(self, e: E) -> E:
         """``e`` truncated to a signed char (a char store)."""

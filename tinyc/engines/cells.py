@@ -3,7 +3,8 @@
 A scalar local is a Python variable, but it also has a cell in the flat memory (reference section 3).
 :class:`CellsGen` writes modified variables back to their cells ("flush") before memory may be read
 outside a checked array, reads them back ("reload") after anything that may store there, and decides from
-the code (machine calls, calls, unchecked subscripts) where either is needed.
+the code (machine calls, calls, unchecked subscripts) where either is needed.  It also tells which
+element reads an expression repeats and what, between two of them, could change what they read.
 """
 
 from __future__ import annotations
@@ -132,4 +133,49 @@ class CellsGen(BoundsGen):
                 return True
             if isinstance(n, ast.Index) and id(n) in tg and self.unsafe(n):
                 return True
+        return False
+
+    # ---- element reads one expression repeats (loopopt reuses the first value)
+
+    def read_key(self, n: ast.Index):
+        """What identifies the place an element read reads (array name, index built of constants,
+        allocated scalar locals and ``+ - *``), or None."""
+        def key(x):
+            if isinstance(x, (ast.Number, ast.CharLit)):
+                return x.value
+            if isinstance(x, ast.Var):
+                loc = self.an.locals.get(x.name)
+                ok = loc is not None and not loc.array and x.name in self.bound
+                return ("v", x.name) if ok else None
+            if isinstance(x, ast.BinOp) and x.op in ("+", "-", "*"):
+                a, b = key(x.left), key(x.right)
+                return None if a is None or b is None else (x.op, a, b)
+            if isinstance(x, ast.Unary) and x.op == "-":
+                a = key(x.operand)
+                return None if a is None else ("neg", a)
+            return None
+        i = key(n.index)
+        return None if i is None else (n.name, i)
+
+    def repeated_reads(self, n) -> list:
+        """Keys of the element reads that occur more than once in expression ``n``."""
+        seen: set = set()
+        out = []
+        for x in walk(n):
+            if isinstance(x, ast.Index) and (key := self.read_key(x)) is not None:
+                if key in seen and key not in out:
+                    out.append(key)
+                seen.add(key)
+        return out
+
+    def has_effect(self, n) -> bool:
+        """Whether evaluating node ``n`` itself may change a local or memory: an assignment, ++/--, a call,
+        a machine call, or a string (its closing quote becomes a NUL)."""
+        if isinstance(n, (ast.Assign, ast.Call, ast.MachineCall, ast.String)):
+            return True
+        if isinstance(n, ast.Unary):
+            return n.op in ("++", "--")
+        if isinstance(n, ast.Var) and n.name not in self.an.locals:
+            shape = self.resolve(n.name)
+            return shape is not None and shape[0] == "func"
         return False

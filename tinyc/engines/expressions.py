@@ -101,14 +101,12 @@ class ExpressionGen(CellsGen):
             loc, read, _, _ = self.location(acc, chk)
             self.checked(acc, node)
             return E(read.format(loc), "int", lo, hi)
-        bind, i = self.named(index)
         conds = []
+        first = index.code  # no range test: the index is used once, where it is computed
         if self.needs_check(acc, index):
+            bind, first = self.named(index)
             conds.append(self.in_range(acc, index, bind))
             self.checked(acc, node)
-            first = i
-        else:
-            first = bind
         loc, read, _, fault = self.location(acc, first)
         a = self.tmp()
         if self.frame and self.flush_set():

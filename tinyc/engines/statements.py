@@ -84,9 +84,18 @@ class StatementGen(LoopOptGen):
 
     def loop_stmt(self, s, cond, body, step, ind: int) -> None:
         """``while`` (and ``for`` without a counted range): head bounds, then the code (a scan first tries a
-        bytes search, see ``scan_fast``)."""
+        bytes search, see ``scan_fast``; a walk has a fast version, see ``walk_loop``)."""
         plan = self.scan_plan(cond, body, step)
-        ind = (plan and self.scan_fast(plan, ind, s.pos)) or ind
+        if plan is not None:
+            ind = self.scan_fast(plan, ind, s.pos) or ind
+        else:
+            walk = self.walk_plan(cond, body, step)
+            if walk is not None and self.walk_loop(walk, s, cond, body, step, ind):
+                return
+        self.loop_code(s, cond, body, step, ind)
+
+    def loop_code(self, s, cond, body, step, ind: int) -> None:
+        """The ``while`` of a loop (and what is evaluated once before it), its body and step."""
         entry = self.known
 
         def one_pass():
@@ -99,7 +108,7 @@ class StatementGen(LoopOptGen):
             self.breaks.pop()
             return c
         outer = self.enter_loop(s, [cond, body, step], ind)
-        head = self.loop_head(s, entry, one_pass)
+        head = self.walk_bounds(self.loop_head(s, entry, one_pass))
         self.known = head
         cond_code = "True" if cond is None else self.truth(self.expr(cond))
         after_cond = self.known
@@ -242,7 +251,10 @@ class StatementGen(LoopOptGen):
                 if value is None and loc.type == "int":
                     edge = self.imax if delta > 0 else self.imin
                     self.emit(ind, f"v_{loc.name} {'+' if delta > 0 else '-'}= 1", node.pos)
-                    if (hi if delta > 0 else lo) == edge:
+                    w = self.walking
+                    if w is not None and id(node) == w["inc"]:  # a walk's ++k: k stays below its stop
+                        self.set_bounds(loc.name, min(lo + 1, w["kmax"]), min(hi + 1, w["kmax"]))
+                    elif (hi if delta > 0 else lo) == edge:
                         self.emit(ind, f"if v_{loc.name} == {edge + delta}: v_{loc.name} = {edge - delta * ((1 << self.bits) - 1)}")
                         self.set_bounds(loc.name, *self.bounds("int"))
                     else:

@@ -22,10 +22,7 @@ def new_process(monkeypatch):
     monkeypatch.setattr(compiler, "_CODE", {})
 
     def generate(self, name, *a, **kw):
-        if name != "_run":  # the typed statement is not cached
-            raise AssertionError(f"{name} generated again")
-        return original(self, name, *a, **kw)
-    original = compiler.FastEngine.generate
+        raise AssertionError(f"{name} generated again")  # the entry statement (_run) is cached too
     monkeypatch.setattr(compiler.FastEngine, "generate", generate)
 
 
@@ -60,6 +57,17 @@ def test_the_shapes_of_free_names_are_part_of_the_key(cache, monkeypatch):
     assert run_program(as_int, "fast", entry="f")[0] == b" 300"
     monkeypatch.setattr(compiler, "_CODE", {})
     assert run_program(as_char, "fast", entry="f")[0] == b" 44"
+
+
+def test_the_entry_statement_is_keyed_by_its_free_names(cache, monkeypatch):
+    # the same entry text at the same address: g is an int in one program, a char in the other
+    assert run_program(b"int  g\n", "fast", entry="g=300;pn g")[0] == b" 300"
+    generate = compiler.FastEngine.generate
+    new_process(monkeypatch)
+    with pytest.raises(AssertionError, match="_run generated again"):
+        run_program(b"char g\n", "fast", entry="g=300;pn g")
+    monkeypatch.setattr(compiler.FastEngine, "generate", generate)
+    assert run_program(b"char g\n", "fast", entry="g=300;pn g")[0] == b" 44"
 
 
 def test_the_settings_are_part_of_the_key(cache, monkeypatch):

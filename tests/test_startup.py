@@ -23,6 +23,8 @@ NOT_ON_THE_RUN_PATH = [
     "prompt_toolkit",
     "pygments",
     "select",                # only MC 12 on a terminal
+    "tinyc.engines.codegen", # the code generator: only for a function not in the code cache
+    "tinyc.engines.statements",
 ]
 
 SCRIPT = """

@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from tinyc.engines import codegen  # noqa: E402
+from tinyc.engines import analysis  # noqa: E402
 from tinyc.machine.console import Console  # noqa: E402
 from tinyc.errors import ExitProgram  # noqa: E402
 from tinyc.machine.interpreter import Machine  # noqa: E402
@@ -104,7 +104,7 @@ def _guarded(fn, seconds):
 def differential(source: bytes, stdin: bytes = b"", int_bits: int = 32, seconds: float = 3.0,
                  entry: bytes = b"main") -> Outcome:
     """Both engines on one program.  The fast engine runs as shipped; when it differs, it runs again with
-    ``codegen.EXACT_DEAD_FRAMES`` and a program that then agrees is the documented trace of pure
+    ``analysis.EXACT_DEAD_FRAMES`` and a program that then agrees is the documented trace of pure
     functions' dead frames (kind "ok", detail "dead-frame")."""
     kind, ref = _guarded(lambda: run_program(source, "reference", stdin, int_bits, entry=entry), seconds)
     if kind == "timeout":  # a program that runs long is not a failure; one that cannot even start is
@@ -119,11 +119,11 @@ def differential(source: bytes, stdin: bytes = b"", int_bits: int = 32, seconds:
         return Outcome("fast-exception", fast, ref)
     if fast == ref:
         return Outcome("ok", "", ref, fast)
-    codegen.EXACT_DEAD_FRAMES = True
+    analysis.EXACT_DEAD_FRAMES = True
     try:
         kind, exact = _guarded(lambda: run_program(source, "fast", stdin, int_bits, entry=entry), seconds)
     finally:
-        codegen.EXACT_DEAD_FRAMES = False
+        analysis.EXACT_DEAD_FRAMES = False
     if kind == "ok" and exact == ref:
         return Outcome("ok", "dead-frame", ref, fast)
     what = "output" if fast[0] != ref[0] else "error"

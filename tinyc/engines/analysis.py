@@ -14,6 +14,14 @@ from __future__ import annotations
 
 from .. import ast
 
+# True: every function keeps its scalars' cells (the bytes a returned call leaves above the top of the value
+# space are the reference's even for pure functions).  False (the default): a function that cannot read or
+# write memory outside its checked arrays, nor call one that can, never writes its cells: nothing can see
+# them while it runs, and writing them would cost a third of a small call (docs/fast-engine.md).
+# Read by the code generator; part of the compiled code's cache key.
+EXACT_DEAD_FRAMES = False
+
+
 MAX_LOCALS = 4096
 
 

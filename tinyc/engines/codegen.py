@@ -31,6 +31,7 @@ The generator is built in layers, each a class over the one before: :mod:`.genba
 from __future__ import annotations
 
 from .. import ast
+from . import analysis
 from .analysis import (
     MAX_LOCALS, MAX_LOOPS, MAX_NESTING, Analysis, Local, Unsupported, assigned_names,
     constant, names_used, nesting, walk,
@@ -40,16 +41,9 @@ from .bounds import join
 from .statements import StatementGen
 
 __all__ = [
-    "Analysis", "Codegen", "E", "EXACT_DEAD_FRAMES", "Local", "MAX_LOCALS", "MAX_LOOPS", "MAX_NESTING",
+    "Analysis", "Codegen", "E", "Local", "MAX_LOCALS", "MAX_LOOPS", "MAX_NESTING",
     "Unsupported", "assigned_names", "constant", "join", "names_used", "nesting", "walk",
 ]
-
-
-# True: every function keeps its scalars' cells (the bytes a returned call leaves above the top of the value
-# space are the reference's even for pure functions).  False (the default): a function that cannot read or
-# write memory outside its checked arrays, nor call one that can, never writes its cells: nothing can see
-# them while it runs, and writing them would cost a third of a small call (docs/fast-engine.md).
-EXACT_DEAD_FRAMES = False
 
 
 class Codegen(StatementGen):
@@ -73,7 +67,7 @@ class Codegen(StatementGen):
         scalars = [k for k, v in self.an.locals.items() if not v.array]
         nonsafe = self.has_nonsafe(self.body)
         self.frame = bool(scalars) and nonsafe
-        self.cells = bool(scalars) and (EXACT_DEAD_FRAMES or nonsafe or self.may_sync(self.body))
+        self.cells = bool(scalars) and (analysis.EXACT_DEAD_FRAMES or nonsafe or self.may_sync(self.body))
         self.addrs = self.cells
         if self.an.modified and self.cells:
             self.emit(1, "try:")

@@ -15,9 +15,8 @@ import types
 
 from .. import ast
 
-from . import codegen
-from .analysis import Unsupported, assigned_names, facts, walk
-from .codegen import Codegen
+from . import analysis
+from .analysis import Analysis, Unsupported, assigned_names, facts, walk
 from ..errors import ErrorCode, TinyCError
 from .evaluator import Evaluator
 from .fastrt import Linkage, runtime_globals
@@ -68,7 +67,7 @@ class FastEngine:
         m = self.m
         link = Linkage(self, m.program, m.library, assigned_names(stmts), stmts)
         try:
-            code, linemap, nodes = self.generate("_run", [], stmts, link, toplevel=True)
+            code, nodes = self._entry(stmts, link)
             fn = types.FunctionType(code, link.G)(nodes)
         except Unsupported:
             fn = None
@@ -110,6 +109,7 @@ class FastEngine:
         """(factory code, line map, nodes) for one function body; raises Unsupported, also when the
         Python would exceed CPython's limits (nesting, recursion in the compiler, memory)."""
         filename = f"<tinyc {name} {next(_serial)}>"
+        from .codegen import Codegen  # imported only to generate: a warm start loads code from the cache
         try:
             gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
                           self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
@@ -132,7 +132,7 @@ class FastEngine:
         if free is None:
             return self._fallback(sym)
         m = self.m
-        key = (id(fn), m.memory.int_bits, m.memory.size, m.max_depth, codegen.EXACT_DEAD_FRAMES,
+        key = (id(fn), m.memory.int_bits, m.memory.size, m.max_depth, analysis.EXACT_DEAD_FRAMES,
                tuple((n, link.resolve(n)) for n in free))
         entry = _CODE.get(key)
         if entry is None or entry[0] is not fn:
@@ -146,26 +146,47 @@ class FastEngine:
             entry = _CODE[key] = (fn, code, nodes)
         return types.FunctionType(entry[1], link.G)(entry[2])
 
-    def _from_disk(self, fn: ast.Function, shapes: tuple, link: Linkage):
-        """(factory code, nodes) of ``fn`` through the disk cache.  Its key is all that the generated
-        code depends on, as for the in-process cache: the function's AST (its text, at its address), the
-        machine's settings and the shapes of its free names (``shapes``); the cache adds the generator's
-        sources and the Python version.  The MC nodes the code reports at (``_N``) are kept as their
-        places in a walk of ``fn``."""
+    def _entry(self, stmts: list[ast.Stmt], link: Linkage):
+        """(factory code, nodes) of the entry statements, through the disk cache as a function's (a
+        warm ``tinyc run`` then generates nothing, and does not import the generator)."""
+        if self.disk_cache is not None:
+            try:
+                free = sorted(Analysis([], stmts, 32).free)
+            except Unsupported:
+                free = None
+            if free is not None:
+                m = self.m
+                shapes = (m.memory.int_bits, m.memory.size, m.max_depth, analysis.EXACT_DEAD_FRAMES,
+                          tuple((n, link.resolve(n)) for n in free))
+                return self._from_disk(stmts, shapes, link, lambda: self.generate(
+                    "_run", [], stmts, link, toplevel=True))
+        code, _, nodes = self.generate("_run", [], stmts, link, toplevel=True)
+        return code, nodes
+
+    def _from_disk(self, tree, shapes: tuple, link: Linkage, generate=None):
+        """(factory code, nodes) of ``tree`` (a function, or the entry statements with their ``generate``)
+        through the disk cache.  Its key is all that the generated code depends on, as for the in-process
+        cache: the AST (its text, at its address), the machine's settings and the shapes of its free
+        names (``shapes``); the cache adds the generator's sources and the Python version.  The MC nodes
+        the code reports at (``_N``) are kept as their places in a walk of ``tree``."""
         import marshal
         import pickle
 
         def make() -> bytes:
-            code, linemap, nodes = self.generate(fn.name, _params(fn), fn.body.body, link)
-            place = {id(n): k for k, n in enumerate(walk(fn))}
+            if generate is None:
+                code, linemap, nodes = self.generate(tree.name, _params(tree), tree.body.body, link)
+            else:
+                code, linemap, nodes = generate()
+            place = {id(n): k for k, n in enumerate(walk(tree))}
             return marshal.dumps((code, linemap, [place[id(n)] for n in nodes]))
-        key = pickle.dumps((fn, shapes), pickle.HIGHEST_PROTOCOL)
+        key = pickle.dumps((tree, shapes), pickle.HIGHEST_PROTOCOL)
         code, linemap, places = marshal.loads(self.disk_cache(key, make))
-        filename = f"<tinyc {fn.name} {next(_serial)}>"  # each copy its own line map, as generate() gives
+        name = "_run" if generate is not None else tree.name
+        filename = f"<tinyc {name} {next(_serial)}>"  # each copy its own line map, as generate() gives
         _LINEMAPS[filename] = linemap
         if not places:  # most functions make no machine call that reports at its node: no walk
             return _renamed(code, filename), []
-        nodes = list(walk(fn))
+        nodes = list(walk(tree))
         return _renamed(code, filename), [nodes[k] for k in places]
 
     def _fallback(self, sym):

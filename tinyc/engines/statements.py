@@ -1,7 +1,7 @@
 """Statements for the fast engine's code generator (reference section 5).
 
-:class:`StatementGen` writes the Python lines of a tiny-c statement: ``if``, ``while``, ``for`` (a counted
-``for`` as a Python ``range``), ``break``, ``return``, and expression statements whose stores and increments
+:class:`StatementGen` writes the Python lines of a tiny-c statement: ``if``, ``while``, ``for`` (counted
+loops as Python ranges: :mod:`.ranges`), ``break``, ``return``, and expression statements whose stores and increments
 are written inline; loop heads get their bounds from :mod:`.bounds`.
 """
 
@@ -13,10 +13,10 @@ from .. import ast
 from .analysis import Unsupported, assigned_names, walk
 from .bounds import join
 from .genbase import E
-from .loopopt import LoopOptGen
+from .ranges import RangeGen
 
 
-class StatementGen(LoopOptGen):
+class StatementGen(RangeGen):
     """Python lines for tiny-c statements."""
 
     if TYPE_CHECKING:  # a later layer's method this one calls
@@ -44,10 +44,10 @@ class StatementGen(LoopOptGen):
                 self.emit(ind, "else:")
                 self.suite(s.orelse, ind + 1)
             self.known = join(after, self.known)
+        elif isinstance(s, (ast.While, ast.For)) and (plan := self.counted(s)) is not None:
+            self.range_loop(s, plan, ind)
         elif isinstance(s, ast.While):
             self.loop_stmt(s, s.cond, s.body, None, ind)
-        elif isinstance(s, ast.For) and self.counted(s):
-            self.range_for(s, ind)
         elif isinstance(s, ast.For):
             if s.init is not None:
                 self.exprstmt(s.init, ind)
@@ -162,66 +162,6 @@ class StatementGen(LoopOptGen):
                 return {}
         return {k: self.gcell(v[1], v[5]) for k, v in reads.items()
                 if k not in assigned and k not in self.hoisted and v[1] == "int"}
-
-    def counted(self, s: ast.For) -> bool:
-        """``for(k=e;k<n;++k)`` with an int local k the body leaves alone and an invariant n: a Python range."""
-        init, cond, step = s.init, s.cond, s.step
-        if not (isinstance(init, ast.Assign) and isinstance(init.target, ast.Var)):
-            return False
-        k = init.target.name
-        loc = self.an.locals.get(k)
-        if loc is None or loc.array or loc.type != "int":
-            return False
-        if not (isinstance(step, ast.Unary) and step.op == "++" and isinstance(step.operand, ast.Var)
-                and step.operand.name == k):
-            return False
-        if not (isinstance(cond, ast.BinOp) and cond.op in ("<", "<=") and isinstance(cond.left, ast.Var)
-                and cond.left.name == k):
-            return False
-        body_assigns = assigned_names(s.body) | assigned_names(init.value)
-        if k in body_assigns or self.may_reload(s):
-            return False
-        end = cond.right
-        if isinstance(end, ast.Number):
-            return cond.op == "<" or self.wrap(self.x_Number(end)).lo < self.imax
-        if cond.op != "<" or not isinstance(end, ast.Var) or end.name == k:
-            return False
-        e = self.an.locals.get(end.name)
-        return e is not None and not e.array and end.name not in assigned_names(s.body)
-
-    def range_for(self, s: ast.For, ind: int) -> None:
-        init, cond = s.init, s.cond  # the shape ``counted`` accepted
-        assert isinstance(init, ast.Assign) and isinstance(init.target, ast.Var) and isinstance(cond, ast.BinOp)
-        k = init.target.name
-        start = self.wrap(self.expr(init.value))
-        end = self.expr(cond.right)
-        stop = str(end.lo + 1) if cond.op == "<=" else end.code
-        stop_hi = end.lo + 1 if cond.op == "<=" else end.hi
-        self.emit(ind, f"v_{k} = {start.code}", s.pos)
-        inside = (start.lo, max(start.lo, stop_hi - 1))
-        self.set_bounds(k, start.lo, start.hi)
-        entry = self.known
-        outer = self.enter_loop(s, [s.body], ind)
-
-        def one_pass():
-            self.set_bounds(k, *inside)
-            self.breaks.append([])
-            self.suite(s.body, ind + 1)
-            self.breaks.pop()
-        head = self.loop_head(s.body, entry, one_pass)
-        self.known = head
-        self.set_bounds(k, *inside)
-        self.emit(ind, f"for v_{k} in range(v_{k}, {stop}):", s.pos)
-        self.breaks.append([])
-        self.suite(s.body, ind + 1)
-        exits = self.breaks.pop()
-        self.known = head
-        for b in exits:
-            self.known = join(self.known, b)
-        self.set_bounds(k, start.lo, max(start.hi, stop_hi, inside[1]))
-        self.emit(ind, "else:")
-        self.emit(ind + 1, f"if v_{k} < {stop}: v_{k} = {stop}")
-        self.hoisted, self.invariant = outer
 
     def suite(self, s, ind: int) -> None:
         n = len(self.lines)

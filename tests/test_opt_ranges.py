@@ -1,0 +1,66 @@
+"""Differential cases for the fast engine's counted loops (engines/ranges.py): ``for(k=e;k<n;++k)`` and
+``while(k<n) [ ...; ++k ]`` as Python ranges, with a second version without index tests when the end
+fits the arrays the body indexes by ``k``.  Each case runs on both engines and is compared byte for byte
+(output, error number, error address); the comment of a group names the guard whose removal makes its
+cases fail."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine_harness import both, run_program
+
+CASES = [
+    # the version test: the end at most the array's length (a(4) has 5 elements)
+    ("int a(4)\nmain [ int i,n; n=10; while(i<n) [ pn i; a(i)=i; ++i ]; pn i ]", "6: an end past the array"),
+    ("int a(4)\nmain [ int i,n,s; n=5; while(i<n) [ a(i)=i; s=s+a(i); ++i ]; pn s; n=6; i=0\n"
+     "  while(i<n) [ s=s+a(i); ++i ] ]", "6: the end one past the array"),
+    ("char t(3)\nint m\nmain [ int i; m=4; for(i=0;i<m;++i) t(i)=65+i; pn t(3); m=5; for(i=0;i<m;++i) pn t(i) ]",
+     "6: a global end past a char array"),
+    ("int a(4),b(2)\nmain [ int i,n; n=4; for(i=0;i<n;++i) [ a(i)=i; pn b(i) ] ]", "6: the shortest array"),
+    # the end must not change: a global a call or the body changes, a local the body assigns
+    ("int m\ndec [ m=m-1 ]\nmain [ int i; m=10; while(i<m) [ dec; ++i ]; pn i ]", "a global end a call changes"),
+    ("int m\nmain [ int i; m=10; while(i<m) [ m=m-1; ++i ]; pn i ]", "a global end the body stores"),
+    ("main [ int i,n; n=10; while(i<n) [ n=n-1; ++i ]; pn i ]", "a local end the body stores"),
+    ("int m\nmain [ int i; m=10; for(i=m-8;i<m;++i) m=m-1; pn i; pn m ]", "a for whose body stores its end"),
+    # k changes only by the final ++k, and only as an int
+    ("main [ int i; while(i<10) [ if(i==3) i=7; pn i; ++i ]; pn i ]", "a body that assigns k"),
+    ("main [ int i; while(i<10) [ if(i==3) ++i; pn i; ++i ] ]", "a body that steps k"),
+    ("main [ char k; k=120; while(k<200) [ if(k<0) break; ++k ]; pn k ]", "a char counter wraps"),
+    ("main [ int i; while(i<10) [ ++i; pn i ] ]", "++k not last"),
+    ("f char p(0) [ p(4)=p(4)+1 ]\nmain [ char a(0); int i; while(i<10) [ f(a); pn i; ++i ]; pn i ]",
+     "a counter a call changes through memory"),
+    # leaving and not entering
+    ("main [ int i; while(i<10) [ if(i==4) break; ++i ]; pn i ]", "a break leaves k"),
+    ("int a(3)\nmain [ int i,n; n=3; while(i<n) [ if(a(i)) return; a(i+1)=1; ++i ]; pn i ]", "a return inside"),
+    ("main [ int i,n; i=20; n=10; while(i<n) ++i; pn i; i=0-5; while(i<n) ++i; pn i ]", "a start past the end"),
+    ("main [ int i,s; while(i<=3) [ s=s+i; ++i ]; pn i; pn s ]", "<= a constant"),
+    ("main [ int i,s; i=2147483640; while(i<=2147483647) [ s=s+1; if(s>20) break; ++i ]; pn i ]",
+     "<= the largest int never ends"),
+    # nested: the inner loop of a versioned loop is a range, not versioned again
+    ("int a(3),b(3)\nmain [ int i,j,n; n=5; for(i=0;i<n;++i) for(j=0;j<n;++j) [ pn i*10+j; a(i)=b(j) ] ]",
+     "6: nested versions"),
+]
+
+
+@pytest.mark.parametrize("src,why", CASES, ids=[c[1] for c in CASES])
+def test_counted_loops(src, why):
+    ref, fast = both(src)
+    assert fast == ref
+    assert (ref[1] == 6) == why.startswith("6")
+
+
+def test_a_counted_while_is_a_range_with_a_version_without_tests(tmp_path, capsys, monkeypatch):
+    from tinyc.cli import main as cli
+    src = "int c(9),m\nsift int r [ int i,k; while(i<m) [ if(c(i)==r) ++k; ++i ]; return k ]\n"
+    program = tmp_path / "sift.tc"
+    program.write_text(src + "main [ int j; while(j<10) [ c(j)=j%3; ++j; m=j ]; pn sift(1) ]\n")
+    monkeypatch.setenv("TINYC_NO_CACHE", "1")
+    assert cli.main(["run", str(program)]) == 0
+    assert capsys.readouterr().out.split() == ["3"]
+    assert cli.main(["compile", str(program)]) == 0
+    code = capsys.readouterr().out
+    code = code[code.index("def f_sift"):]
+    assert "for v_i in range(v_i, _1):" in code and "if _1 <= 10:" in code
+    fast = code[code.index("if _1 <= 10:"):code.index("else:")]
+    assert "_err(6" not in fast and "e_c[v_i]" in fast  # the fast version reads c(i) unchecked

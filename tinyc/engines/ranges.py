@@ -1,0 +1,145 @@
+"""Counted loops of the fast engine's code generator: a loop that steps an int local by one up to a fixed
+end becomes a Python ``range``, versioned on the lengths of the arrays it indexes.
+
+A counted loop is ``for(k=e;k<n;++k) BODY`` or ``while(k<n) [ ...; ++k ]`` (``<=`` with a constant end too)
+where ``k`` is an int local that only the step changes, nothing in the loop can change a local through
+memory, and ``n`` cannot change while the loop runs: a constant, a scalar local the loop does not assign,
+or a global int scalar the loop cannot change (no call, no machine call, no store that may land anywhere:
+``hoistable``).  Then ``n`` is read once, as ``range`` reads it, and ``k`` stays below it: ``++k`` never
+wraps, and after the loop ``k`` is ``n`` unless a ``break`` left it earlier (the ``else`` of the ``for``).
+
+When the body reads or writes ``a(k)`` for range-checked arrays and the end may lie beyond the shortest
+of them (``L`` elements), the loop gets two versions: ``if n <= L`` one whose ``a(k)`` need no test,
+else the loop with its tests (the error 6 it may meet comes at the same iteration and place).
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from .analysis import assigned_names, walk
+from .bounds import join
+from .loopopt import LoopOptGen
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
+
+
+class RangeGen(LoopOptGen):
+    """Counted ``for`` and ``while`` loops as Python ranges (see the module docstring)."""
+
+    if TYPE_CHECKING:  # a later layer's method this one calls
+        def suite(self, s, ind: int) -> None: ...  # StatementGen
+        def hoistable(self, s) -> dict[str, str]: ...  # StatementGen
+        def enter_loop(self, s, parts: list, ind: int) -> tuple[dict, dict]: ...  # StatementGen
+
+    VERSION_NODES = 400  # a body this size at most is generated twice (the fast and the checked version)
+    ranging = 0          # versioned counted loops being generated (nested ones are not versioned again)
+
+    def counted(self, s) -> dict | None:
+        """The parts of a counted loop ``s`` (a For or a While), or None: ``k``, its ``init`` (or None: the
+        loop starts from k's value), the ``cond``, the ``body`` without the while's final ``++k``."""
+        cond = s.cond
+        if isinstance(s, ast.For):
+            init, step, body = s.init, s.step, s.body
+            if not (isinstance(init, ast.Assign) and isinstance(init.target, ast.Var)):
+                return None
+            counter = init.target.name
+        else:
+            init, counter = None, None
+            stmts = list(s.body.body) if isinstance(s.body, ast.Block) else [s.body]
+            while stmts and isinstance(stmts[-1], ast.Null):
+                stmts.pop()
+            last = stmts.pop() if stmts else None
+            step = last.expr if isinstance(last, ast.ExprStmt) else None
+            body = ast.Block(s.body.pos, s.body.end, stmts)
+        if not (isinstance(cond, ast.BinOp) and cond.op in ("<", "<=") and isinstance(cond.left, ast.Var)):
+            return None
+        k = cond.left.name
+        loc = self.an.locals.get(k)
+        if loc is None or loc.array or loc.type != "int" or counter not in (None, k):
+            return None
+        if not (isinstance(step, ast.Unary) and step.op == "++" and isinstance(step.operand, ast.Var)
+                and step.operand.name == k):
+            return None
+        if k in assigned_names(body) | assigned_names(init and init.value) or self.may_reload(s):
+            return None
+        plan = {"k": k, "init": init, "cond": cond, "body": body}
+        end = cond.right
+        if isinstance(end, ast.Number):
+            return plan if cond.op == "<" or self.wrap(self.x_Number(end)).lo < self.imax else None
+        if cond.op != "<" or not isinstance(end, ast.Var) or end.name == k:
+            return None
+        e = self.an.locals.get(end.name)
+        if e is not None:
+            return plan if not e.array and end.name not in assigned_names(body) else None
+        return plan if end.name in self.hoistable(s) else None
+
+    def shortest(self, k: str, body) -> int | None:
+        """The fewest elements of the range-checked arrays ``body`` indexes by ``k`` itself, or None."""
+        lengths = []
+        for n in walk(body):
+            if isinstance(n, ast.Index) and isinstance(n.index, ast.Var) and n.index.name == k:
+                acc = self.array(n)
+                if acc is not None and acc.get("safe") and isinstance(acc["L"], int):
+                    lengths.append(acc["L"])
+        return min(lengths) if lengths else None
+
+    def range_loop(self, s, plan: dict, ind: int) -> None:
+        """Emit the counted loop ``plan`` of ``s``: ``k``'s start, the end read once, then the range loop,
+        in two versions when its end may pass the shortest array it indexes (see the module docstring)."""
+        k, init, cond, body = plan["k"], plan["init"], plan["cond"], plan["body"]
+        if init is not None:
+            start = self.wrap(self.expr(init.value))
+            self.emit(ind, f"v_{k} = {start.code}", s.pos)
+            self.set_bounds(k, start.lo, start.hi)
+        lo, hi = self.var_bounds(k)
+        entry = self.known
+        outer = self.enter_loop(s, [body], ind)  # a global end is read there, with what the loop leaves alone
+        end = self.expr(cond.right)
+        if cond.op == "<=":
+            stop, stop_hi = str(end.lo + 1), end.lo + 1
+        else:
+            stop, stop_hi = end.code, end.hi
+            if not (stop.isidentifier() or stop.lstrip("-").isdigit()):
+                stop = self.tmp()
+                self.emit(ind, f"{stop} = {end.code}  # the end, read once", s.pos)
+        short = self.shortest(k, body)
+        if (short is not None and stop_hi > short and not stop.lstrip("-").isdigit() and not self.ranging
+                and not self.dry_depth and sum(1 for _ in walk(body)) <= self.VERSION_NODES):
+            self.emit(ind, f"if {stop} <= {short}:  # every a({k}) in range: the version without their tests")
+            self.ranging += 1
+            try:
+                self.range_code(s, k, body, stop, (lo, hi), min(stop_hi, short), entry, ind + 1)
+            finally:
+                self.ranging -= 1
+            fast, self.known = self.known, entry
+            self.emit(ind, "else:")
+            self.range_code(s, k, body, stop, (lo, hi), stop_hi, entry, ind + 1)
+            self.known = join(fast, self.known)
+        else:
+            self.range_code(s, k, body, stop, (lo, hi), stop_hi, entry, ind)
+        self.hoisted, self.invariant = outer
+
+    def range_code(self, s, k: str, body, stop: str, start: tuple[int, int], stop_hi: int, entry,
+                   ind: int) -> None:
+        """The ``for ... in range`` of a counted loop whose end is at most ``stop_hi``, and its ``else``."""
+        self.known = entry
+        inside = (start[0], max(start[0], stop_hi - 1))
+
+        def one_pass():
+            self.set_bounds(k, *inside)
+            self.breaks.append([])
+            self.suite(body, ind + 1)
+            self.breaks.pop()
+        head = self.loop_head(body, entry, one_pass)
+        self.known = head
+        self.set_bounds(k, *inside)
+        self.emit(ind, f"for v_{k} in range(v_{k}, {stop}):", s.pos)
+        self.breaks.append([])
+        self.suite(body, ind + 1)
+        exits = self.breaks.pop()
+        self.known = head
+        for b in exits:
+            self.known = join(self.known, b)
+        self.set_bounds(k, start[0], max(start[1], stop_hi, inside[1]))
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"if v_{k} < {stop}: v_{k} = {stop}")

@@ -51,7 +51,11 @@ class Codegen(StatementGen):
 
     ``resolve(name)`` gives the link-time shape of a global name: None (undefined), ``("func", nparams)``
     or ``("var", type, array, frozen, checked)``; ``source(node)`` the tiny-c text of a node (comments).
+    ``room``: the link has shown that no allocation of value space can fail while its entry runs
+    (:attr:`~.fastrt.Linkage.room`), so frames are taken without a test.
     """
+
+    room = False
 
     def generate(self) -> tuple[str, dict[int, int]]:
         """The factory source and the line map (generated line -> tiny-c address)."""
@@ -105,7 +109,7 @@ class Codegen(StatementGen):
     def alloc_check(self, ind: int, items: list[tuple[int, int]]) -> None:
         """Check that ``items`` (bytes, error cursor) fit above ``_t``; error 19 at the first that does not."""
         total = sum(n for n, _ in items)
-        if not items:
+        if not items or self.room:
             return
         self.emit(ind, f"if _t > {self.limit(total)}: _oom(_t, {tuple(items)!r})")
 
@@ -156,12 +160,13 @@ class Codegen(StatementGen):
         if not self.toplevel:
             deep = self.calls()
             lead = self.lead_size()
-            tests = ([f"_d >= {self.maxd}"] if deep else []) + ([f"_t > {self.limit(lead)}"] if lead else [])
+            test_room = lead and not self.room  # (with room the frame is still taken where first needed)
+            tests = ([f"_d >= {self.maxd}"] if deep else []) + ([f"_t > {self.limit(lead)}"] if test_room else [])
             if tests:
                 args = ", ".join(("p_" if self.an.locals[d.name].array else "v_") + d.name
                                  for _, d in self.params)
                 why = " or ".join((["at the depth limit"] if deep else []) + ([f"no room for {lead} bytes"]
-                                                                             if lead else []))
+                                                                             if test_room else []))
                 self.emit(1, f"# {why}: the reference evaluator runs this call (and reports the error)")
                 self.emit(1, f"if {' or '.join(tests)}: return r_{self.fname}({args + ', ' if args else ''}_t, _d)")
             if deep:

@@ -41,6 +41,7 @@ class FastEngine:
 
     name = "fast"
     constant_globals = True  # globals that only hold constants get bounds (constglobals.py)
+    frames_known = True      # a function's frame is its static locals (Linkage.room)
 
     def __init__(self, machine, disk_cache=None):
         self.m = machine
@@ -113,6 +114,7 @@ class FastEngine:
         try:
             gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
                           self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
+            gen.room = link.room
             src, linemap = gen.generate()
             module = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError) as e:
@@ -132,7 +134,7 @@ class FastEngine:
         if free is None:
             return self._fallback(sym)
         m = self.m
-        key = (id(fn), m.memory.int_bits, m.memory.size, m.max_depth, analysis.EXACT_DEAD_FRAMES,
+        key = (id(fn), m.memory.int_bits, m.memory.size, m.max_depth, analysis.EXACT_DEAD_FRAMES, link.room,
                tuple((n, link.resolve(n)) for n in free))
         entry = _CODE.get(key)
         if entry is None or entry[0] is not fn:
@@ -156,7 +158,7 @@ class FastEngine:
                 free = None
             if free is not None:
                 m = self.m
-                shapes = (m.memory.int_bits, m.memory.size, m.max_depth, analysis.EXACT_DEAD_FRAMES,
+                shapes = (m.memory.int_bits, m.memory.size, m.max_depth, analysis.EXACT_DEAD_FRAMES, link.room,
                           tuple((n, link.resolve(n)) for n in free))
                 return self._from_disk(stmts, shapes, link, lambda: self.generate(
                     "_run", [], stmts, link, toplevel=True))

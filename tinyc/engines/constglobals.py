@@ -89,7 +89,7 @@ def constant_globals(link: Linkage, own_effects) -> dict[str, tuple[int, int]]:
     bits = engine.m.memory.int_bits
     # nothing that can run may store outside checked arrays
     entry = ast.Function(0, 0, "_run", [], ast.Block(0, 0, list(stmts)))
-    _, writes, callees = own_effects(entry, link, False)  # a statement typed once: its scan is not kept
+    _, writes, callees, _ = own_effects(entry, link, False)  # a statement typed once: its scan is not kept
     if writes or any(link.effects(c)[1] for c in callees):
         return {}
     values: dict[str, set[int] | None] = {}

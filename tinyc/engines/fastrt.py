@@ -12,6 +12,7 @@ import struct
 import sys
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
+from .. import ast
 from .analysis import Analysis, Unsupported, scan
 from .cells import direct
 from .constglobals import constant_globals
@@ -185,6 +186,9 @@ class Linkage:
         self._assigned: set[str] | None = None
         self.shapes: dict[str, tuple | None] = {}
         self._effects: dict[str, tuple[bool, bool]] = {}
+        self._calls: dict[str, tuple[list[str], int | None]] = {}  # function -> (callees, frame bytes)
+        self.top = engine.m.top  # where the entry's frame starts
+        self._room: bool | None = None
 
     @property
     def assigned(self) -> set[str]:
@@ -276,11 +280,12 @@ class Linkage:
                 continue
             graph[n] = own_effects(sym.function, self)
             todo += graph[n][2]
+            self._calls[n] = graph[n][2], graph[n][3]
         cur = {n: (g[0], g[1]) for n, g in graph.items()}
         changed = True
         while changed:
             changed = False
-            for n, (r, w, callees) in graph.items():
+            for n, (r, w, callees, _) in graph.items():
                 nr, nw = cur[n]
                 for c in callees:
                     cr, cw = cur[c] if c in cur else eff[c]
@@ -290,6 +295,42 @@ class Linkage:
                     changed = True
         eff.update(cur)
         return eff[name]
+
+    @property
+    def room(self) -> bool:
+        """Whether no allocation of value space can fail while ``entry`` runs: the entry's own
+        declarations and, at the depth limit plus one, calls of the function with the largest frame
+        among those it may reach, fit above ``top`` in memory.  Then the generated functions take their
+        frames without a test (error 19 cannot happen).  False when the entry is unknown, or a reachable
+        function has dynamic locals (its frame is not known here; the reference evaluator runs it and
+        all it calls, testing every allocation, so this is only caution)."""
+        if self._room is None:
+            self._room = False  # while it is worked out (resolving names asks for effects)
+            self._room = self._fits()
+        return self._room
+
+    def _fits(self) -> bool:
+        engine = self.engine
+        if self.entry is None or not engine.frames_known:
+            return False
+        entry = ast.Function(0, 0, "_run", [], ast.Block(0, 0, list(self.entry)))
+        _, _, todo, own = own_effects(entry, self, False)
+        if own is None:
+            return False
+        largest, seen = 0, set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            self.effects(name)  # fills _calls for name and all it calls
+            callees, frame = self._calls.get(name, ([], 0))
+            if frame is None:
+                return False
+            largest = max(largest, frame)
+            todo += callees
+        m = engine.m
+        return self.top + own + (m.max_depth + 2) * largest <= m.memory.size
 
     def _stub(self, name: str):
         def stub(*args):
@@ -304,10 +345,12 @@ class Linkage:
         return f
 
 
-def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[str]]:
-    """(reads, writes, names of the functions called) of one function on its own: reads and writes of
-    memory outside its checked arrays (an unchecked or parameter array, a moved pointer, a machine call
-    other than the pure ones).  A function the generator cannot analyse counts as both.
+def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[str], int | None]:
+    """(reads, writes, names of the functions called, frame) of one function on its own: reads and writes
+    of memory outside its checked arrays (an unchecked or parameter array, a moved pointer, a machine call
+    other than the pure ones); the bytes of value space one call of it may take (its parameters and
+    static locals, an array parameter passed 0 included).  A function the generator cannot analyse
+    counts as reading and writing, with an unknown frame (None).
 
     The same answer as the generator's own tests (``CellsGen.direct`` and ``CellsGen.unsafe`` on a
     ``Codegen`` of ``fn`` resolving names with ``link.resolve_var``), from the function's :class:`Scan`
@@ -321,14 +364,16 @@ def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[
     try:
         an = Analysis(params, body, link.engine.m.memory.int_bits)
     except Unsupported:
-        return True, True, callees
+        return True, True, callees, None
     local = an.locals
     callees = [c for c in callees if c not in local]
+    isz = link.engine.m.memory.int_size
+    frame = sum(max(loc.length, 0) * (isz if loc.type == "int" else 1) for loc in local.values())
     reads = writes = False
     for n, target in sc.accesses:
         if target is None:  # a machine call
             if not direct(n):
-                return True, True, callees
+                return True, True, callees, frame
             continue
         loc = local.get(n.name)
         if loc is not None:  # a scalar: error 7 before any access; an array of its own, checked, in bounds
@@ -339,4 +384,4 @@ def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[
         if unsafe:
             reads = True  # a store counts as a read too: callers flush before every call that may write
             writes = writes or target
-    return reads, writes, callees
+    return reads, writes, callees, frame

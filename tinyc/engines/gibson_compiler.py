@@ -280,6 +280,7 @@ class GibsonFastEngine(FastEngine):
 
     name = "fast"
     constant_globals = False  # Gibson's references can store into globals without naming them
+    frames_known = False      # (its frames are not proven to fit: every call tests its room)
 
     ref: GibsonEvaluator  # the reference evaluator of this dialect (skip, rd)
 

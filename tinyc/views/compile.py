@@ -27,6 +27,7 @@ def generated_python(m, linked, files: list[str], library: bool = False, entry: 
         try:
             gen = Codegen("_run", [], entry, link.resolve, m.memory.int_bits, engine._source, True,
                           m.memory.size, m.max_depth)
+            gen.room = link.room
             out.append("# the entry statement\n" + gen.generate()[0])
         except Unsupported as e:
             out.append(f"# the entry statement runs on the reference evaluator ({e})\n")
@@ -40,6 +41,7 @@ def generated_python(m, linked, files: list[str], library: bool = False, entry: 
         try:
             gen = Codegen(fn.name, _params(fn), fn.body.body, link.resolve, m.memory.int_bits, engine._source,
                           size=m.memory.size, max_depth=m.max_depth)
+            gen.room = link.room
             src, _ = gen.generate()
         except Unsupported as e:
             src = f"# {name}: runs on the reference evaluator ({e})\n"

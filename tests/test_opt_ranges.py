@@ -37,6 +37,24 @@ CASES = [
     ("main [ int i,s; while(i<=3) [ s=s+i; ++i ]; pn i; pn s ]", "<= a constant"),
     ("main [ int i,s; i=2147483640; while(i<=2147483647) [ s=s+1; if(s>20) break; ++i ]; pn i ]",
      "<= the largest int never ends"),
+    # divisors that keep their value: the version runs only when they are positive (error 10 and C's
+    # truncation for a negative divisor in the other)
+    ("int s\nf int v [ int i,t; s=v; for(i=0;i<5;++i) t=t+i/s; pn t ]\nmain [ f(0) ]", "a global divisor that is zero"),
+    ("int s\nf int v [ int i,t; s=v; for(i=0;i<9;++i) t=t*3+(i-4)/s+(i-4)%s; pn t ]\nmain [ f(0-3) ]",
+     "a negative global divisor"),
+    ("f int d [ int i,t; for(i=0;i<9;++i) t=t*3+(i-4)/d+(i-4)%d; pn t ]\nmain [ f(0-3) ]", "a negative local divisor"),
+    ("f int d [ int i,t; for(i=0;i<5;++i) t=t+i%d; pn t ]\nmain [ f(0) ]", "a local divisor that is zero"),
+    ("f int d [ int i,t; for(i=0;i<6;++i) [ t=t+100/d; d=d-1 ]; pn t ]\nmain [ f(2) ]",
+     "a local divisor the loop changes"),
+    ("int s\nf [ s=s-1 ]\ng int v [ int i,t; s=v; for(i=0;i<6;++i) [ t=t+12/s; f ]; pn t ]\nmain [ g(3) ]",
+     "a global divisor a call changes"),
+    ("int s\nf int v [ int i,t; s=v; for(i=0;i<6;++i) [ t=t+(i-3)/s; if(i==2) s=0 ]; pn t ]\nmain [ f(3) ]",
+     "a global divisor the loop stores"),
+    ("int s\nf int v [ int i,t; s=v; for(i=0;i<9;++i) t=t*3+(i-4)/s+(i-4)%s; pn t ]\nmain [ f(7) ]",
+     "a positive divisor"),
+    # a square is never negative; a product of two names may be
+    ("main [ int x,y; x=0-7; y=1; pn x*x/2; x=0-13; pn x*y/2; x=50000; pn x*x/7; pn x*x%7 ]",
+     "squares and products"),
     # nested: the inner loop of a versioned loop is a range, not versioned again
     ("int a(3),b(3)\nmain [ int i,j,n; n=5; for(i=0;i<n;++i) for(j=0;j<n;++j) [ pn i*10+j; a(i)=b(j) ] ]",
      "6: nested versions"),

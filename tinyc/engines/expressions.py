@@ -184,6 +184,7 @@ class ExpressionGen(CellsGen):
             return E(f"gs_{n.name}.address", "int", self.imin, self.imax, True)
         lo, hi = fixed[4] if len(fixed) > 4 else self.bounds(typ)  # a global that only holds constants
         if n.name in self.hoisted:
+            lo, hi = self.refined.get(n.name, (lo, hi))
             return E(self.hoisted[n.name], "int", lo, hi, True, True)
         return E(self.gcell(typ, fixed), "int", lo, hi, True)
 
@@ -375,6 +376,8 @@ class ExpressionGen(CellsGen):
             else:
                 ps = (a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi)
                 lo, hi = min(ps), max(ps)
+                if a.name and a.code == b.code:  # a square: one name read twice, nothing between
+                    lo = max(lo, 0)
             return E(f"({a.code} {op} {b.code})", "int", lo, hi, pure)
         a, b = self.wrap(a), self.wrap(b)
         if op in ("/", "%"):

@@ -33,6 +33,7 @@ class RangeGen(LoopOptGen):
 
     VERSION_NODES = 400  # a body this size at most is generated twice (the fast and the checked version)
     ranging = 0          # versioned counted loops being generated (nested ones are not versioned again)
+    tested: frozenset[str] = frozenset()  # divisors an enclosing loop's versions tested
 
     def counted(self, s) -> dict | None:
         """The parts of a counted loop ``s`` (a For or a While), or None: ``k``, its ``init`` (or None: the
@@ -83,6 +84,33 @@ class RangeGen(LoopOptGen):
                     lengths.append(acc["L"])
         return min(lengths) if lengths else None
 
+    def divisors(self, k: str, body) -> list[tuple[str, str, tuple[int, int]]]:
+        """(name, code, bounds) of each name ``body`` divides by (``/``, ``%``) that keeps its value while
+        the loop runs and may not be positive: a global scalar read once before the loop, or a scalar
+        local the loop does not assign (``counted`` made sure nothing rewrites locals through memory).
+        A name an enclosing loop's version tested already is left out."""
+        changed = assigned_names(body) | {k}
+        out: dict[str, tuple[str, tuple[int, int]]] = {}
+        for n in walk(body):
+            if not (isinstance(n, ast.BinOp) and n.op in ("/", "%") and isinstance(n.right, ast.Var)):
+                continue
+            name = n.right.name
+            if name in out or name in self.tested:
+                continue
+            loc = self.an.locals.get(name)
+            if loc is not None:
+                if loc.array or name in changed or name not in self.bound:
+                    continue
+                code, bounds = f"v_{name}", self.var_bounds(name)
+            elif name in self.hoisted:
+                e = self.expr(n.right)
+                code, bounds = e.code, (e.lo, e.hi)
+            else:
+                continue
+            if bounds[0] < 1 <= bounds[1]:
+                out[name] = (code, bounds)
+        return [(name, code, b) for name, (code, b) in out.items()]
+
     def range_loop(self, s, plan: dict, ind: int) -> None:
         """Emit the counted loop ``plan`` of ``s``: ``k``'s start, the end read once, then the range loop,
         in two versions when its end may pass the shortest array it indexes (see the module docstring)."""
@@ -102,18 +130,37 @@ class RangeGen(LoopOptGen):
             if not (stop.isidentifier() or stop.lstrip("-").isdigit()):
                 stop = self.tmp()
                 self.emit(ind, f"{stop} = {end.code}  # the end, read once", s.pos)
+        tests, fast_entry, refined = [], entry, dict(self.refined)
         short = self.shortest(k, body)
-        if (short is not None and stop_hi > short and not stop.lstrip("-").isdigit() and not self.ranging
-                and not self.dry_depth and sum(1 for _ in walk(body)) <= self.VERSION_NODES):
-            self.emit(ind, f"if {stop} <= {short}:  # every a({k}) in range: the version without their tests")
+        if short is not None and stop_hi > short and not stop.lstrip("-").isdigit():
+            tests.append(f"{stop} <= {short}")
+        divisors = self.divisors(k, body) if entry is not None else []
+        for name, code, (dlo, dhi) in divisors:
+            tests.append(f"{code} > 0")
+            if name in self.an.locals and fast_entry is not None:
+                fast_entry = {**fast_entry, name: (max(dlo, 1), dhi)}
+            else:
+                refined[name] = (max(dlo, 1), dhi)
+        if (tests and not self.ranging and not self.dry_depth
+                and sum(1 for _ in walk(body)) <= self.VERSION_NODES):
+            why = ([f"every a({k}) in range"] if short is not None and tests[0].startswith(stop) else []) + (
+                [f"{'/'.join(d[0] for d in divisors)} positive"] if divisors else [])
+            self.emit(ind, f"if {' and '.join(tests)}:  # {' and '.join(why)}: the version without their tests")
+            outer_refined, outer_tested = self.refined, self.tested
             self.ranging += 1
+            self.refined, self.tested = refined, self.tested | {d[0] for d in divisors}
             try:
-                self.range_code(s, k, body, stop, (lo, hi), min(stop_hi, short), entry, ind + 1)
+                fast_hi = min(stop_hi, short) if short is not None else stop_hi
+                self.range_code(s, k, body, stop, (lo, hi), fast_hi, fast_entry, ind + 1)
             finally:
                 self.ranging -= 1
+                self.refined = outer_refined
             fast, self.known = self.known, entry
             self.emit(ind, "else:")
-            self.range_code(s, k, body, stop, (lo, hi), stop_hi, entry, ind + 1)
+            try:
+                self.range_code(s, k, body, stop, (lo, hi), stop_hi, entry, ind + 1)
+            finally:
+                self.tested = outer_tested
             self.known = join(fast, self.known)
         else:
             self.range_code(s, k, body, stop, (lo, hi), stop_hi, entry, ind)

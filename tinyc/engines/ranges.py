@@ -10,7 +10,11 @@ wraps, and after the loop ``k`` is ``n`` unless a ``break`` left it earlier (the
 
 When the body reads or writes ``a(k)`` for range-checked arrays and the end may lie beyond the shortest
 of them (``L`` elements), the loop gets two versions: ``if n <= L`` one whose ``a(k)`` need no test,
-else the loop with its tests (the error 6 it may meet comes at the same iteration and place).
+else the loop with its tests (the error 6 it may meet comes at the same iteration and place).  Likewise
+for divisors that keep their value through the loop (a global read once before it, a scalar local it
+does not assign): ``if d > 0`` a version whose ``/`` and ``%`` by ``d`` need one sign test (Python's
+floor division is C's truncation for a non-negative dividend), else the loop with the run-time helper
+(error 30, C's rules for a negative divisor).  A loop inside a version is not versioned again.
 """
 
 from __future__ import annotations

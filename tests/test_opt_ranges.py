@@ -52,6 +52,18 @@ CASES = [
      "a global divisor the loop stores"),
     ("int s\nf int v [ int i,t; s=v; for(i=0;i<9;++i) t=t*3+(i-4)/s+(i-4)%s; pn t ]\nmain [ f(7) ]",
      "a positive divisor"),
+    # elements a loop adds and cannot change: a version when every element is within imax/4 (min, max)
+    ("int h(1),l(1)\nmain [ int i,t; h(0)=536870912; l(0)=536870912; for(i=0;i<20;++i) "
+     "if(h(i%2)+l(i%2)+h(i%2)+l(i%2)<0) ++t; pn t ]", "elements just past the bound"),
+    ("int h(1),l(1)\nmain [ int i,t; h(0)=536870911; l(0)=0-536870911; for(i=0;i<20;++i) "
+     "if(h(i%2)+h(i%2)+h(i%2)+h(i%2)-l(i%2)<0) ++t; pn t ]", "elements at the bound"),
+    ("int h(1)\nmain [ int i,t; for(i=0;i<20;++i) [ if(h(0)+h(0)<0) ++t; h(0)=1073741824 ]; pn t ]",
+     "a loop that stores into the array"),
+    ("int h(1)\nf [ h(0)=1073741824 ]\nmain [ int i,t; for(i=0;i<20;++i) [ if(h(0)+h(0)<0) ++t; f ]; pn t ]",
+     "a loop that calls a function that stores"),
+    ("int h(1)\nf int p(0) [ int i,t; for(i=0;i<20;++i) [ if(h(0)+h(0)<0) ++t; p(0)=1073741824 ]; pn t ]\n"
+     "main [ f(h) ]", "a loop that stores through a pointer"),  # (not even counted: it may rewrite locals)
+    ("int h(9)\nmain [ int i,t; for(i=0;i<20;++i) [ if(h(i)+1<0) ++t ]; pn t ]", "6: steady elements past the end"),
     # a square is never negative; a product of two names may be
     ("main [ int x,y; x=0-7; y=1; pn x*x/2; x=0-13; pn x*y/2; x=50000; pn x*x/7; pn x*x%7 ]",
      "squares and products"),

@@ -85,7 +85,7 @@ class ExpressionGen(CellsGen):
     def element_read(self, node: ast.Index, acc: dict) -> E:
         at = node.end
         typ = acc["type"]
-        lo, hi = self.bounds(typ)
+        lo, hi = self.steady.get(node.name, self.bounds(typ)) if acc.get("safe") else self.bounds(typ)
         if acc.get("safe"):
             fused = self.divided_index(node.index, acc, at)
             if fused is not None:

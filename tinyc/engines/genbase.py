@@ -62,6 +62,7 @@ class GenBase:
         self.dry_depth = 0             # > 0 while loop bodies are generated for their bounds only
         self.hoisted: dict[str, str] = {}  # global scalar -> the local that holds it in this loop
         self.refined: dict[str, tuple[int, int]] = {}  # hoisted global -> bounds a loop's version tested
+        self.steady: dict[str, tuple[int, int]] = {}   # array -> bounds of its elements a version tested
         self.invariant: dict[int, E] = {}  # id of a loop-invariant expression -> its temporary (loopopt)
         self.prechecked: set[int] = set()  # leading declarations whose space the prologue tested
         # scalar locals live in the flat memory too (reference section 3): their cells are written on

@@ -14,7 +14,11 @@ else the loop with its tests (the error 6 it may meet comes at the same iteratio
 for divisors that keep their value through the loop (a global read once before it, a scalar local it
 does not assign): ``if d > 0`` a version whose ``/`` and ``%`` by ``d`` need one sign test (Python's
 floor division is C's truncation for a non-negative dividend), else the loop with the run-time helper
-(error 30, C's rules for a negative divisor).  A loop inside a version is not versioned again.
+(error 30, C's rules for a negative divisor).  And for int arrays the loop adds or subtracts elements of
+and cannot change (it calls nothing and stores only into other range-checked arrays): when the loop runs
+at least as many times as they have elements, ``min`` and ``max`` show every element within a quarter of
+the int range, and the version adds up to four of them without a wrap test.  A loop inside a version is
+not versioned again.
 """
 
 from __future__ import annotations
@@ -115,6 +119,39 @@ class RangeGen(LoopOptGen):
                 out[name] = (code, bounds)
         return [(name, code, b) for name, (code, b) in out.items()]
 
+    def steady_arrays(self, s, body) -> list[tuple[str, str, int]]:
+        """(name, element view, length) of the int arrays with a view of their own (range checked, never
+        moved) whose elements the loop ``s`` adds or subtracts and cannot change: nothing in it calls a
+        function or makes a machine call, and it stores only into range-checked arrays, none of these."""
+        if self.dry_depth or self.ranging:
+            return []
+        reads: dict[str, tuple[str, int]] = {}
+        stored: set[str] = set()
+        targets = set()
+        for n in walk(s):
+            if isinstance(n, (ast.Call, ast.MachineCall)):
+                return []
+            if isinstance(n, ast.Var) and n.name not in self.an.locals:
+                shape = self.resolve(n.name)
+                if shape is not None and shape[0] == "func":
+                    return []
+            target = n.target if isinstance(n, ast.Assign) else (
+                n.operand if isinstance(n, ast.Unary) and n.op in ("++", "--") else None)
+            if isinstance(target, ast.Index):
+                acc = self.array(target)
+                if acc is None or not acc.get("safe"):
+                    return []
+                stored.add(target.name)
+                targets.add(id(target))
+            if isinstance(n, ast.BinOp) and n.op in ("+", "-"):
+                for side in (n.left, n.right):
+                    if isinstance(side, ast.Index) and id(side) not in targets:
+                        acc = self.array(side)
+                        if (acc is not None and acc.get("safe") and "view" in acc and acc["type"] == "int"
+                                and isinstance(acc["L"], int)):
+                            reads[side.name] = (acc["view"], acc["L"])
+        return [(a, view, n) for a, (view, n) in reads.items() if a not in stored][:4]
+
     def range_loop(self, s, plan: dict, ind: int) -> None:
         """Emit the counted loop ``plan`` of ``s``: ``k``'s start, the end read once, then the range loop,
         in two versions when its end may pass the shortest array it indexes (see the module docstring)."""
@@ -134,10 +171,12 @@ class RangeGen(LoopOptGen):
             if not (stop.isidentifier() or stop.lstrip("-").isdigit()):
                 stop = self.tmp()
                 self.emit(ind, f"{stop} = {end.code}  # the end, read once", s.pos)
-        tests, fast_entry, refined = [], entry, dict(self.refined)
+        tests, why, fast_entry, refined, fast_hi = [], [], entry, dict(self.refined), stop_hi
         short = self.shortest(k, body)
         if short is not None and stop_hi > short and not stop.lstrip("-").isdigit():
             tests.append(f"{stop} <= {short}")
+            why.append(f"{k} below {short}")
+            fast_hi = short
         divisors = self.divisors(k, body) if entry is not None else []
         for name, code, (dlo, dhi) in divisors:
             tests.append(f"{code} > 0")
@@ -145,20 +184,26 @@ class RangeGen(LoopOptGen):
                 fast_entry = {**fast_entry, name: (max(dlo, 1), dhi)}
             else:
                 refined[name] = (max(dlo, 1), dhi)
+        if divisors:
+            why.append(f"{', '.join(d[0] for d in divisors)} positive")
+        steady = self.steady_arrays(s, body)
+        if steady:
+            b = self.imax >> 2  # four such elements add up without a wrap
+            tests.append(f"{stop} - v_{k} >= {sum(n for _, _, n in steady)}")  # a scan costs less than the loop
+            tests += [f"-{b} <= min({view}) and max({view}) <= {b}" for _, view, _ in steady]
+            why.append(f"elements of {', '.join(a for a, _, _ in steady)} within +-{b}")
         if (tests and not self.ranging and not self.dry_depth
                 and sum(1 for _ in walk(body)) <= self.VERSION_NODES):
-            why = ([f"every a({k}) in range"] if short is not None and tests[0].startswith(stop) else []) + (
-                [f"{'/'.join(d[0] for d in divisors)} positive"] if divisors else [])
-            self.emit(ind, f"if {' and '.join(tests)}:  # {' and '.join(why)}: the version without their tests")
-            outer_refined, outer_tested = self.refined, self.tested
+            self.emit(ind, f"if {' and '.join(tests)}:  # {'; '.join(why)}: a version with fewer tests")
+            outer_refined, outer_tested, outer_steady = self.refined, self.tested, self.steady
             self.ranging += 1
             self.refined, self.tested = refined, self.tested | {d[0] for d in divisors}
+            self.steady = {**self.steady, **{a: (-b, b) for a, _, _ in steady}}
             try:
-                fast_hi = min(stop_hi, short) if short is not None else stop_hi
                 self.range_code(s, k, body, stop, (lo, hi), fast_hi, fast_entry, ind + 1)
             finally:
                 self.ranging -= 1
-                self.refined = outer_refined
+                self.refined, self.steady = outer_refined, outer_steady
             fast, self.known = self.known, entry
             self.emit(ind, "else:")
             try:

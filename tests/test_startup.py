@@ -25,6 +25,8 @@ NOT_ON_THE_RUN_PATH = [
     "select",                # only MC 12 on a terminal
     "tinyc.engines.codegen", # the code generator: only for a function not in the code cache
     "tinyc.engines.statements",
+    "tinyc.engines.bounds",   # (the link's effects analysis needs no generator layer)
+    "tinyc.engines.cells",
 ]
 
 SCRIPT = """

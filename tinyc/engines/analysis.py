@@ -22,6 +22,18 @@ from .. import ast
 EXACT_DEAD_FRAMES = False
 
 
+# the machine calls a function may make without its locals' cells being written or read back (the
+# link asks, to know a function's effects, without a code generator)
+DIRECT = {1: 1, 2: 0, 10: 0, 12: 0, 14: 1, 17: 2, 1005: 0}  # MC number -> arity; no memory access
+
+
+def direct(n: ast.MachineCall, table: dict[int, int] = DIRECT) -> bool:
+    """Whether the machine call ``n`` is one of ``table`` (MC number -> arity) with its arity: a call
+    that touches no memory, so scalar locals' cells need no flush or reload around it."""
+    last = n.args[-1] if n.args else None
+    return isinstance(last, ast.Number) and last.value in table and len(n.args) - 1 == table[last.value]
+
+
 MAX_LOCALS = 4096
 
 

@@ -12,18 +12,8 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
-from .analysis import walk
+from .analysis import DIRECT, direct, walk
 from .bounds import BoundsGen
-
-
-DIRECT = {1: 1, 2: 0, 10: 0, 12: 0, 14: 1, 17: 2, 1005: 0}  # MC number -> arity; no memory access
-
-
-def direct(n: ast.MachineCall, table: dict[int, int] = DIRECT) -> bool:
-    """Whether the machine call ``n`` is one of ``table`` (MC number -> arity) with its arity: a call
-    that touches no memory, so scalar locals' cells need no flush or reload around it."""
-    last = n.args[-1] if n.args else None
-    return isinstance(last, ast.Number) and last.value in table and len(n.args) - 1 == table[last.value]
 
 
 class CellsGen(BoundsGen):

@@ -13,8 +13,7 @@ import sys
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
-from .analysis import Analysis, Unsupported, scan
-from .cells import direct
+from .analysis import Analysis, Unsupported, direct, scan
 from .constglobals import constant_globals
 from ..errors import ErrorCode, TinyCError, MemoryFault
 

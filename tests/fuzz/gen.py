@@ -234,10 +234,16 @@ class ProgramGen:
         c = counters[min(loops, len(counters) - 1)] if loops < len(counters) else None
         if c is None:
             return f"pn {e()}"
-        lim = r.randint(0, 5)
+        lim, pre = str(r.randint(0, 5)), ""
+        names = [v for v in sc.ints if v not in counters]
+        if names and self.chance(0.3):  # an end held in a variable (the body may assign it)
+            v = self.choice(names)
+            pre, lim = f"{v}={lim}\n ", v
         if k == "for":
-            return f"for({c}=0;{c}<{lim};++{c}) {body()}"
-        return f"{c}=0\n while({c}<{lim}) [ ++{c}; {body()} ]"
+            return f"{pre}for({c}=0;{c}<{lim};++{c}) {body()}"
+        if self.chance(0.5):  # the step last: a counted while
+            return f"{pre}{c}=0\n while({c}<{lim}) [ {body()}; ++{c} ]"
+        return f"{pre}{c}=0\n while({c}<{lim}) [ ++{c}; {body()} ]"
 
     def block(self, sc, depth, loops, counters):
         n = self.r.randint(1, 3)

@@ -30,6 +30,8 @@ The generator is built in layers, each a class over the one before: :mod:`.genba
 
 from __future__ import annotations
 
+import re
+
 from .. import ast
 from . import analysis
 from .analysis import (
@@ -56,15 +58,25 @@ class Codegen(StatementGen):
     """
 
     room = False
+    unchecked = False  # this is the version of a proven depth: no depth test, no ``_t``/``_d``
+    dispatch: tuple[str, int] | None = None  # (p, K) of recursion.depth_guard: hand a call to u_NAME
 
     def generate(self) -> tuple[str, dict[int, int]]:
-        """The factory source and the line map (generated line -> tiny-c address)."""
-        fn = "f_" + self.fname
+        """The factory source and the line map (generated line -> tiny-c address).
+
+        A self-recursive function whose depth a decreasing parameter bounds (:mod:`.recursion`) also
+        gets ``u_NAME``, generated first by a second generator: the same body with no depth test, no
+        ``_t``/``_d`` and its calls of itself going to ``u_NAME``.  It is kept only when the link proved
+        that every frame fits (``room``), and its text never names ``_t`` or ``_d`` (the function touches
+        no memory and calls nothing else).  ``f_NAME`` hands a call to it when the depth it may reach
+        stays below the limit."""
+        unchecked = self.unchecked_version()
+        fn = ("u_" if self.unchecked else "f_") + self.fname
         args = []
         for type_, d in self.params:
             loc = self.an.locals[d.name]
             args.append(("p_" if loc.array else "v_") + d.name)
-        header = f"def {fn}({', '.join(args + ['_t', '_d'])}):"
+        header = f"def {fn}({', '.join(args + ([] if self.unchecked else ['_t', '_d']))}):"
         loops, depth = nesting(self.body)
         if loops > MAX_LOOPS or depth > MAX_NESTING:
             raise Unsupported("statements nested too deeply for CPython")
@@ -88,10 +100,47 @@ class Codegen(StatementGen):
             names = tuple((f"v_{k}", f"a_{k}", self.an.locals[k].type == "int") for k in sorted(self.an.modified))
             self.emit(1, "except BaseException:")
             self.emit(2, f"_xf(locals(), {names!r}); raise")
+        if self.unchecked:
+            return "\n".join([header] + self.lines) + "\n", self.linemap
+        first: list[str] = []
+        linemap: dict[int, int] = {}
+        if unchecked is not None:
+            lines, umap, uviews = unchecked
+            self.views.update(uviews)
+            first = ["    " + ln for ln in lines]
         views = ["    " + ln for ln in self.views.values()]
-        src = ["def _make(_N):", *views, "    " + header] + ["    " + ln for ln in self.lines] + [f"    return {fn}"]
-        linemap = {k + 1 + len(views): v for k, v in self.linemap.items()}
+        if unchecked is not None:
+            linemap = {k + 1 + len(views): v for k, v in umap.items()}
+        at = 1 + len(views) + len(first)
+        linemap.update({k + at: v for k, v in self.linemap.items()})
+        src = (["def _make(_N):", *views, *first, "    " + header] + ["    " + ln for ln in self.lines]
+               + [f"    return {fn}"])
         return "\n".join(src) + "\n", linemap
+
+    def unchecked_version(self) -> tuple[list[str], dict[int, int], dict[str, str]] | None:
+        """The lines, line map (as :meth:`generate` gives them) and views of ``u_NAME`` (see
+        :meth:`generate`); None when the function does not qualify.  Sets :attr:`dispatch` for the
+        prologue of ``f_NAME``."""
+        from .recursion import depth_guard
+        if self.unchecked or self.toplevel or not self.room:
+            return None
+        guard = depth_guard(self.fname, self.params, self.body, self.bits)
+        if guard is None:
+            return None
+        u = type(self)(self.fname, self.params, self.body, self.resolve, self.bits, self.source, False,
+                       None if self.size == "_SIZE" else int(self.size),
+                       None if self.maxd == "_MAXD" else int(self.maxd))
+        u.room, u.unchecked, u.nodes = True, True, self.nodes  # one _N list for both
+        n0 = len(self.nodes)
+        try:
+            text, umap = u.generate()
+        except Unsupported:
+            text = "_t"
+        if re.search(r"\b_[td]\b", text):  # it would need the frame's place or depth after all
+            del self.nodes[n0:]
+            return None
+        self.dispatch = guard
+        return text.splitlines(), umap, u.views
 
     # ---- allocation in value space (frames grow from _t)
 
@@ -161,14 +210,21 @@ class Codegen(StatementGen):
             deep = self.calls()
             lead = self.lead_size()
             test_room = lead and not self.room  # (with room the frame is still taken where first needed)
+            if self.unchecked:  # a depth proven below the limit and every frame fits: no test, no steps
+                deep = test_room = False
             tests = ([f"_d >= {self.maxd}"] if deep else []) + ([f"_t > {self.limit(lead)}"] if test_room else [])
+            args = ", ".join(("p_" if self.an.locals[d.name].array else "v_") + d.name for _, d in self.params)
             if tests:
-                args = ", ".join(("p_" if self.an.locals[d.name].array else "v_") + d.name
-                                 for _, d in self.params)
                 why = " or ".join((["at the depth limit"] if deep else []) + ([f"no room for {lead} bytes"]
                                                                              if test_room else []))
                 self.emit(1, f"# {why}: the reference evaluator runs this call (and reports the error)")
                 self.emit(1, f"if {' or '.join(tests)}: return r_{self.fname}({args + ', ' if args else ''}_t, _d)")
+            if self.dispatch is not None:
+                p, k = self.dispatch
+                top = f"{int(self.maxd) + k - 2}" if self.maxd != "_MAXD" else f"_MAXD + {k - 2}"
+                self.emit(1, f"# if({p}<{k}) returns, and each call passes a smaller {p}: the calls from here "
+                             f"go at most {p if k == 2 else f'{p}{2 - k:+d}'} frames deep (recursion.py)")
+                self.emit(1, f"if v_{p} <= {top} - _d: return u_{self.fname}({args})")
             if deep:
                 self.deferred.append("_d += 1  # the depth of the calls made from here")
                 self.stepped = True
@@ -194,7 +250,8 @@ class Codegen(StatementGen):
         if lead and pending:  # tested on entry: the frame's space is taken where it is first needed
             for w in self.fill(writes):
                 self.emit(1, w)
-            self.deferred.append(f"_t += {sum(n for n, _ in pending)}")
+            if not self.unchecked:  # (u_NAME keeps no value-space top: its frames touch no memory)
+                self.deferred.append(f"_t += {sum(n for n, _ in pending)}")
         else:
             self.flush_alloc(1, pending, lead, writes)
 
@@ -254,7 +311,8 @@ class Codegen(StatementGen):
                 self.alloc_check(ind, pending)
             for w in self.fill(writes or []):
                 self.emit(ind, w)
-            self.emit(ind, f"_t += {sum(n for n, _ in pending)}")
+            if not self.unchecked:
+                self.emit(ind, f"_t += {sum(n for n, _ in pending)}")
             pending.clear()
         if writes:
             writes.clear()

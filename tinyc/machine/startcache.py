@@ -27,7 +27,7 @@ STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "syntax/
 ENGINE = ("ast.py", "engines/analysis.py", "engines/arith.py", "engines/bounds.py", "engines/cells.py",
           "engines/codegen.py", "engines/compiler.py", "engines/constglobals.py", "engines/expressions.py",
           "engines/fastrt.py", "engines/genbase.py", "engines/loopopt.py", "engines/ranges.py",
-          "engines/statements.py")
+          "engines/recursion.py", "engines/statements.py")
 KEEP = {"code": 1000}  # entries of a kind (200 if not listed); more are pruned, oldest first
 
 

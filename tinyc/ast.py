@@ -276,7 +276,27 @@ class ErrorStmt(Node):
         self.prefix = [] if prefix is None else prefix
 
 
-Stmt = Decl | Block | If | While | For | Break | Return | ExprStmt | Null | ErrorStmt
+class Reparse(Node):
+    """The statements ``body`` from the first whose parse depends on which names are locals when it
+    runs, to the end of their statement list (the text ``pos``..``end``).  The original parsed a
+    statement as it ran, so a name declared in a nested block is a local only once that declaration
+    has run (section 3, "Globals vs locals"; section 14 item 8).  ``names``: the names declared in
+    nested blocks of the function that are also functions of an outer level, as they appear in the
+    first statement; ``assumed``: for each, whether ``body`` was parsed with it a local; ``dynamic``:
+    every such name of the function (for a parse of the text again at run time)."""
+    __slots__ = ("names", "assumed", "dynamic", "body")
+
+    def __init__(self, pos: int, end: int, names: tuple[str, ...], assumed: tuple[bool, ...],
+                 dynamic: frozenset[str], body: list[Stmt]) -> None:
+        self.pos = pos
+        self.end = end
+        self.names = names
+        self.assumed = assumed
+        self.dynamic = dynamic
+        self.body = body
+
+
+Stmt = Decl | Block | If | While | For | Break | Return | ExprStmt | Null | ErrorStmt | Reparse
 
 
 # ---- top level (section 4)

@@ -47,11 +47,12 @@ class Evaluator:
         self.m = machine
         self.mem = machine.memory
         self.frame: Frame | None = None
+        self._reparsed: dict[tuple[int, tuple[bool, ...]], tuple[ast.Reparse, list[ast.Stmt]]] = {}
         self.depth = 0
         self.cursor = 0
         self._exec = {t: getattr(self, "exec_" + t.__name__.lower()) for t in
                       (ast.Decl, ast.Block, ast.If, ast.While, ast.For, ast.Break, ast.Return,
-                       ast.ExprStmt, ast.Null, ast.ErrorStmt)}
+                       ast.ExprStmt, ast.Null, ast.ErrorStmt, ast.Reparse)}
         self._eval = {t: getattr(self, "eval_" + t.__name__.lower()) for t in
                       (ast.Number, ast.CharLit, ast.String, ast.Var, ast.Index, ast.Call,
                        ast.MachineCall, ast.Assign, ast.BinOp, ast.Unary)}
@@ -167,6 +168,31 @@ class Evaluator:
             else:
                 self.eval(item)
         raise TinyCError(node.code, node.address)
+
+    def exec_reparse(self, node: ast.Reparse) -> None:
+        """Statements parsed assuming which of ``node.names`` are locals: as parsed when they are, else
+        parsed again from their text with the locals of this moment (section 3, the lookup at run time;
+        :mod:`tinyc.syntax.runtime_names`)."""
+        assert self.frame is not None
+        local = self.frame.locals
+        key = tuple(n in local for n in node.names)
+        body = node.body
+        if key != node.assumed:
+            hit = self._reparsed.get((id(node), key))
+            if hit is None or hit[0] is not node:
+                hit = self._reparsed[(id(node), key)] = (node, self._parse_again(node, set(local)))
+            body = hit[1]
+        for s in body:
+            self.execute(s)
+
+    def _parse_again(self, node: ast.Reparse, local: set[str]) -> list[ast.Stmt]:
+        from ..syntax.lexer import Level
+        from ..syntax.parser import reparse  # (Lark: only a program that needs it parses at run time)
+        outer = [Level({sym.name: sym.kind == "func" for sym in table})
+                 for table in (self.m.program, self.m.library) if table is not None]
+        # a string's closing quote is a NUL once the string has run (section 2)
+        text = bytes(self.mem.data[node.pos:node.end]).replace(b"\0", b'"').decode("latin-1")
+        return reparse(text, outer, node.pos, local, node.dynamic)
 
     # ---- expressions (section 6)
 

@@ -145,20 +145,23 @@ def scan_levels(tokens: list[Token], text: str = "") -> tuple[Level, Level | Non
     return levels[0], (levels[1] if len(levels) > 1 else None)
 
 
-def classify(tokens: list[Token], outer: list[Level], statements: bool = False) -> list[Token]:
+def classify(tokens: list[Token], outer: list[Level], statements: bool = False,
+             local_names: set[str] | None = None) -> list[Token]:
     """Drop layout tokens and retype names and parentheses for the parser (the lexer hack).
 
     ``outer`` lists the symbol levels searched after a function's locals, in order (program level, then
     library level).  Locals are the parameters and body declarations of the enclosing function that
     come before the token in the text, so a local shadows a function of the same name from there on.
     With ``statements`` the tokens are statements to run (MC 11), not a program, so a name at the top
-    level is a use, not a function definition.  Returns a new list of tokens with the layout removed.
+    level is a use, not a function definition; ``local_names`` are then the locals the statements start
+    with (a text parsed again while a function runs, :func:`~tinyc.syntax.parser.reparse`).  Returns a
+    new list of tokens with the layout removed.
     """
     from lark import Token
     out: list[Token] = []
     n = len(tokens)
     declared: set[int] = set()  # indexes of NAME tokens that are being declared
-    local: set[str] | None = set() if statements else None  # the function's locals; None at top level
+    local: set[str] | None = set(local_names or ()) if statements else None  # None at top level
     depth = 0
 
     def next_sig(j: int) -> Token | None:
@@ -202,6 +205,54 @@ def classify(tokens: list[Token], outer: list[Level], statements: bool = False) 
                 kind = "CALLPAREN"
         out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
     return out
+
+
+def run_time_names(tokens: list[Token], outer: list[Level], top: int, surely: set[str] | frozenset[str] = frozenset(),
+                   dynamic: frozenset[str] | None = None) -> tuple[frozenset[str], dict[int, tuple[str, bool]]]:
+    """The names whose kind :func:`classify` could only guess: ``(dynamic, marks)``.
+
+    ``tokens`` are classified tokens of one function (``top`` 1: its body is at block depth 1) or of
+    statements (``top`` 0).  A declaration at depth ``top`` or less runs before every later token at
+    that depth and after every earlier one, so the textual order of :func:`classify` is the order of
+    running.  A declaration in a nested block may not run (a branch not taken) or may run before a
+    token that comes earlier in the text (a loop): ``dynamic`` holds such names that are also functions
+    of an outer level (the original's lookup at run time decides between the two; section 3).  ``marks``
+    maps the text offset of each use of a dynamic name not already a local for sure (``surely``, a
+    parameter, a declaration before it in its block or an enclosing one) to (name, whether classify
+    took it for a local).
+    ``dynamic`` may be given (a fragment of a function parsed again)."""
+    if dynamic is None:
+        found: set[str] = set()
+        depth = 0
+        for i, t in enumerate(tokens):
+            if t.type == "LSQB":
+                depth += 1
+            elif t.type == "RSQB":
+                depth -= 1
+            elif t.type in ("INT", "CHAR") and depth > top:
+                found |= {canonical(n.value) for n in declared_names(tokens, i)}
+        dynamic = frozenset(n for n in found if _is_function(n, set(), outer))
+    marks: dict[int, tuple[str, bool]] = {}
+    if not dynamic:
+        return dynamic, marks
+    # per open block, the names its statements declared so far: locals for sure in the rest of it
+    sure: list[set[str]] = [set(surely)]
+    declared: set[int] = set()
+    for i, t in enumerate(tokens):
+        if t.type in ("INT", "CHAR"):
+            names = declared_names(tokens, i)
+            declared |= {id(n) for n in names}
+            sure[-1] |= {canonical(n.value) for n in names}
+        elif t.type == "LSQB":
+            sure.append(set())
+        elif t.type == "RSQB":
+            if len(sure) > 1:
+                sure.pop()
+        elif t.type in ("NAME", "FNAME", "FNAME0") and len(sure) > top and id(t) not in declared:
+            name = canonical(t.value)
+            if name in dynamic and not any(name in level for level in sure):
+                marks[start_of(t)] = (name, t.type == "NAME")
+    return dynamic, marks
 
 
 def _newline_between(tokens: list[Token], a: int, b: int) -> bool:

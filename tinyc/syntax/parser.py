@@ -25,9 +25,10 @@ from lark.lexer import Lexer
 
 from .. import ast
 from ..errors import ErrorCode, TinyCError
-from .lexer import GRAMMAR, Level, canonical, classify, lark_cache, scan_levels, tokenize
+from .lexer import GRAMMAR, Level, canonical, classify, lark_cache, run_time_names, scan_levels, tokenize
 from .positions import end_of, start_of
 from .recovery import parse_recovering
+from .runtime_names import wrap
 from .to_ast import _ToAST
 from .toplevel import scan
 
@@ -163,7 +164,11 @@ def parse_function(raw: list[Token], levels: list[Level], base: int, text: str,
     if header is not None:
         return ast.Function(start, end, name=fname, params=[], body=ast.Block(end, end, body=[]), error=header)
     assert tree is not None  # parse_recovering gives a tree whenever it gives no header error
-    return _to_ast(tree, base, text, prefixes)
+    fn = _to_ast(tree, base, text, prefixes)
+    dynamic, marks = run_time_names(tokens, levels, 1)
+    if marks:  # uses of a name a nested declaration may make a local: decided when they run
+        fn.body.body = wrap(fn.body.body, {base + k: v for k, v in marks.items()}, dynamic, fn.body.end - 1)
+    return fn
 
 
 def _statements(tokens: list[Token], levels: list[Level], base: int, text: str) -> list[ast.Stmt]:
@@ -179,8 +184,22 @@ def parse_statements(text: str, outer: list[Level], base: int = 0) -> list[ast.S
     """Parse statements typed at the shell or started by MC 11, with names resolved in ``outer``.
 
     A statement that does not parse becomes an :class:`ast.ErrorStmt` (the ones before it run)."""
-    tokens = classify(tokenize(text, base, tolerant=True), outer, statements=True)
-    return _statements(tokens, outer, base, text)
+    return reparse(text, outer, base)
+
+
+def reparse(text: str, outer: list[Level], base: int = 0, local_names: set[str] | None = None,
+            dynamic: frozenset[str] | None = None) -> list[ast.Stmt]:
+    """Statements of ``text`` (at address ``base``), the names in ``local_names`` being locals when they
+    start: typed statements (:func:`parse_statements`), or the tail of a statement list parsed again
+    while its function runs (``dynamic``: the function's names that a nested declaration may make
+    locals; :mod:`tinyc.syntax.runtime_names`).  A statement that does not parse becomes an
+    :class:`ast.ErrorStmt`."""
+    tokens = classify(tokenize(text, base, tolerant=True), outer, statements=True, local_names=local_names)
+    stmts = _statements(tokens, outer, base, text)
+    dynamic, marks = run_time_names(tokens, outer, 0, local_names or frozenset(), dynamic)
+    if marks:
+        stmts = wrap(stmts, {base + k: v for k, v in marks.items()}, dynamic, base + len(text))
+    return stmts
 
 
 MAX_NESTING = 1000  # open parentheses plus stacked prefix operators before error 16

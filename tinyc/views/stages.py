@@ -211,6 +211,8 @@ def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) 
                          if name == "length" else str(v))
         elif isinstance(v, list):
             children += [(name, c) for c in v]
+        elif isinstance(v, (tuple, frozenset)):  # a Reparse's names and what its parse assumed
+            attrs.append(f"{name}=" + ",".join(map(str, sorted(v) if isinstance(v, frozenset) else v)))
         elif v is not None:
             children.append((name, v))
     head = "  " * indent + (f"{label}: " if label else "") + type(node).__name__

@@ -1,4 +1,3 @@
-import sys
-from .cli.main import main
+from .cli.main import entry
 
-sys.exit(main())
+entry()

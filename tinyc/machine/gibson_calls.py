@@ -19,6 +19,7 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import ErrorCode, TinyCError
+from .machine_calls import OPENED
 from .memory import MemoryFault
 
 if TYPE_CHECKING:
@@ -329,6 +330,7 @@ def mc_fopen(m: Machine, node, args):
     unit = st.next_unit
     st.next_unit += 1
     st.units[unit] = f
+    OPENED.append(f)
     return unit
 
 

@@ -34,13 +34,19 @@ def mc_getc(m: Machine, node):
     return _need_input(m.console.read_char(), node)
 
 
+# every file a tiny-c program opened in this process: the ``tinyc`` command closes (flushes) them before it
+# ends the process without tearing it down (:func:`tinyc.cli.main.entry`), as C's exit() flushes its streams
+OPENED: list = []
+
+
 def mc_open(m: Machine, node, rw, name, size, unit):
     path = m.memory.cstring(name).decode("latin-1")
     m.close_unit(unit)
     try:
-        m.units[unit] = open(path, "rb" if rw == 1 else "wb")
+        m.units[unit] = f = open(path, "rb" if rw == 1 else "wb")
     except OSError:
         return -1
+    OPENED.append(f)
     return 0
 
 

@@ -153,16 +153,10 @@ class LoopOptGen(ExpressionGen):
         once, ``++n`` (an int local counting the steps) and ``if(s(k)==d) ++m`` (counting a byte value)."""
         if self.dry_depth or self.known is None or cond is None:
             return None
-        stop = None
-        read = cond
-        if isinstance(cond, ast.BinOp) and cond.op == "!=":
-            read, stop = (cond.left, cond.right) if isinstance(cond.left, ast.Index) else (cond.right, cond.left)
-        if not (isinstance(read, ast.Index) and isinstance(read.index, ast.Var)):
+        found = self.char_read(cond)
+        if found is None:
             return None
-        k = read.index.name
-        acc = self.array(read, plain=True)
-        if not self.int_local(k) or acc is None or acc["type"] != "char" or (acc["checked"] and "view" not in acc):
-            return None
+        read, stop, k, acc = found
         work: list[tuple] = [] if step is None else [(None, step)]  # (test, increment)
         stack = [body]
         while stack:
@@ -307,8 +301,9 @@ class LoopOptGen(ExpressionGen):
                     return None
         return plan
 
-    def walk_shape(self, cond, body, step) -> dict | None:
-        """``walk_plan`` for one loop, its nested loops left aside."""
+    def char_read(self, cond):
+        """``(read, stop, k, access)`` when ``cond`` is ``s(k)`` or ``s(k)!=c`` (either side) for a char
+        array ``s`` (range checked with a view of its own, or unchecked) and an int local ``k``; else None."""
         read, stop = cond, None
         if isinstance(cond, ast.BinOp) and cond.op == "!=":
             read, stop = (cond.left, cond.right) if isinstance(cond.left, ast.Index) else (cond.right, cond.left)
@@ -318,6 +313,14 @@ class LoopOptGen(ExpressionGen):
         acc = self.array(read, plain=True)
         if not self.int_local(k) or acc is None or acc["type"] != "char" or (acc["checked"] and "view" not in acc):
             return None
+        return read, stop, k, acc
+
+    def walk_shape(self, cond, body, step) -> dict | None:
+        """``walk_plan`` for one loop, its nested loops left aside."""
+        found = self.char_read(cond)
+        if found is None:
+            return None
+        read, stop, k, acc = found
         base = acc.get("a") or acc["ptr"]
         if not (acc["checked"] or base.isdigit() or base == f"p_{read.name}"):
             return None  # a global pointer that may move: its address is read at every access

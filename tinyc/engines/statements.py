@@ -34,16 +34,24 @@ class StatementGen(RangeGen):
         if isinstance(s, ast.Decl):
             self.decl(s, ind)
         elif isinstance(s, ast.If):
-            self.emit(ind, f"if {self.truth(self.expr(s.cond))}:", s.pos)
-            before = self.known
-            self.known = self.refine(before, s.cond, True)
-            self.suite(s.then, ind + 1)
-            after = self.known
-            self.known = self.refine(before, s.cond, False)
-            if s.orelse is not None:
-                self.emit(ind, "else:")
-                self.suite(s.orelse, ind + 1)
-            self.known = join(after, self.known)
+            version = self.value_version(s)
+            if version is None:
+                self.if_stmt(s, ind)
+                return
+            y, lo, hi, test = version
+            entry = self.known
+            self.emit(ind, f"if {test}:  # {y} within {lo}..{hi}: a version with fewer tests")
+            self.valued += 1
+            try:
+                self.set_bounds(y, max(lo, entry[y][0]) if entry and y in entry else lo,
+                                min(hi, entry[y][1]) if entry and y in entry else hi)
+                self.if_stmt(s, ind + 1)
+            finally:
+                self.valued -= 1
+            fast, self.known = self.known, entry
+            self.emit(ind, "else:")
+            self.if_stmt(s, ind + 1)
+            self.known = join(fast, self.known)
         elif isinstance(s, (ast.While, ast.For)) and (plan := self.counted(s)) is not None:
             self.range_loop(s, plan, ind)
         elif isinstance(s, ast.While):
@@ -81,6 +89,49 @@ class StatementGen(RangeGen):
                 raise Unsupported("a statement that did not parse evaluates what it had parsed")
             self.emit(ind, f"_err({s.code}, {s.address})", s.pos)
             self.known = None
+
+    def if_stmt(self, s: ast.If, ind: int) -> None:
+        self.emit(ind, f"if {self.truth(self.expr(s.cond))}:", s.pos)
+        before = self.known
+        self.known = self.refine(before, s.cond, True)
+        self.suite(s.then, ind + 1)
+        after = self.known
+        self.known = self.refine(before, s.cond, False)
+        if s.orelse is not None:
+            self.emit(ind, "else:")
+            self.suite(s.orelse, ind + 1)
+        self.known = join(after, self.known)
+
+    valued = 0  # value versions being generated (one inside another is not made)
+
+    def value_version(self, s: ast.If) -> tuple[str, int, int, str] | None:
+        """``(y, lo, hi, test)`` when the condition of ``s`` subscripts range-checked arrays by ``y/d`` or
+        ``y%d`` (constant d) at two places or more, for one int local ``y`` whose bounds do not settle
+        them: ``test`` puts ``y`` in ``lo..hi``, where every such subscript is Python's ``//``/``%`` and
+        in range (:meth:`divided_index`), so a version of the statement under it needs none of their
+        tests.  bca's ``if(hi(y/100)+lo(y%100)==r)`` is the case (``0 <= y < 10000``)."""
+        if self.dry_depth or self.valued or self.known is None or sum(1 for _ in walk(s)) > self.VERSION_NODES:
+            return None
+        needs: dict[str, list[tuple[int, int]]] = {}
+        for n in walk(s.cond):
+            if not (isinstance(n, ast.Index) and isinstance(n.index, ast.BinOp) and n.index.op in ("/", "%")
+                    and isinstance(n.index.left, ast.Var) and isinstance(n.index.right, ast.Number)):
+                continue
+            y, d = n.index.left.name, n.index.right.value
+            acc = self.array(n)
+            if (acc is None or not acc.get("safe") or not isinstance(acc["L"], int) or not self.int_local(y)
+                    or not 0 < d <= self.imax or (n.index.op == "%" and d > acc["L"])):
+                continue
+            need = (0, min(d * acc["L"] - 1, self.imax)) if n.index.op == "/" else (0, self.imax)
+            lo, hi = self.var_bounds(y)
+            if not (need[0] <= lo and hi <= need[1]):
+                needs.setdefault(y, []).append(need)
+        for y, ranges in needs.items():
+            if len(ranges) >= 2:
+                lo, hi = max(r[0] for r in ranges), min(r[1] for r in ranges)
+                test = f"0 <= v_{y} < {hi + 1}" if hi < self.imax else f"v_{y} >= 0"
+                return y, lo, hi, test
+        return None
 
     def loop_stmt(self, s, cond, body, step, ind: int) -> None:
         """``while`` (and ``for`` without a counted range): head bounds, then the code (a scan first tries a

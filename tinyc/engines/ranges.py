@@ -16,7 +16,7 @@ does not assign): ``if d > 0`` a version whose ``/`` and ``%`` by ``d`` need one
 floor division is C's truncation for a non-negative dividend), else the loop with the run-time helper
 (error 30, C's rules for a negative divisor).  And for int arrays the loop adds or subtracts elements of
 and cannot change (it calls nothing and stores only into other range-checked arrays): when the loop runs
-at least as many times as they have elements, ``min`` and ``max`` show every element within a quarter of
+at least as many times as they have elements (counting the passes of a nested loop whose header gives its count), ``min`` and ``max`` show every element within a quarter of
 the int range, and the version adds up to four of them without a wrap test.  A loop inside a version is
 not versioned again.
 """
@@ -189,7 +189,8 @@ class RangeGen(LoopOptGen):
         steady = self.steady_arrays(s, body)
         if steady:
             b = self.imax >> 2  # four such elements add up without a wrap
-            tests.append(f"{stop} - v_{k} >= {sum(n for _, _, n in steady)}")  # a scan costs less than the loop
+            need = -(-sum(n for _, _, n in steady) // inner_trips(body))  # a scan costs less than the loop
+            tests.append(f"{stop} - v_{k} >= {need}")
             tests += [f"-{b} <= min({view}) and max({view}) <= {b}" for _, view, _ in steady]
             why.append(f"elements of {', '.join(a for a, _, _ in steady)} within +-{b}")
         if (tests and not self.ranging and not self.dry_depth
@@ -239,3 +240,17 @@ class RangeGen(LoopOptGen):
         self.set_bounds(k, start[0], max(start[1], stop_hi, inside[1]))
         self.emit(ind, "else:")
         self.emit(ind + 1, f"if v_{k} < {stop}: v_{k} = {stop}")
+
+
+def inner_trips(body) -> int:
+    """The most times a loop nested in ``body`` runs its body on each pass, when its header says so with
+    constants (``for(b=1;b<10;++b)``: 9); else 1.  Only a cost estimate: whether scanning arrays once
+    pays for a version (:meth:`RangeGen.range_loop`)."""
+    best = 1
+    for n in walk(body):
+        if not (isinstance(n, ast.For) and isinstance(n.init, ast.Assign) and isinstance(n.init.value, ast.Number)
+                and isinstance(n.cond, ast.BinOp) and n.cond.op in ("<", "<=")
+                and isinstance(n.cond.right, ast.Number)):
+            continue
+        best = max(best, n.cond.right.value - n.init.value.value + (n.cond.op == "<="))
+    return best

@@ -29,6 +29,11 @@ CASES = [
     # a loop whose second pass parses again a tail holding a string that has run (its quote is a NUL)
     ("g [ return 100 ]\nmain [ int i; while (i<2) [ pn g; ps \"a\"; if (i==0) [ int g ]; ++i ] ]",
      " 100a 0a", 0),
+    # a while's condition runs again after its body: a name the body declared is a local there
+    ("g int a [ return 5-a ]\nmain [ int i; while (g(i)) [ pn i; ++i; if (i==2) [ int g ] ]; pl \"end\" ]",
+     " 0 1", 7),
+    # ... and the loop goes on as parsed again: with g a local (0) "while(g)" ends it
+    ("g [ return 1 ]\nmain [ int i; while (g) [ pn i; ++i; if (i==3) [ int g ] ]; pn 9 ]", " 0 1 2 9", 0),
     # the wrong number of arguments is found when the call runs, where the original found it
     ("h int a, b [ return a+b ]\nmain [ int x; if (x) [ int h ]; pn h 1 ]", "", 21),
 ]

@@ -196,6 +196,13 @@ def test_trace_conditions_and_loops():
     assert "s=3" in out and "if(s==3)" in out and "(true)" in out
 
 
+def test_trace_a_condition_that_fails_has_no_outcome():
+    out = trace.trace("main [ int i\n  if(i/0) pn 1\n]\n", system=LIB)
+    line = next(ln for ln in out.splitlines() if "if(i/0)" in ln and "|" in ln)
+    assert "(false)" not in line and "(true)" not in line
+    assert "err  30" in out
+
+
 def test_trace_reads_piped_input():
     lib = LIB.replace(b"endlibrary", b"gn [ char b(9); MC b,15; return b(0)-48 ]\nendlibrary")
     out = trace.trace("main [ int x\n x=gn\n pn x*2 ]\n", stdin=b"7\n", system=lib)

@@ -296,7 +296,21 @@ class Reparse(Node):
         self.body = body
 
 
-Stmt = Decl | Block | If | While | For | Break | Return | ExprStmt | Null | ErrorStmt | Reparse
+class Recheck(Node):
+    """The last statement of the body of a ``while`` that opens a :class:`Reparse` (``pos``: that
+    Reparse's): the loop's condition runs again after the body, which may have declared one of ``names``;
+    if their kinds are no longer ``assumed``, the Reparse parses the text again from the ``while`` (to
+    enter a ``while`` again is to go on with it)."""
+    __slots__ = ("names", "assumed")
+
+    def __init__(self, pos: int, end: int, names: tuple[str, ...], assumed: tuple[bool, ...]) -> None:
+        self.pos = pos
+        self.end = end
+        self.names = names
+        self.assumed = assumed
+
+
+Stmt = Decl | Block | If | While | For | Break | Return | ExprStmt | Null | ErrorStmt | Reparse | Recheck
 
 
 # ---- top level (section 4)

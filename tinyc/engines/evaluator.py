@@ -30,6 +30,14 @@ class BreakSignal(Exception):
     """``break``: unwinds to the innermost while or for."""
 
 
+class _Again(Exception):
+    """A ``while``'s body declared a name its condition uses: its :class:`~tinyc.ast.Reparse` (at ``pos``)
+    parses the text again from the loop."""
+
+    def __init__(self, pos: int):
+        self.pos = pos
+
+
 MAX_LOCALS = 4096  # declarations one call may execute before error 18 (the variable table is full)
 
 
@@ -52,7 +60,7 @@ class Evaluator:
         self.cursor = 0
         self._exec = {t: getattr(self, "exec_" + t.__name__.lower()) for t in
                       (ast.Decl, ast.Block, ast.If, ast.While, ast.For, ast.Break, ast.Return,
-                       ast.ExprStmt, ast.Null, ast.ErrorStmt, ast.Reparse)}
+                       ast.ExprStmt, ast.Null, ast.ErrorStmt, ast.Reparse, ast.Recheck)}
         self._eval = {t: getattr(self, "eval_" + t.__name__.lower()) for t in
                       (ast.Number, ast.CharLit, ast.String, ast.Var, ast.Index, ast.Call,
                        ast.MachineCall, ast.Assign, ast.BinOp, ast.Unary)}
@@ -175,15 +183,27 @@ class Evaluator:
         :mod:`tinyc.syntax.runtime_names`)."""
         assert self.frame is not None
         local = self.frame.locals
-        key = tuple(n in local for n in node.names)
-        body = node.body
-        if key != node.assumed:
-            hit = self._reparsed.get((id(node), key))
-            if hit is None or hit[0] is not node:
-                hit = self._reparsed[(id(node), key)] = (node, self._parse_again(node, set(local)))
-            body = hit[1]
-        for s in body:
-            self.execute(s)
+        while True:
+            key = tuple(n in local for n in node.names)
+            body = node.body
+            if key != node.assumed:
+                hit = self._reparsed.get((id(node), key))
+                if hit is None or hit[0] is not node:
+                    hit = self._reparsed[(id(node), key)] = (node, self._parse_again(node, set(local)))
+                body = hit[1]
+            try:
+                for s in body:
+                    self.execute(s)
+                return
+            except _Again as again:  # a while's body declared a name its condition uses: parse again
+                if again.pos != node.pos:
+                    raise
+
+    def exec_recheck(self, node: ast.Recheck) -> None:
+        assert self.frame is not None
+        local = self.frame.locals
+        if tuple(n in local for n in node.names) != node.assumed:
+            raise _Again(node.pos)
 
     def _parse_again(self, node: ast.Reparse, local: set[str]) -> list[ast.Stmt]:
         from ..syntax.lexer import Level

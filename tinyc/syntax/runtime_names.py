@@ -12,7 +12,10 @@ locals as the parse assumed, and otherwise parses that text again with the local
 (:func:`~tinyc.syntax.parser.reparse`).  A nested block is a statement list of its own: its brackets do
 not depend on the names.  Changing a name's kind can move statement boundaries (``pn g 5`` is one
 statement when ``g`` is a function, two when it is a variable), which is why the whole tail is parsed
-again, not the one statement.
+again, not the one statement.  A ``while`` whose condition holds such a use ends its body with an
+:class:`~tinyc.ast.Recheck`, so that a name the body declares is seen by the condition's next run; a
+``for`` is not re-entered that way (its first expression would run again): its header keeps the kinds
+it had when the loop started.
 """
 
 from __future__ import annotations
@@ -36,7 +39,10 @@ def wrap(stmts: list, marks: dict[int, tuple[str, bool]], dynamic: frozenset[str
         if own:
             tail = [s] + wrap(stmts[k + 1:], marks, dynamic, end)
             names = tuple(sorted(own))
-            return stmts[:k] + [ast.Reparse(s.pos, end, names, tuple(own[n] for n in names), dynamic, tail)]
+            assumed = tuple(own[n] for n in names)
+            if isinstance(s, ast.While) and isinstance(s.body, ast.Block):  # its condition runs again
+                s.body.body = s.body.body + [ast.Recheck(s.pos, s.pos, names, assumed)]
+            return stmts[:k] + [ast.Reparse(s.pos, end, names, assumed, dynamic, tail)]
     return stmts
 
 

@@ -210,7 +210,7 @@ class Tracer(Evaluator):
         return self._where(node.pos) if self.active and not self.calls_only else None
 
     def execute(self, node: ast.Stmt) -> None:
-        where = self._traced(node) if not isinstance(node, (ast.Block, ast.If, ast.While, ast.For, ast.Reparse)) else None
+        where = self._traced(node) if not isinstance(node, (ast.Block, ast.If, ast.While, ast.For, ast.Reparse, ast.Recheck)) else None
         if where is None:
             return super().execute(node)
         self._begin(where, self._source(node.pos, node.end))
@@ -228,13 +228,15 @@ class Tracer(Evaluator):
         self.cursor = node.pos
         self._begin(where, self._source(node.pos, header_end))
         before = self._snapshot()
-        value = 0
+        value, done = 0, False
         try:
             value = test()
+            done = True
         finally:
             if self.active:
                 note = self._changes(before)
-                self._end((note + "  " if note else "") + ("(true)" if value else "(false)"))
+                outcome = ("(true)" if value else "(false)") if done else ""  # an error: no outcome
+                self._end((note + "  " if note and outcome else note) + outcome)
             else:
                 self._end("")
         return value

@@ -12,3 +12,18 @@ def _private_user_dirs(tmp_path_factory):
         mp.setenv(var, str(base / var.lower()))
     yield base
     mp.undo()
+
+
+@pytest.fixture
+def compiled(tmp_path, capsys, monkeypatch):
+    """``compiled(source, *options)``: what ``tinyc compile`` prints for the program ``source`` (the fast
+    engine's Python), generated afresh (no disk cache)."""
+    from tinyc.cli import main as cli
+    monkeypatch.setenv("TINYC_NO_CACHE", "1")
+
+    def run(source: str, *options: str) -> str:
+        program = tmp_path / "compiled.tc"
+        program.write_text(source)
+        assert cli.main(["compile", *options, str(program)]) == 0
+        return capsys.readouterr().out
+    return run

@@ -96,13 +96,8 @@ def test_a_counted_while_is_a_range_with_a_version_without_tests(tmp_path, capsy
     assert "_err(6" not in fast and "e_c[v_i]" in fast  # the fast version reads c(i) unchecked
 
 
-def test_a_nested_loop_counts_toward_the_scan_of_steady_elements(tmp_path, capsys, monkeypatch):
+def test_a_nested_loop_counts_toward_the_scan_of_steady_elements(compiled):
     # 9 passes of a 9-pass loop read u 81 times: scanning its 40 elements once pays (bca's setup)
-    from tinyc.cli import main as cli
-    program = tmp_path / "setup.tc"
-    program.write_text("int u(39),h(99)\nmain [ int a,b; for(a=1;a<10;++a) for(b=1;b<10;++b) "
-                       "h(10*a+b)=u(a)+u(10+b) ]\n")
-    monkeypatch.setenv("TINYC_NO_CACHE", "1")
-    assert cli.main(["compile", str(program)]) == 0
-    code = capsys.readouterr().out
+    code = compiled("int u(39),h(99)\nmain [ int a,b; for(a=1;a<10;++a) for(b=1;b<10;++b) "
+                    "h(10*a+b)=u(a)+u(10+b) ]\n")
     assert "if 10 - v_a >= 5 and -536870911 <= min(e_u)" in code

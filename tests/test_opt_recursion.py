@@ -115,14 +115,10 @@ def test_exact_dead_frames_keep_the_checked_version(monkeypatch):
     assert ref[0].count(b" 0") < 24  # the frames left bytes there
 
 
-def test_fib_hands_its_calls_to_the_unchecked_version(tmp_path, capsys, monkeypatch):
-    from tinyc.cli import main as cli
-    program = tmp_path / "fib.tc"
-    program.write_text("fib int n [ if(n<2) return n; return fib(n-1)+fib(n-2) ]\nmain [ pn fib(20) ]\n")
-    monkeypatch.setenv("TINYC_NO_CACHE", "1")
-    assert cli.main(["compile", str(program)]) == 0
-    code = capsys.readouterr().out
+def test_fib_hands_its_calls_to_the_unchecked_version(compiled):
+    src = "fib int n [ if(n<2) return n; return fib(n-1)+fib(n-2) ]\nmain [ pn fib(20) ]\n"
+    code = compiled(src)
     u = code[code.index("def u_fib(v_n):"):code.index("def f_fib")]
     assert "u_fib((v_n - 1))" in u and "_d" not in u and "_t" not in u
     assert "if v_n <= 1000 - _d: return u_fib(v_n)" in code
-    assert run_program(program.read_bytes(), "fast") == run_program(program.read_bytes(), "reference")
+    assert run_program(src, "fast") == run_program(src, "reference")

@@ -40,15 +40,9 @@ def test_running_out_of_value_space(case):
     assert ref[1] == 19
 
 
-def test_a_program_that_fits_takes_frames_without_a_test(tmp_path, capsys, monkeypatch):
-    from tinyc.cli import main as cli
-    program = tmp_path / "fib.tc"
-    program.write_text("fib int n [ int a(3); if(n<2) return n; return fib(n-1)+fib(n-2) ]\n"
-                       "main [ pn fib(15) ]\n")
-    monkeypatch.setenv("TINYC_NO_CACHE", "1")
-    assert cli.main(["compile", str(program)]) == 0
-    code = capsys.readouterr().out
+def test_a_program_that_fits_takes_frames_without_a_test(compiled):
+    src = "fib int n [ int a(3); if(n<2) return n; return fib(n-1)+fib(n-2) ]\nmain [ pn fib(15) ]\n"
+    code = compiled(src)
     fib = code[code.index("def f_fib"):]
     assert "if _d >= 1000: return r_fib" in fib and "_t >" not in fib and "_oom" not in fib
-    assert cli.main(["compile", "--max-depth", "100000", str(program)]) == 0  # 100000 frames of 20 bytes: 2 MB
-    assert "_t > " in capsys.readouterr().out
+    assert "_t > " in compiled(src, "--max-depth", "100000")  # 100000 frames of 20 bytes: 2 MB

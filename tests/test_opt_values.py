@@ -50,12 +50,7 @@ def test_an_assignment_inside_the_condition_ends_what_the_test_showed():
     assert ref[1] == 6
 
 
-def test_the_version_is_made(tmp_path, capsys, monkeypatch):
-    from tinyc.cli import main as cli
-    program = tmp_path / "sift.tc"
-    program.write_text(SIFT % (345, "3"))
-    monkeypatch.setenv("TINYC_NO_CACHE", "1")
-    assert cli.main(["compile", str(program)]) == 0
-    code = capsys.readouterr().out
+def test_the_version_is_made(compiled):
+    code = compiled(SIFT % (345, "3"))
     assert "if 0 <= v_y < 10000:  # y within 0..9999" in code
     assert "e_hi[v_y // 100] + e_lo[v_y % 100]" in code

@@ -16,9 +16,9 @@ does not assign): ``if d > 0`` a version whose ``/`` and ``%`` by ``d`` need one
 floor division is C's truncation for a non-negative dividend), else the loop with the run-time helper
 (error 30, C's rules for a negative divisor).  And for int arrays the loop adds or subtracts elements of
 and cannot change (it calls nothing and stores only into other range-checked arrays): when the loop runs
-at least as many times as they have elements (counting the passes of a nested loop whose header gives its count), ``min`` and ``max`` show every element within a quarter of
-the int range, and the version adds up to four of them without a wrap test.  A loop inside a version is
-not versioned again.
+at least as many times as they have elements (counting the passes of a nested loop whose header gives
+its count), ``min`` and ``max`` show every element within a quarter of the int range, and the version
+adds up to four of them without a wrap test.  A loop inside a version is not versioned again.
 """
 
 from __future__ import annotations

@@ -34,6 +34,15 @@ CASES = [
      " 0 1", 7),
     # ... and the loop goes on as parsed again: with g a local (0) "while(g)" ends it
     ("g [ return 1 ]\nmain [ int i; while (g) [ pn i; ++i; if (i==3) [ int g ] ]; pn 9 ]", " 0 1 2 9", 0),
+    # each call has its own locals: the first call sees the function, the second its own local
+    ("g int a [ return a+1 ]\nf int n [ if (n) [ int g; g = n ]; pn g(n); if (n<2) f(n+1) ]\nmain [ f(0) ]",
+     " 1", 7),
+    # a statement after the one parsed again that does not parse: still its error when it runs
+    ("main [ int x; if (x) [ int pn ]; pn 3; x = = 2 ]", " 3", 9),
+    # two names: g a local once its block ran, h a function until the loop's second pass declares it
+    ("g int a [ return a+1 ]\nh int a,b [ return a*b ]\n"
+     "main [ int x, i; x = 1; if (x) [ int g ]; pn g; while (i<2) [ pn h 2,3; if (i) [ int h ]; ++i ] ]",
+     " 0 6 6", 0),
     # the wrong number of arguments is found when the call runs, where the original found it
     ("h int a, b [ return a+b ]\nmain [ int x; if (x) [ int h ]; pn h 1 ]", "", 21),
 ]

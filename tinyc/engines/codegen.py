@@ -58,7 +58,6 @@ class Codegen(StatementGen):
     """
 
     room = False
-    unchecked = False  # this is the version of a proven depth: no depth test, no ``_t``/``_d``
     dispatch: tuple[str, int] | None = None  # (p, K) of recursion.depth_guard: hand a call to u_NAME
 
     def generate(self) -> tuple[str, dict[int, int]]:
@@ -135,8 +134,8 @@ class Codegen(StatementGen):
         try:
             text, umap = u.generate()
         except Unsupported:
-            text = "_t"
-        if re.search(r"\b_[td]\b", text):  # it would need the frame's place or depth after all
+            text = None
+        if text is None or re.search(r"\b_[td]\b", text):  # it needs the frame's place or depth after all
             del self.nodes[n0:]
             return None
         self.dispatch = guard

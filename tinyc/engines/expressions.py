@@ -228,7 +228,7 @@ class ExpressionGen(CellsGen):
         if nparams is not None and len(args) != nparams:  # None: a function whose call is an error
             at = n.after if isinstance(n, ast.Call) else n.end
             return E(f"({', '.join(codes + [f'_err(21, {at})'])})[-1]", "int", 0, 0)
-        if getattr(self, "unchecked", False) and name == self.fname:  # within a proven depth (recursion.py)
+        if self.unchecked and name == self.fname:  # within a proven depth (recursion.py)
             return E(f"u_{name}({', '.join(codes)})", "int", self.imin, self.imax)
         # the callee tests the depth (a function at the limit runs on the reference evaluator)
         depth = "_d" if self.stepped else "_d + 1"

@@ -33,6 +33,8 @@ class E:
 class GenBase:
     """The generator's state for one function, and its output (lines, line map, temporaries)."""
 
+    unchecked = False  # the version of a proven depth (recursion.py): no depth test, no ``_t``/``_d``
+
     def __init__(self, fname: str, params, body: list, resolve, int_bits: int, source=None,
                  toplevel: bool = False, size: int | None = None, max_depth: int | None = None):
         self.fname = fname

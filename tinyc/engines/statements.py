@@ -40,11 +40,11 @@ class StatementGen(RangeGen):
                 return
             y, lo, hi, test = version
             entry = self.known
+            ylo, yhi = self.var_bounds(y)
             self.emit(ind, f"if {test}:  # {y} within {lo}..{hi}: a version with fewer tests")
             self.valued += 1
             try:
-                self.set_bounds(y, max(lo, entry[y][0]) if entry and y in entry else lo,
-                                min(hi, entry[y][1]) if entry and y in entry else hi)
+                self.set_bounds(y, max(lo, ylo), min(hi, yhi))
                 self.if_stmt(s, ind + 1)
             finally:
                 self.valued -= 1

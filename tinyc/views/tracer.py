@@ -210,7 +210,8 @@ class Tracer(Evaluator):
         return self._where(node.pos) if self.active and not self.calls_only else None
 
     def execute(self, node: ast.Stmt) -> None:
-        where = self._traced(node) if not isinstance(node, (ast.Block, ast.If, ast.While, ast.For, ast.Reparse, ast.Recheck)) else None
+        containers = (ast.Block, ast.If, ast.While, ast.For, ast.Reparse, ast.Recheck)  # their parts are traced
+        where = self._traced(node) if not isinstance(node, containers) else None
         if where is None:
             return super().execute(node)
         self._begin(where, self._source(node.pos, node.end))

@@ -1,4 +1,4 @@
-"""The tinyc command line: where options may stand, IPL boot, exit statuses (tinyc/cli/main.py)."""
+"""The tinyc command line: where options may stand, IPL boot, exit statuses (src/tinyc/cli/main.py)."""
 
 import subprocess
 import sys

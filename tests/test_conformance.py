@@ -177,7 +177,7 @@ def test_own_ipl_has_no_library(tmp_path):
     assert r.stderr.decode().startswith(" 3 --- err  26\n")
 
 
-SYSTEM_IPL = str(ROOT / "tinyc" / "lib" / "system.ipl")
+SYSTEM_IPL = str(Path(cli.__file__).parents[1] / "lib" / "system.ipl")  # the installed package's
 
 
 def test_system_ipl_shell_runs_typed_statements():

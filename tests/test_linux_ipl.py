@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+import tinyc
+
 from test_programs import bca_expected, code_of, solver_guesses
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,7 +84,7 @@ def test_layout_follows_the_linux_system_file():
     lines = text.split(b"\n")
     assert lines[0].startswith(b"/*") and lines[1] == b"[main();]"
     # the library part is our system.ipl's, word for word (random included)
-    ours = (ROOT / "tinyc" / "lib" / "system.ipl").read_bytes()
+    ours = (Path(tinyc.__file__).parent / "lib" / "system.ipl").read_bytes()
     library = ours[ours.index(b"\n[main();]\n") + 11:ours.index(b"\nendlibrary\n")]
     assert text[text.index(b"\n[main();]\n") + 11:text.index(b"\nendlibrary\n")] == library
     shell = text[text.index(b"\nendlibrary\n"):]

@@ -203,7 +203,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         sub.add_parser("shell", help=BUILTIN["shell"], parents=[common])
     if wanted("boot"):
         boot_ = sub.add_parser("boot", help=BUILTIN["boot"], parents=[common])
-        boot_.add_argument("file", metavar="FILE", help="a system file, such as tinyc/lib/system.ipl")
+        boot_.add_argument("file", metavar="FILE", help="a system file, such as system.ipl (the one shipped with tinyc)")
         dialect_options(boot_)
     for name, (module, help_) in TOOLS.items():
         if not wanted(name):

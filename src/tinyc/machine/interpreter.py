@@ -35,7 +35,7 @@ DEFAULT_MAX_DEPTH = 1000
 
 
 def system_file() -> bytes:
-    """The project's own system file (library, ``endlibrary``, a small shell), ``tinyc/lib/system.ipl``."""
+    """The project's own system file (library, ``endlibrary``, a small shell), ``src/tinyc/lib/system.ipl``."""
     return (Path(__file__).resolve().parent.parent / "lib" / "system.ipl").read_bytes()  # package data
 
 

@@ -18,11 +18,13 @@ class ProgramFileError(Exception):
 
 
 def shipped_dirs() -> list[Path]:
-    """Directories holding the programs and examples shipped with tinyc (package data, or the checkout)."""
+    """Directories holding the programs, examples and system file shipped with tinyc (package data, or the
+    checkout's programs/ and examples/ for an editable install)."""
     here = Path(__file__).resolve().parent.parent  # tinyc/
-    dirs = [here / "programs", here / "examples"]           # installed: package data
-    if (here.parent / "pyproject.toml").is_file():          # a checkout (or an editable install)
-        dirs += [here.parent / "programs", here.parent / "examples"]
+    dirs = [here / "programs", here / "examples", here / "lib"]  # installed: package data
+    checkout = here.parent.parent                            # src/tinyc/ in a checkout (an editable install)
+    if here.parent.name == "src" and (checkout / "pyproject.toml").is_file():
+        dirs += [checkout / "programs", checkout / "examples"]
     return [d for d in dirs if d.is_dir()]
 
 

@@ -74,7 +74,7 @@ def load(program: bytes = b"", statement: str | None = None, int_bits: int = 32,
          memory: int = DEFAULT_MEMORY, machine: Machine | None = None, system: bytes | None = None) -> Loaded:
     """Boot a library on ``machine`` (a new reference-engine Machine by default) and load ``program``.
 
-    ``system`` is a system file's text (default: tinyc/lib/system.ipl); its part before ``endlibrary``
+    ``system`` is a system file's text (default: src/tinyc/lib/system.ipl); its part before ``endlibrary``
     becomes the library level.
     CR bytes are dropped from the program, as ``.r`` drops them.  Raises ValueError if the program does
     not fit the 90000-byte ``pr`` buffer.
@@ -224,7 +224,7 @@ def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) 
 
 
 def ast_dump(text: str | bytes | Loaded, statement: str | None = None, **machine) -> str:
-    """Our AST (tinyc/ast.py), one node a line: the node type and its plain fields, indented children
+    """Our AST (src/tinyc/ast.py), one node a line: the node type and its plain fields, indented children
     (labelled by field when the role is not obvious: cond, then, else, left, right...), then the source
     span ``line:col-line:col`` (end exclusive) and ``@address`` of its first byte.  Raises TinyCError.
     """

@@ -318,6 +318,16 @@ def cmd_shell(args: argparse.Namespace) -> int:
         return 130
 
 
+def internal_error(e: Exception) -> str:
+    """The one line that reports an internal error (exit 70).  A package data file that is missing (the
+    system file, a grammar, the Gibson library) is a broken installation, not a bug in the program: the
+    line names the file."""
+    package = Path(__file__).resolve().parents[1]
+    if isinstance(e, FileNotFoundError) and e.filename and Path(str(e.filename)).resolve().is_relative_to(package):
+        return f"tinyc: the installation is incomplete: {e.filename} is missing (reinstall tinyc)"
+    return f"tinyc: internal error (a bug in tinyc; TINYC_DEBUG=1 shows the traceback): {type(e).__name__}: {e}"
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     limit = sys.getrecursionlimit()  # the machine raises it for deep tiny-c recursion: confine that to this run
@@ -340,8 +350,7 @@ def main(argv: list[str] | None = None) -> int:
             except Exception as e:  # a bug in tinyc: one clear line, the traceback only when asked for
                 if os.environ.get("TINYC_DEBUG"):
                     raise
-                print(f"tinyc: internal error (a bug in tinyc; TINYC_DEBUG=1 shows the traceback): "
-                      f"{type(e).__name__}: {e}", file=sys.stderr)
+                print(internal_error(e), file=sys.stderr)
                 return 70
     finally:
         sys.setrecursionlimit(limit)

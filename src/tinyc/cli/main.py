@@ -38,6 +38,7 @@ TOOLS = {
     "trace": ("tinyc.cli.trace", "run a program, printing each statement as it runs"),
     "compile": ("tinyc.cli.compile", "print the Python the fast engine generates for a program"),
     "check": ("tinyc.cli.check", "list every syntax error and undeclared name of a program up front"),
+    "draw": ("tinyc.cli.draw", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
 }
 
 EPILOG = """\

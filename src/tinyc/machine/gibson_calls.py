@@ -19,6 +19,7 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import ErrorCode, TinyCError
+from .drawing import draw_for_program, gibson_viewer_command
 from .machine_calls import OPENED
 from .memory import MemoryFault
 
@@ -420,8 +421,12 @@ def mc_getproperty(m: Machine, node, args):
 
 
 def mc_system(m: Machine, node, args):
-    """MC 117: run a shell command (only with --allow-system); returns the raw wait status."""
+    """MC 117: run a shell command (only with --allow-system); returns the raw wait status.  Gibson's
+    ``python cairopy.py NAME`` starts nothing: tinyc renders NAME.draw itself (:mod:`.drawing`)."""
     _need(args, 1, node)
+    if (drawing := gibson_viewer_command(_cstr(m, args[0]))) is not None:
+        m.console.flush()
+        return draw_for_program(drawing)
     st = state(m)
     if not st.allow_system:
         if not st.warned_system:

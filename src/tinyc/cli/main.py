@@ -66,6 +66,9 @@ def dialect_options(p: argparse.ArgumentParser) -> None:
                    help="gibson: run the statement CODE instead of main()")
     p.add_argument("--allow-system", action="store_true",
                    help="gibson: let the library's system() run shell commands (off by default)")
+    p.add_argument("--allow-plugins", action="store_true",
+                   help="gibson: let #loadMC NAME load NAME.py beside the program: Python code that runs "
+                        "with your rights (off by default; shipped and installed plug-ins need no switch)")
 
 
 def chosen_dialect(args: argparse.Namespace, path: str | Path) -> str:
@@ -98,6 +101,7 @@ def cmd_gibson(path: str | Path, args: argparse.Namespace) -> int:
         code = args.entry  # --entry NAME: the seed runs NAME instead of main()
     return gibson.run(path, code=code, quiet=args.quiet, engine=getattr(args, "engine", "reference"),
                       memory=args.memory, max_depth=args.max_depth, allow_system=args.allow_system,
+                      allow_plugins=args.allow_plugins,
                       console=console)
 
 

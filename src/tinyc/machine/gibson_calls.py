@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import ErrorCode, TinyCError
 from .drawing import draw_for_program, gibson_viewer_command
+from . import plugins
 from .machine_calls import OPENED
+from .plugins import Plugin
 from .memory import MemoryFault
 
 if TYPE_CHECKING:
@@ -46,6 +48,7 @@ class GibsonState:
         self.eofs = 0
         self.allow_system = allow_system
         self.warned_system = False
+        self.plugin: Plugin | None = None  # the #loadMC plug-in (machine calls 300 and up)
 
 
 def state(m: Machine) -> GibsonState:
@@ -476,6 +479,8 @@ def machine_call(m: Machine, values: list[int], node) -> int:
         if len(values) > MAX_VALUES + 1:  # the original overflows a C array here
             raise TinyCError(ARGSERR, node.end)
         routine = ROUTINES.get(number)
+        if routine is None and number >= 300:
+            return plugins.call(state(m).plugin, m, number, args, node.end)
         if routine is None:
             if number in UNASSIGNED:
                 m.console.flush()

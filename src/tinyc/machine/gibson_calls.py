@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import ErrorCode, TinyCError
 from .drawing import draw_for_program, gibson_viewer_command
+from .gibson_report import after_remarks
 from . import plugins
 from .machine_calls import OPENED
 from .plugins import Plugin
@@ -494,6 +495,8 @@ def machine_call(m: Machine, values: list[int], node) -> int:
     except TinyCError as e:
         if int(e.code) not in (98, 99):
             m.console.write(b"\nMC %d not defined" % number)
+            if e.address == node.end:  # the original sets it after skipping what follows the arguments
+                raise TinyCError(e.code, after_remarks(m.memory.data, node.end)) from None
         raise
 
 

@@ -66,8 +66,14 @@ class Console:
     """Byte-level I/O: ``write`` bytes out, ``read_line``/``read_char`` in.
 
     ``strip_cr`` drops CR bytes from the output (section 14 item 9); ``echo`` writes each line read back to
-    the output (section 14 item 10).  ``read_line`` returns None at end of input.
+    the output (section 14 item 10).  ``read_line`` returns None at end of input.  ``interrupted`` says
+    that Ctrl-C came at an input read as a key (a terminal's line editor), not as SIGINT;
+    ``read_ended`` that the last input read ended with Ctrl-C or Ctrl-D in that editor, which ended the
+    line on the terminal itself.
     """
+
+    interrupted = False
+    read_ended = False
 
     def __init__(self, inp: BinaryIO | None = None, out: BinaryIO | None = None,
                  strip_cr: bool = False, echo: bool = False):

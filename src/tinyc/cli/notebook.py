@@ -62,12 +62,12 @@ class _Input(io.BytesIO):
 
     ended = False
 
-    def readline(self, size=-1) -> bytes:  # type: ignore[override]
+    def readline(self, size=-1) -> bytes:
         data = super().readline(size)
         self.ended = self.ended or not data
         return data
 
-    def read(self, size=-1) -> bytes:  # type: ignore[override]
+    def read(self, size=-1) -> bytes:
         data = super().read(size)
         self.ended = self.ended or not data
         return data

@@ -24,6 +24,8 @@ from .interpreter import Machine
 from ..link.linker import link
 from .gibson_calls import GibsonState, QuietExit, close_units, machine_call
 from .gibson_report import Layout, gibson_code, report
+from .plugins import Plugin, PluginError
+from .plugins import find as find_plugin
 
 BANNER = (b"***  TINY-C VERSION 1.0,  COPYRIGHT 1977, T A GIBSON  ***\n"
           b"        This C version copyright 2017, T A Gibson\n")
@@ -48,6 +50,7 @@ class Loaded:
     memory: bytes
     layout: Layout
     includes: list[str] = field(default_factory=list)
+    plugin: str | None = None  # the last #loadMC name: only the last one counts, as in the original
 
 
 def header(app: bytes) -> tuple[list[str], list[str]]:
@@ -86,9 +89,7 @@ def load(path: str | Path, code: str | None = None) -> Loaded:
         app = Path(path).read_bytes()
     except OSError:
         raise StartError("APPERR, app not found\n", 255, stdout=True) from None
-    includes, plugins = header(app)
-    for plugin in plugins:
-        raise StartError(f"tinyc: #loadMC {plugin}: plug-ins (native machine-call modules) are not supported\n", 1)
+    includes, plugin_names = header(app)
     seed = b"[main();]" if code is None else b"[" + code.encode("latin-1") + b"]\n"
     libs = []
     names: list[str | None] = [*includes] if includes else [None]  # no #include: the dialect's library.tc
@@ -106,7 +107,7 @@ def load(path: str | Path, code: str | None = None) -> Loaded:
     memory = seed + lib + MARKER + app
     layout = Layout(lib=len(seed), marker=len(seed) + len(lib), app=len(seed) + len(lib) + len(MARKER),
                     end=len(memory))
-    return Loaded(memory, layout, includes)
+    return Loaded(memory, layout, includes, plugin_names[-1] if plugin_names else None)
 
 
 def _bracket_check(memory: bytes, layout: Layout) -> None:
@@ -153,9 +154,10 @@ def link_program(m: Machine, loaded: Loaded) -> ast.Block:
 
 
 def make_machine(console: Console, engine: str = "reference", memory: int = 1 << 20,
-                 max_depth: int = 1000, allow_system: bool = False) -> Machine:
+                 max_depth: int = 1000, allow_system: bool = False, plugin: Plugin | None = None) -> Machine:
     m = Machine(memory, 32, console, "reference", max_depth)
     m.gibson = GibsonState(allow_system)
+    m.gibson.plugin = plugin
     m.machine_call = machine_call  # the engines call MCs through the machine
     m.engine = make_engine(engine, m)
     return m
@@ -171,11 +173,17 @@ def make_engine(name: str, m: Machine):
 
 def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engine: str = "reference",
         memory: int = 1 << 20, max_depth: int = 1000, allow_system: bool = False,
-        console: Console | None = None) -> int:
-    """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status."""
+        console: Console | None = None, allow_plugins: bool = False) -> int:
+    """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status.
+    ``allow_plugins`` lets a ``#loadMC NAME`` line load ``NAME.py`` beside the program (:mod:`.plugins`)."""
     console = console or Console()
     try:
         loaded = load(path, code)
+        plugin = find_plugin(loaded.plugin, Path(path).parent, allow_plugins) if loaded.plugin else None
+    except PluginError as e:
+        console.flush()
+        sys.stderr.write(e.message)
+        return e.status
     except StartError as e:
         console.flush()
         if e.stdout:
@@ -183,7 +191,8 @@ def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engin
         elif e.message:
             sys.stderr.write(e.message)
         return e.status
-    m = make_machine(console, engine, max(memory, len(loaded.memory) + SLACK + 4096), max_depth, allow_system)
+    m = make_machine(console, engine, max(memory, len(loaded.memory) + SLACK + 4096), max_depth, allow_system,
+                     plugin)
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + SLACK
     if not quiet:

@@ -19,7 +19,10 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import ErrorCode, TinyCError
+from .drawing import draw_for_program, gibson_viewer_command
+from . import plugins
 from .machine_calls import OPENED
+from .plugins import Plugin
 from .memory import MemoryFault
 
 if TYPE_CHECKING:
@@ -45,6 +48,7 @@ class GibsonState:
         self.eofs = 0
         self.allow_system = allow_system
         self.warned_system = False
+        self.plugin: Plugin | None = None  # the #loadMC plug-in (machine calls 300 and up)
 
 
 def state(m: Machine) -> GibsonState:
@@ -420,8 +424,12 @@ def mc_getproperty(m: Machine, node, args):
 
 
 def mc_system(m: Machine, node, args):
-    """MC 117: run a shell command (only with --allow-system); returns the raw wait status."""
+    """MC 117: run a shell command (only with --allow-system); returns the raw wait status.  Gibson's
+    ``python cairopy.py NAME`` starts nothing: tinyc renders NAME.draw itself (:mod:`.drawing`)."""
     _need(args, 1, node)
+    if (drawing := gibson_viewer_command(_cstr(m, args[0]))) is not None:
+        m.console.flush()
+        return draw_for_program(drawing)
     st = state(m)
     if not st.allow_system:
         if not st.warned_system:
@@ -471,6 +479,8 @@ def machine_call(m: Machine, values: list[int], node) -> int:
         if len(values) > MAX_VALUES + 1:  # the original overflows a C array here
             raise TinyCError(ARGSERR, node.end)
         routine = ROUTINES.get(number)
+        if routine is None and number >= 300:
+            return plugins.call(state(m).plugin, m, number, args, node.end)
         if routine is None:
             if number in UNASSIGNED:
                 m.console.flush()

@@ -137,7 +137,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if err:
         sys.stdout.flush()
         sys.stderr.write("stopped\n" if err == ErrorCode.KILL else align_report(ws.report(err, cu, len(args.files) > 1)))
-        return 130 if err == ErrorCode.KILL and interrupted else 1
+        return 130 if err == ErrorCode.KILL and (interrupted or m.console.interrupted) else 1
     return 0
 
 

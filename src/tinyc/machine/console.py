@@ -14,17 +14,71 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
 
+def binary_stream(stream) -> BinaryIO:
+    """The byte stream under the text stream ``stream``: its ``.buffer`` where it has one (a real file),
+    else a :class:`TextBytes` over it (ipykernel's OutStream, io.StringIO, any text stream); an empty
+    input for None (no standard stream at all)."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        return buffer
+    if stream is None:
+        import io
+        return io.BytesIO()
+    return TextBytes(stream)  # type: ignore[return-value]  # the part of BinaryIO a Console uses
+
+
+class TextBytes:
+    """Bytes over a text stream without a ``.buffer``: what is written is decoded as UTF-8 (a character
+    split between two writes is kept whole; bytes that are not UTF-8 show as U+FFFD), what is read is
+    the text encoded as UTF-8.  Only the calls a :class:`Console` makes: write, flush, readline, read."""
+
+    def __init__(self, stream):
+        import codecs
+        self.stream = stream
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._pending = b""  # bytes of a character read but not yet handed out
+
+    def write(self, data: bytes) -> int:
+        self.stream.write(self._decoder.decode(data))
+        return len(data)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def readline(self) -> bytes:
+        line, self._pending = self._pending, b""
+        if not line.endswith(b"\n"):
+            line += self.stream.readline().encode("utf-8", "surrogateescape")
+        return line
+
+    def read(self, n: int = 1) -> bytes:
+        """Up to ``n`` (at least 1) bytes; b"" at the end of the text."""
+        if not self._pending:
+            self._pending = self.stream.read(1).encode("utf-8", "surrogateescape")
+        data, self._pending = self._pending[:n], self._pending[n:]
+        return data
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+
 class Console:
     """Byte-level I/O: ``write`` bytes out, ``read_line``/``read_char`` in.
 
     ``strip_cr`` drops CR bytes from the output (section 14 item 9); ``echo`` writes each line read back to
-    the output (section 14 item 10).  ``read_line`` returns None at end of input.
+    the output (section 14 item 10).  ``read_line`` returns None at end of input.  ``interrupted`` says
+    that Ctrl-C came at an input read as a key (a terminal's line editor), not as SIGINT;
+    ``read_ended`` that the last input read ended with Ctrl-C or Ctrl-D in that editor, which ended the
+    line on the terminal itself.
     """
+
+    interrupted = False
+    read_ended = False
 
     def __init__(self, inp: BinaryIO | None = None, out: BinaryIO | None = None,
                  strip_cr: bool = False, echo: bool = False):
-        self.inp = inp if inp is not None else sys.stdin.buffer
-        self.out = out if out is not None else sys.stdout.buffer
+        self.inp = inp if inp is not None else binary_stream(sys.stdin)
+        self.out = out if out is not None else binary_stream(sys.stdout)
         self.strip_cr = strip_cr
         self.echo = echo
         self._buf = bytearray()

@@ -303,6 +303,7 @@ class Shell:
     def statement(self, text: bytes) -> bool:
         """``.anything-else``: run ``text`` against the program (MC 11); True if it ended the interpreter."""
         self.console.flush()  # the command line shows before a long run
+        self.console.read_ended = False
         try:
             err, cursor = self.ws.run(text)
         except ExitProgram:  # MC 10 ends the interpreter, shell and all, with nothing more written
@@ -314,7 +315,8 @@ class Shell:
             self.console.write(CRLF)
             self.say(f"internal error: {type(e).__name__}: {e}".encode("latin-1", "replace"))
             return False
-        self.console.write(CRLF)
+        if not (err == 99 and self.console.read_ended):  # else the line editor has ended the line
+            self.console.write(CRLF)
         self.buf.lo = self.buf.line_of(cursor) if err else 0
         if err == 99:
             self.say(b"stopped")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Callable
+from typing import BinaryIO, Callable
 
 from .. import ast
 from ..machine.console import align_report
@@ -353,10 +353,11 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
 
 
 def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: int = DEFAULT_LIMIT,
-          stdin: bytes = b"", library: bool = False, **machine) -> str:
+          stdin: bytes | BinaryIO = b"", library: bool = False, **machine) -> str:
     """The transcript of a traced run: program output (CR bytes dropped) and trace lines interleaved,
     then the tiny-c error report if the program stopped with an error (``stopped`` for error 99).  ``machine`` takes the keyword
-    options of :func:`run_traced` (int_bits, memory, max_depth, random_divisor, system)."""
+    options of :func:`run_traced` (int_bits, memory, max_depth, random_divisor, system); ``stdin`` is the
+    program's input, bytes or a binary stream."""
     program = text.encode("latin-1") if isinstance(text, str) else text
     out = io.BytesIO()
 
@@ -365,7 +366,8 @@ def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: in
             out.write(s.encode("latin-1"))
             return len(s)
 
-    loaded, err, cu = run_traced(program, entry, io.BytesIO(stdin), out, _Text(), calls, limit, library,
+    inp = io.BytesIO(stdin) if isinstance(stdin, bytes) else stdin
+    loaded, err, cu = run_traced(program, entry, inp, out, _Text(), calls, limit, library,
                                  shared=True, strip_cr=True, **machine)
     result = out.getvalue().decode("latin-1")
     return result + (report(loaded, err, cu) if err else "")

@@ -51,6 +51,8 @@ CELLS = {
                      'main [ int n; ps "n? "; n = gn(); pn n*3 ]\n'),
     "gibson_no_input": ("%%tinyc --dialect gibson\n#include pps/library.tc\n"
                         'main [ int n; ps "n? "; n = gn(); pn n*3 ]\n'),
+    "picture": ("%%tinyc -q\n#include pps/library.tc\n#include pps/pyGraphicsLib.tc\n"
+                'main [ start "cellpic", 40, 30; rectangle 5, 5, 20, 10; show ]\n'),
 }
 
 
@@ -78,6 +80,8 @@ def outputs(tmp_path_factory) -> dict[str, dict[str, str]]:
     for name, cell in zip(CELLS, nb.cells):
         texts = {"stdout": "", "stderr": "", "error": ""}
         for out in cell.outputs:
+            if out.output_type == "display_data":
+                texts["display"] = texts.get("display", "") + " ".join(sorted(out.data))
             if out.output_type == "stream":
                 texts[out.name] += out.text
             elif out.output_type == "error":
@@ -165,3 +169,8 @@ def test_the_gibson_dialect(outputs):
     err = outputs["gibson_no_input"]["stderr"]
     assert "read input" in err and "--input" in err
 
+
+def test_a_picture_a_cell_draws_is_shown_inline(outputs):
+    picture = outputs["picture"]
+    assert "image/png" in picture.get("display", "")
+    assert "the picture is in cellpic.png" in picture["stderr"]

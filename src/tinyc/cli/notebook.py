@@ -173,17 +173,26 @@ class TinyCMagics(Magics):
         finds them, the notebook's directory standing for the file's own."""
         import tempfile
         from pathlib import Path
-        from ..machine import gibson
+        from ..machine import drawing, gibson
         out, stdin = io.BytesIO(), _input(args.input)
         code = args.code if args.code is not None or args.entry == "main" else args.entry
-        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
-            path = Path(tmp) / "cell.tc"
-            path.write_bytes(self.program)
-            _with_limit(lambda: gibson.run(
-                path, code=code, quiet=args.quiet, engine=args.engine, memory=args.memory,
-                max_depth=args.max_depth, allow_system=args.allow_system,
-                console=Console(stdin, out, strip_cr=True)))
+        pictures: list[Path] = []  # what the cell's graphics drew, shown inline after its output
+        drawing.PICTURE_HOOKS.append(pictures.append)
+        try:
+            with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+                path = Path(tmp) / "cell.tc"
+                path.write_bytes(self.program)
+                _with_limit(lambda: gibson.run(
+                    path, code=code, quiet=args.quiet, engine=args.engine, memory=args.memory,
+                    max_depth=args.max_depth, allow_system=args.allow_system, allow_plugins=args.allow_plugins,
+                    console=Console(stdin, out, strip_cr=True)))
+        finally:
+            drawing.PICTURE_HOOKS.remove(pictures.append)
         _print_output(out.getvalue())
+        if pictures:
+            from IPython.display import Image, display
+            for png in pictures:
+                display(Image(filename=str(png)))
         if stdin.ended:
             print(_input_note(args.input, "tinyc"), end="", file=sys.stderr)
 

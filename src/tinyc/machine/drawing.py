@@ -30,8 +30,9 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+PICTURE_HOOKS: list[Callable[[Path], None]] = []  # front ends that show a picture a program drew (notebook)
 GIBSON_VIEWER = re.compile(rb"^\s*python[0-9.]*\s+(?:\S*/)?cairopy\.py\s+(\S+)\s*$")
 
 
@@ -199,4 +200,6 @@ def draw_for_program(name: str) -> int:
         return 1 << 8
     if picture.png is not None:
         sys.stderr.write(f"tinyc: the picture is in {picture.png}\n")
+        for hook in PICTURE_HOOKS:
+            hook(picture.png)
     return 0

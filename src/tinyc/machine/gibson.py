@@ -95,8 +95,8 @@ def load(path: str | Path, code: str | None = None) -> Loaded:
     names: list[str | None] = [*includes] if includes else [None]  # no #include: the dialect's library.tc
     for name in names:
         p: Path | None
-        if name is None:
-            p = library_dir() / "library.tc"
+        if name is None:  # the default library, found as an #include of it would be (section 1.3, step 5)
+            p = resolve("pps/library.tc", Path(path).parent)
         else:
             p = resolve(name, Path(path).parent)
         data = p.read_bytes() if p is not None else b""

@@ -240,6 +240,9 @@ class Analysis:
     def __init__(self, params: list[tuple[str, ast.Declarator]], body: list, bits: int = 32):
         self.bits = bits
         self.locals: dict[str, Local] = {}
+        # (type, elements) of each declaration of a name already local: it takes fresh value space, but
+        # the name keeps its first place (section 3), so the frame is larger than the locals say
+        self.again: list[tuple[str, int]] = []
         sc = scan(body)
         reassigned = sc.assigned
         for type_, d in params:
@@ -257,8 +260,11 @@ class Analysis:
                     if sc.first_use.get(d.name, i) < i:
                         raise Unsupported("name used before its declaration")
                     self.locals[d.name] = self._local(s.type, d, reassigned, True, bits)
-                elif d.size is not None and constant(d.size, bits) is None:
-                    raise Unsupported("array bound not constant")
+                else:
+                    n = 0 if d.size is None else constant(d.size, bits)
+                    if n is None:
+                        raise Unsupported("array bound not constant")
+                    self.again.append((s.type, n + 1))
         if sc.nested is not None:
             raise Unsupported("declaration in a nested statement")
         if count > MAX_LOCALS:
@@ -270,6 +276,12 @@ class Analysis:
         self.free -= set(self.locals)
         # scalar locals assigned by name: their Python variable may be ahead of their memory cell
         self.modified = {k for k in reassigned if k in self.locals and not self.locals[k].array}
+
+    def frame(self, isz: int) -> int:
+        """Bytes of value space one call takes (``isz``: the int size): parameters (an array parameter
+        passed 0 included), the top-level declarations, and those that declare a name again."""
+        items = [(loc.type, loc.length) for loc in self.locals.values()] + self.again
+        return sum(max(n, 0) * (isz if t == "int" else 1) for t, n in items)
 
     @staticmethod
     def _local(type_, d, reassigned, allocated, bits=32) -> Local:

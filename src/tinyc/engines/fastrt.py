@@ -366,8 +366,7 @@ def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[
         return True, True, callees, None
     local = an.locals
     callees = [c for c in callees if c not in local]
-    isz = link.engine.m.memory.int_size
-    frame = sum(max(loc.length, 0) * (isz if loc.type == "int" else 1) for loc in local.values())
+    frame = an.frame(link.engine.m.memory.int_size)
     reads = writes = False
     for n, target in sc.accesses:
         if target is None:  # a machine call

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine_harness import both
+from test_gibson_differential import run as run_gibson
 
 SUM_300 = "main [ pn " + "+".join(["1"] * 300) + " ]"
 SUM_1500 = "main [ int x; x=1; pn " + "+".join(["x"] * 1500) + "; pn " + "(" * 150 + "1" + ")" * 150 + " ]"
@@ -23,6 +24,17 @@ CASES = [
     (SUM_300, {"max_depth": 2}, b" 300", 0, "a 300-term sum under --max-depth 2"),
     (SUM_1500, {"max_depth": 2}, b" 1500 1", 0, "a 1500-term sum and 150 parentheses under --max-depth 2"),
     (SUM_1500, {"max_depth": 1000}, b" 1500 1", 0, "the same under the default depth"),
+    # section 14 item 21: with 16-bit ints an int used as an address is unsigned
+    ("char pad(30000), s(4)\nf char t(0) [ pn t(0) ]\nmain [ s(0)=65; f(s) ]", {"int_bits": 16}, b" 65", 0,
+     "an array above 32767 reached through a parameter"),
+    ("char pad(30000), s(4)\nf char t(0) [ pn t(0); pn t<0 ]\nmain [ int p; s(0)=66; pn s<0; p=s; pn p==s; f(p) ]",
+     {"int_bits": 16}, b" 1 1 66 1", 0, "its address carried by an int is negative"),
+    ("char pad(30000), s(20)\nchar gp(0)\nmain [ char q(0); strcpy s,\"hello\"; q=s; ++q; ps q; gp=s; "
+     "++gp; pn gp(0); pn gp==q; q=q+30000; q=q+35536; ps q; gp=-1; pn gp ]", {"int_bits": 16},
+     b"ello 101 1ello -1", 0, "pointer stores, ++ and a pointer moved past 65535 (it wraps)"),
+    ("char pad(30000), s(20)\nmain [ strcpy s,\"abcdef\"; movebl s,s+2,3; ps s; pn countch(s,s+6,'a') ]",
+     {"int_bits": 16}, b"abcabc 2", 0, "machine calls read their address arguments unsigned"),
+    ("main [ char p(0); p=-5; pn p(1) ]", {}, b"", 6, "with 32-bit ints a negative address stays outside"),
 ]
 
 
@@ -31,3 +43,18 @@ def test_engines_agree_on_the_findings(src, kw, out, err, why):
     ref, fast = both(src, **kw)
     assert fast == ref
     assert ref[0].rstrip(b"\r\n") == out and ref[1] == err
+
+
+GIBSON = [
+    ("main [\n  pn(" + "(" * 200 + "1" + "+1)" * 200 + ")\n]\n", b" 201\n",
+     "200 nested additions, beyond Python's compiler: the reference evaluator runs it"),
+    ("main [\n  int x\n  x=" + "x=" * 2000 + "1\n  pn(x)\n]\n", b"PUSHERR",
+     "a chain of 2000 assignments: expression-stack overflow (error 16), not a Lark error"),
+]
+
+
+@pytest.mark.parametrize("src,out,why", GIBSON, ids=[c[-1] for c in GIBSON])
+def test_gibson_engines_agree_on_the_findings(tmp_path, src, out, why):
+    ref = run_gibson(src, "reference", tmp_path)
+    assert run_gibson(src, "fast", tmp_path) == ref
+    assert out in ref

@@ -124,21 +124,29 @@ class FastEngine:
         """Names ``fn`` assigns as a whole that may be globals (its own static locals are left out)."""
         return facts(fn).assigned
 
+    label = "tinyc"  # the generated code's file names: <tinyc NAME serial>
+
+    def codegen(self, name, params, body, link: Linkage, toplevel: bool, source: bool):
+        """The code generator of one function body (the Gibson engine has its own)."""
+        from .codegen import Codegen  # imported only to generate: a warm start loads code from the cache
+        gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
+                      self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
+        gen.room = link.room
+        return gen
+
     def generate(self, name, params, body, link: Linkage, toplevel=False, source=True):
         """(factory code, line map, nodes) for one function body; raises Unsupported, also when the
         Python would exceed CPython's limits (nesting, recursion in the compiler, memory)."""
-        filename = f"<tinyc {name} {next(_serial)}>"
-        from .codegen import Codegen  # imported only to generate: a warm start loads code from the cache
+        filename = f"<{self.label} {name} {next(_serial)}>"
         try:
             with _python_depth():
-                gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
-                              self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
-                gen.room = link.room
+                gen = self.codegen(name, params, body, link, toplevel, source)
                 src, linemap = gen.generate()
                 module = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError) as e:
             # IndentationError is a SyntaxError; "too many statically nested blocks", "too many levels
-            # of indentation", expressions too deep for the compiler: the reference evaluator runs it
+            # of indentation", "too many nested parentheses", expressions too deep for the compiler:
+            # the reference evaluator runs it
             raise Unsupported(f"beyond the Python compiler's limits ({type(e).__name__})") from None
         code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
         _LINEMAPS[filename] = linemap

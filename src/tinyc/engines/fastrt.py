@@ -36,7 +36,7 @@ def runtime_globals(engine: FastEngine) -> dict:
                   for k in range(isz))
     signed_bytes = whole.cast("b")
     mask, shift = isz - 1, 2 if isz == 4 else 1
-    wrap = mem.wrap
+    wrap, address = mem.wrap, mem.address
 
     def _err(code_, at):
         raise TinyCError(code_, at)
@@ -141,8 +141,8 @@ def runtime_globals(engine: FastEngine) -> dict:
         sym.address = v
         return v
 
-    def _incp(sym, delta):
-        sym.address = wrap(sym.address + delta)
+    def _incp(sym, delta):  # ++ of a global array's pointer: an address (section 14 item 21)
+        sym.address = address(wrap(sym.address + delta))
         return sym.address
 
     def _inci(a, delta, at):

@@ -275,6 +275,9 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
     except VisitError as e:
         if isinstance(e.orig_exc, TinyCError):
             raise e.orig_exc from None
+        if isinstance(e.orig_exc, RecursionError):  # nesting the transformer could not follow (a chain
+            # of assignments): expression-stack overflow, as in the PC dialect
+            raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
         raise
 
 

@@ -58,3 +58,24 @@ def test_gibson_engines_agree_on_the_findings(tmp_path, src, out, why):
     ref = run_gibson(src, "reference", tmp_path)
     assert run_gibson(src, "fast", tmp_path) == ref
     assert out in ref
+
+
+# Error 7 (a scalar subscripted): the original found it once its ( was read, so the cursor stands just after
+# the ( (reference section 10.2: where the error was detected); ^ marks that ( in each case
+CARET = [
+    "k int e [ return e^(1) ]\nmain [ k 3 ]",
+    "main [ int x; x^( 1)=2 ]",
+    "main [ int x; pn x ^(2) ]",
+    "int g\nmain [ pn g^(1) ]",
+    "main [ int x; x^(1) 2 ]",
+    "main [ int x; ++x^(0) ]",
+]
+
+
+@pytest.mark.parametrize("marked", CARET)
+def test_error_7_cursor_is_just_after_the_parenthesis(marked):
+    src = marked.replace("^", "")
+    ref, fast = both(src)
+    assert fast == ref
+    # the harness's cursor counts from the program buffer, whose first byte is the newline before line 1
+    assert ref[1] == 7 and ref[2] == marked.index("^") + 2

@@ -172,7 +172,7 @@ class Evaluator:
             if isinstance(item, ast.NameCheck):
                 sym = self.lookup(item.name, item)
                 if sym.kind != "func" and not sym.array:
-                    raise TinyCError(ErrorCode.CLASERR, item.paren)
+                    raise TinyCError(ErrorCode.CLASERR, item.paren + 1)  # just after the ( (section 10.2)
             else:
                 self.eval(item)
         raise TinyCError(node.code, node.address)
@@ -290,7 +290,7 @@ class Evaluator:
             if sym.kind == "func":  # a call's value is not a place to store into
                 raise TinyCError(ErrorCode.LVALERR, node.end)
             if not sym.array:
-                raise TinyCError(ErrorCode.CLASERR, node.index.pos - 1)
+                raise TinyCError(ErrorCode.CLASERR, node.paren)
             i = self.eval(node.index)
             if sym.length > 1 and not 0 <= i < sym.length:
                 raise TinyCError(ErrorCode.RANGERR, node.end)

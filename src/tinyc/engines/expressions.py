@@ -215,13 +215,13 @@ class ExpressionGen(CellsGen):
         """The error of subscripting a name that is not an array (before the index is evaluated)."""
         loc = self.an.locals.get(n.name)
         if loc is not None:
-            return f"_err(7, {n.index.pos - 1})"
+            return f"_err(7, {n.paren})"
         shape = self.resolve(n.name)
         if shape is None:
             return f"_err(26, {n.name_end})"
         if shape[0] == "func":
             return f"_err(14, {n.end})"
-        return f"_err(7, {n.index.pos - 1})"
+        return f"_err(7, {n.paren})"
 
     def x_Call(self, n: ast.Call) -> E:
         loc = self.an.locals.get(n.name)

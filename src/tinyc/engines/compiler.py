@@ -39,7 +39,7 @@ def _python_depth(frames: int = 20000):
     tree: pickling a function's AST for its cache key and generating its code recurse once or more per
     level of an expression, and the limit the machine set for tiny-c calls (``--max-depth``) must not
     decide whether a program runs (the parser keeps trees below 2,000 levels: error 16)."""
-    depth, f = 0, sys._getframe()
+    depth, f = 0, sys._getframe()  # type: tuple[int, types.FrameType | None]
     while f is not None:
         depth, f = depth + 1, f.f_back
     saved = sys.getrecursionlimit()

@@ -27,11 +27,9 @@
 from __future__ import annotations
 
 import copy
-import types
 
 from .. import ast
 
-from . import compiler
 from .codegen import Codegen, walk
 from .compiler import FastEngine
 from ..errors import ErrorCode, TinyCError, MemoryFault

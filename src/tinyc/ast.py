@@ -83,15 +83,17 @@ class Var(Node):
 
 class Index(Node):
     """``name(index)``: an array element, an lvalue.  ``name_end`` is the address just after the name
-    as written (the cursor of error 26)."""
-    __slots__ = ("name", "index", "name_end")
+    as written (the cursor of error 26), ``paren`` the address just after its ``(`` (the cursor of
+    error 7, where the original found that the name is not an array: reference section 10.2)."""
+    __slots__ = ("name", "index", "name_end", "paren")
 
-    def __init__(self, pos: int, end: int, name: str, index: Expr, name_end: int = 0) -> None:
+    def __init__(self, pos: int, end: int, name: str, index: Expr, name_end: int = 0, paren: int = 0) -> None:
         self.pos = pos
         self.end = end
         self.name = name
         self.index = index
         self.name_end = name_end
+        self.paren = paren or index.pos
 
 
 class Call(Node):
@@ -250,7 +252,7 @@ class Null(Node):
 
 class NameCheck(Node):
     """A name the original had looked up when its statement stopped parsing, before its ``(``: error 26
-    if no level declares it, 7 (at ``paren``) if it is a scalar."""
+    if no level declares it, 7 (just after ``paren``, the address of the ``(``) if it is a scalar."""
     __slots__ = ("name", "paren")
 
     def __init__(self, pos: int, end: int, name: str, paren: int) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import sys
 import types
+from contextlib import contextmanager
 
 from .. import ast
 
@@ -30,6 +31,23 @@ def _renamed(code: types.CodeType, filename: str) -> types.CodeType:
     """``code`` and the code objects it holds, with ``filename`` as the file their frames report."""
     consts = tuple(_renamed(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
     return code.replace(co_filename=filename, co_consts=consts)
+
+
+@contextmanager
+def _python_depth(frames: int = 20000):
+    """Python's recursion limit at least ``frames`` above the current depth while the engine works on a
+    tree: pickling a function's AST for its cache key and generating its code recurse once or more per
+    level of an expression, and the limit the machine set for tiny-c calls (``--max-depth``) must not
+    decide whether a program runs (the parser keeps trees below 2,000 levels: error 16)."""
+    depth, f = 0, sys._getframe()  # type: tuple[int, types.FrameType | None]
+    while f is not None:
+        depth, f = depth + 1, f.f_back
+    saved = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(saved, depth + frames))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(saved)
 
 
 def _params(fn: ast.Function) -> list[tuple[str, ast.Declarator]]:
@@ -106,20 +124,29 @@ class FastEngine:
         """Names ``fn`` assigns as a whole that may be globals (its own static locals are left out)."""
         return facts(fn).assigned
 
+    label = "tinyc"  # the generated code's file names: <tinyc NAME serial>
+
+    def codegen(self, name, params, body, link: Linkage, toplevel: bool, source: bool):
+        """The code generator of one function body (the Gibson engine has its own)."""
+        from .codegen import Codegen  # imported only to generate: a warm start loads code from the cache
+        gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
+                      self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
+        gen.room = link.room
+        return gen
+
     def generate(self, name, params, body, link: Linkage, toplevel=False, source=True):
         """(factory code, line map, nodes) for one function body; raises Unsupported, also when the
         Python would exceed CPython's limits (nesting, recursion in the compiler, memory)."""
-        filename = f"<tinyc {name} {next(_serial)}>"
-        from .codegen import Codegen  # imported only to generate: a warm start loads code from the cache
+        filename = f"<{self.label} {name} {next(_serial)}>"
         try:
-            gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
-                          self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
-            gen.room = link.room
-            src, linemap = gen.generate()
-            module = compile(src, filename, "exec")
+            with _python_depth():
+                gen = self.codegen(name, params, body, link, toplevel, source)
+                src, linemap = gen.generate()
+                module = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError) as e:
             # IndentationError is a SyntaxError; "too many statically nested blocks", "too many levels
-            # of indentation", expressions too deep for the compiler: the reference evaluator runs it
+            # of indentation", "too many nested parentheses", expressions too deep for the compiler:
+            # the reference evaluator runs it
             raise Unsupported(f"beyond the Python compiler's limits ({type(e).__name__})") from None
         code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
         _LINEMAPS[filename] = linemap
@@ -181,8 +208,12 @@ class FastEngine:
                 code, linemap, nodes = generate()
             place = {id(n): k for k, n in enumerate(walk(tree))}
             return marshal.dumps((code, linemap, [place[id(n)] for n in nodes]))
-        key = pickle.dumps((tree, shapes), pickle.HIGHEST_PROTOCOL)
-        code, linemap, places = marshal.loads(self.disk_cache(key, make))
+        try:
+            with _python_depth():
+                key = pickle.dumps((tree, shapes), pickle.HIGHEST_PROTOCOL)
+        except RecursionError:  # (not expected below the parser's limit) generated, not kept
+            key = None
+        code, linemap, places = marshal.loads(make() if key is None else self.disk_cache(key, make))
         name = "_run" if generate is not None else tree.name
         filename = f"<tinyc {name} {next(_serial)}>"  # each copy its own line map, as generate() gives
         _LINEMAPS[filename] = linemap

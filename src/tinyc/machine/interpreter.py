@@ -134,10 +134,13 @@ class Machine:
     @contextmanager
     def deep_stack(self):
         """Python's recursion limit raised for ``max_depth`` tiny-c calls while a program runs, and
-        restored after (a tiny-c call costs a few Python frames on either engine)."""
+        restored after (a tiny-c call costs a few Python frames on either engine).  On top, room for the
+        deepest expression the parser lets through (about 2,000 levels, a few frames each to evaluate or
+        to compile), so that a small ``--max-depth`` limits calls, not expressions."""
         saved = sys.getrecursionlimit()
-        if saved < 40 * self.max_depth + 1000:
-            sys.setrecursionlimit(40 * self.max_depth + 1000)
+        need = 40 * self.max_depth + 1000 + 20000
+        if saved < need:
+            sys.setrecursionlimit(need)
         try:
             yield
         finally:

@@ -156,6 +156,9 @@ ROUTINES: dict[int, Callable] = {
     15: mc_getln, 16: mc_setmem, 17: mc_beep, 1005: mc_version,
 }
 ARITY = {n: f.__code__.co_argcount - 2 for n, f in ROUTINES.items()}
+# the arguments of each MC that are addresses: with 16-bit ints they are read unsigned (section 14 item 21)
+ADDRESSES = {3: (1,), 4: (0,), 5: (0, 1), 7: (0, 1), 8: (0, 1), 9: (0, 1, 3), 11: (0, 1, 2, 3), 13: (0, 1),
+             15: (0,), 16: (0,)}
 
 
 def machine_call(m: Machine, values: list[int], node) -> int:
@@ -170,4 +173,7 @@ def machine_call(m: Machine, values: list[int], node) -> int:
     if len(values) - 1 < k:
         raise TinyCError(ErrorCode.ARGSERR, node.end)
     args = values[len(values) - 1 - k:len(values) - 1]
+    if m.memory.int_bits == 16:
+        for i in ADDRESSES.get(number, ()):
+            args[i] &= 0xFFFF
     return routine(m, node, *args)

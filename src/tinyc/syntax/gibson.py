@@ -66,6 +66,11 @@ class _GibsonToAST(_ToAST):
 
     canonical = staticmethod(canonical)
 
+    def index(self, meta, ch):
+        node = super().index(meta, ch)
+        node.paren = node.index.pos - 1  # this dialect's CLASERR stands before the index (§6.2)
+        return node
+
     def funcdef(self, meta, ch):
         ellipsis = [c for c in ch if isinstance(c, Token) and c.type == "ELLIPSIS"]
         ch = [c for c in ch if not (isinstance(c, Token) and c.type in ("CALLPAREN", "CPAREN", "ELLIPSIS"))]
@@ -275,6 +280,9 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
     except VisitError as e:
         if isinstance(e.orig_exc, TinyCError):
             raise e.orig_exc from None
+        if isinstance(e.orig_exc, RecursionError):  # nesting the transformer could not follow (a chain
+            # of assignments): expression-stack overflow, as in the PC dialect
+            raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
         raise
 
 

@@ -203,7 +203,7 @@ def parse_tree(text: str | bytes | Loaded, statement: str | None = None, **machi
 def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) -> None:
     attrs, children = [], []
     for name in ast.fields(node):
-        if name in ("pos", "end", "name_end", "after"):  # cursors of errors 26 and 21, not shown
+        if name in ("pos", "end", "name_end", "after", "paren"):  # cursors of errors 26, 21, 7: not shown
             continue
         v = getattr(node, name)
         if isinstance(v, (int, str)):

@@ -221,3 +221,9 @@ def test_the_notebook_magic_is_sandboxed_and_takes_the_switches(work, capsys, mo
     assert capsys.readouterr().out.split() == ["-1"]
     ip.run_cell_magic("tinyc", "--allow-files-anywhere", cell)
     assert capsys.readouterr().out.split() == ["0"]
+
+
+def test_the_trace_tool_is_sandboxed_and_takes_the_switches(work):
+    (work / "p.tc").write_text('main [ pn fopen(1,"../outside/secret.txt",0,1) ]\n')
+    assert b" -1" in tinyc(work, "trace", "p.tc").stdout
+    assert b" 0" in tinyc(work, "trace", "--allow-files-anywhere", "p.tc").stdout

@@ -81,12 +81,15 @@ def test_allow_files_and_allow_files_anywhere_widen_the_sandbox(work):
     assert (work.parent / "outside" / "new.txt").read_bytes() == b"abc"
 
 
-def test_the_programs_own_directory_is_allowed(work):
+def test_the_programs_own_directory_is_readable_not_writable(work):
+    # a program kept in ~ and run from a scratch folder must not write ~/.bashrc
     own = work.parent / "own"
     own.mkdir()
     (own / "data.txt").write_bytes(b"mine\n")
-    (own / "p.tc").write_text(f'char b(100)\nmain [ pn readfile("{own}/data.txt",b,b+99,1); ps b ]\n')
-    assert both(work, str(own / "p.tc")).stdout.split() == [b"5mine"]
+    (own / "p.tc").write_text(f'char b(100)\nmain [ pn readfile("{own}/data.txt",b,b+99,1); ps b;\n'
+                              f'  pn writefile("{own}/.bashrc",b,b+3,1) ]\n')
+    assert both(work, str(own / "p.tc")).stdout.split() == [b"5mine", b"Unit", b"1", b"open", b"-1"]
+    assert not (own / ".bashrc").exists()
 
 
 def test_devices_are_refused(work):

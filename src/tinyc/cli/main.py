@@ -48,10 +48,10 @@ A FILE that is not in the current directory is looked up among the programs ship
 
 SECURITY = """\
 What a program may do (docs/security.md):
-  by default     it reads and writes files only in the current directory tree and in its own
-                 directory, and reads tinyc's shipped library and programs; every other file (absolute
-                 paths, ../.., symbolic links out, devices such as /dev/zero, FIFOs) fails as a
-                 missing file does.  It cannot run commands, load plug-ins or touch tinyc's cache.
+  by default     it reads and writes files only in the current directory tree, and reads those in
+                 its own directory and tinyc's shipped library and programs; every other file
+                 (absolute paths, ../.., symbolic links out, devices such as /dev/zero, FIFOs) fails
+                 as a missing file does.  It cannot run commands, load plug-ins or touch tinyc's cache.
   --allow-files PATH       adds the tree PATH (read and write); repeatable.
   --allow-files-anywhere   no file sandbox: it may read and write every file you can.
   --allow-system           (gibson) system() runs shell commands as you: it may do anything you can."""

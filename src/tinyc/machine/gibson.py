@@ -99,7 +99,7 @@ def _read_include(p: Path | None, files: FileSandbox) -> bytes:
 def load(path: str | Path, code: str | None = None, files: FileSandbox | None = None) -> Loaded:
     """The program memory for the application file ``path`` (StartError when it cannot start); the
     includes are read within ``files`` (by default the current directory tree, the application's own
-    directory and the shipped library)."""
+    directory tree and the shipped library)."""
     if files is None:
         files = FileSandbox(program_dirs=[Path(path).parent])
     try:
@@ -197,8 +197,8 @@ def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engin
         memory: int = 1 << 20, max_depth: int = 1000, allow_system: bool = False,
         console: Console | None = None, files: FileSandbox | None = None) -> int:
     """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status.
-    Includes and the program's files stay within ``files`` (by default the current directory tree, the
-    application's directory and the shipped library: :mod:`tinyc.machine.sandbox`)."""
+    Includes and the program's files stay within ``files`` (by default the current directory tree, and for
+    reading the application's directory and the shipped library: :mod:`tinyc.machine.sandbox`)."""
     console = console or Console()
     if files is None:
         files = FileSandbox()

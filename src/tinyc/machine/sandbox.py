@@ -4,8 +4,9 @@ The file machine calls of both dialects (PC: MC 3; Gibson: ``fopen``, ``readfile
 ``getproperty``) and Gibson's ``#include`` lines open files only through :meth:`FileSandbox.open` (or
 :meth:`FileSandbox.permits`).  By default a program reaches:
 
-* the current directory tree and each program file's own directory tree (read and write);
-* the files shipped with tinyc (its library, programs and examples): read only;
+* the current directory tree: read and write;
+* each program file's own directory tree (its includes and data files) and the files shipped with tinyc
+  (its library, programs and examples): read only;
 
 and nothing else.  The path is resolved first (symbolic links and ``..`` followed), so a link or a
 ``../..`` out of an allowed tree is outside it.  tinyc's own cache directory is outside it whatever the
@@ -63,7 +64,8 @@ def _trees() -> tuple[list[str], list[str]]:
 
 class FileSandbox:
     """What a program's files may be: ``allowed`` trees (``--allow-files``), ``program_dirs`` (the
-    directories of the program files run), everything with ``anywhere`` (``--allow-files-anywhere``).
+    directories of the program files run: read only), everything with ``anywhere``
+    (``--allow-files-anywhere``).
     The current directory is the one at the time of each open."""
 
     def __init__(self, allowed: Iterable[str | Path] = (), anywhere: bool = False,
@@ -94,7 +96,7 @@ class FileSandbox:
             return None
         if write and any(_under(path, p) for p in protected):
             return None
-        roots = [cwd, *self.program_dirs, *self.allowed] + ([] if write else shipped)
+        roots = [cwd, *self.allowed] + ([] if write else [*self.program_dirs, *shipped])
         return path if any(_under(path, r) for r in roots) else None
 
     def open(self, name: str, mode: str) -> IO[bytes]:

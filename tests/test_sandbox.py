@@ -230,3 +230,30 @@ def test_the_trace_tool_is_sandboxed_and_takes_the_switches(work):
     (work / "p.tc").write_text('main [ pn fopen(1,"../outside/secret.txt",0,1) ]\n')
     assert b" -1" in tinyc(work, "trace", "p.tc").stdout
     assert b" 0" in tinyc(work, "trace", "--allow-files-anywhere", "p.tc").stdout
+
+
+# ---- FileSandbox itself
+
+def test_open_modes_and_what_is_not_a_regular_file(work, monkeypatch):
+    from tinyc.machine.sandbox import FileSandbox, Refused
+    monkeypatch.chdir(work)
+    box = FileSandbox()
+    with box.open("a.txt", "wb") as f:
+        f.write(b"one")
+    with box.open("a.txt", "ab") as f:
+        f.write(b"two")
+    with box.open("a.txt", "r+b") as f:
+        assert f.read() == b"onetwo"
+    with box.open("a.txt", "wb") as f:  # truncates
+        f.write(b"3")
+    assert (work / "a.txt").read_bytes() == b"3"
+    (work / "dir").mkdir()
+    for name, mode in [("dir", "rb"), ("/dev/null", "wb"), ("", "rb"), ("../outside/secret.txt", "rb"),
+                       ("link.txt", "rb")]:
+        with pytest.raises(Refused):
+            box.open(name, mode)
+    with pytest.raises(FileNotFoundError):
+        box.open("missing.txt", "rb")
+    assert box.permits("../outside/secret.txt") is None
+    assert FileSandbox(anywhere=True).permits("../outside/secret.txt") == os.path.realpath(work.parent / "outside" / "secret.txt")
+    assert FileSandbox(allowed=[work.parent / "outside"]).permits("link.txt") is not None

@@ -257,3 +257,14 @@ def test_open_modes_and_what_is_not_a_regular_file(work, monkeypatch):
     assert box.permits("../outside/secret.txt") is None
     assert FileSandbox(anywhere=True).permits("../outside/secret.txt") == os.path.realpath(work.parent / "outside" / "secret.txt")
     assert FileSandbox(allowed=[work.parent / "outside"]).permits("link.txt") is not None
+
+
+def test_a_drawing_goes_through_the_sandbox(work):
+    # system("python cairopy.py pic") draws pic.draw into pic.png: a pic.png linked out of the tree is
+    # refused before anything is drawn
+    (work / "pic.draw").write_text("window 10 10\n")
+    (work / "pic.png").symlink_to(work.parent / "outside" / "target.png")
+    (work / "g.tc").write_text('#include library.tc\nmain [ pn system("python cairopy.py pic") ]\n')
+    done = both(work, "-q", "g.tc")
+    assert done.stdout == b" 256\n" and b"stays in the current directory tree" in done.stderr
+    assert not (work.parent / "outside" / "target.png").exists()

@@ -38,6 +38,7 @@ TOOLS = {
     "trace": ("tinyc.cli.trace", "run a program, printing each statement as it runs"),
     "compile": ("tinyc.cli.compile", "print the Python the fast engine generates for a program"),
     "check": ("tinyc.cli.check", "list every syntax error and undeclared name of a program up front"),
+    "draw": ("tinyc.cli.draw", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
 }
 
 EPILOG = """\
@@ -51,10 +52,12 @@ What a program may do (docs/security.md):
   by default     it reads and writes files only in the current directory tree, and reads those in
                  its own directory and tinyc's shipped library and programs; every other file
                  (absolute paths, ../.., symbolic links out, devices such as /dev/zero, FIFOs) fails
-                 as a missing file does.  It cannot run commands, load plug-ins or touch tinyc's cache.
+                 as a missing file does.  It cannot run commands, load Python code beside it or touch
+                 tinyc's cache (#loadMC loads only the shipped and installed plug-ins).
   --allow-files PATH       adds the tree PATH (read and write); repeatable.
   --allow-files-anywhere   no file sandbox: it may read and write every file you can.
-  --allow-system           (gibson) system() runs shell commands as you: it may do anything you can."""
+  --allow-system           (gibson) system() runs shell commands as you: it may do anything you can.
+  --allow-plugins          (gibson) #loadMC NAME loads NAME.py beside the program: likewise."""
 
 
 class UsageError(ProgramFileError):
@@ -76,6 +79,9 @@ def dialect_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-system", action="store_true",
                    help="gibson: let the library's system() run any shell command as you (off by default): "
                         "the program can then do anything you can; only for programs you trust")
+    p.add_argument("--allow-plugins", action="store_true",
+                   help="gibson: let #loadMC NAME load NAME.py beside the program: Python code that runs "
+                        "with your rights (off by default; shipped and installed plug-ins need no switch)")
 
 
 def chosen_dialect(args: argparse.Namespace, path: str | Path) -> str:
@@ -108,6 +114,7 @@ def cmd_gibson(path: str | Path, args: argparse.Namespace) -> int:
         code = args.entry  # --entry NAME: the seed runs NAME instead of main()
     return gibson.run(path, code=code, quiet=args.quiet, engine=getattr(args, "engine", "reference"),
                       memory=args.memory, max_depth=args.max_depth, allow_system=args.allow_system,
+                      allow_plugins=args.allow_plugins,
                       console=console, files=file_sandbox(args, []))
 
 
@@ -329,6 +336,16 @@ def cmd_shell(args: argparse.Namespace) -> int:
         return 130
 
 
+def internal_error(e: Exception) -> str:
+    """The one line that reports an internal error (exit 70).  A package data file that is missing (the
+    system file, a grammar, the Gibson library) is a broken installation, not a bug in the program: the
+    line names the file."""
+    package = Path(__file__).resolve().parents[1]
+    if isinstance(e, FileNotFoundError) and e.filename and Path(str(e.filename)).resolve().is_relative_to(package):
+        return f"tinyc: the installation is incomplete: {e.filename} is missing (reinstall tinyc)"
+    return f"tinyc: internal error (a bug in tinyc; TINYC_DEBUG=1 shows the traceback): {type(e).__name__}: {e}"
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     limit = sys.getrecursionlimit()  # the machine raises it for deep tiny-c recursion: confine that to this run
@@ -351,8 +368,7 @@ def main(argv: list[str] | None = None) -> int:
             except Exception as e:  # a bug in tinyc: one clear line, the traceback only when asked for
                 if os.environ.get("TINYC_DEBUG"):
                     raise
-                print(f"tinyc: internal error (a bug in tinyc; TINYC_DEBUG=1 shows the traceback): "
-                      f"{type(e).__name__}: {e}", file=sys.stderr)
+                print(internal_error(e), file=sys.stderr)
                 return 70
     finally:
         sys.setrecursionlimit(limit)

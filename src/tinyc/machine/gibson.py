@@ -24,6 +24,8 @@ from .interpreter import Machine
 from ..link.linker import link
 from .gibson_calls import GibsonState, QuietExit, close_units, machine_call
 from .gibson_report import Layout, gibson_code, report
+from .plugins import Plugin, PluginError
+from .plugins import find as find_plugin
 from .sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
 
 BANNER = (b"***  TINY-C VERSION 1.0,  COPYRIGHT 1977, T A GIBSON  ***\n"
@@ -49,6 +51,7 @@ class Loaded:
     memory: bytes
     layout: Layout
     includes: list[str] = field(default_factory=list)
+    plugin: str | None = None  # the last #loadMC name: only the last one counts, as in the original
 
 
 def header(app: bytes) -> tuple[list[str], list[str]]:
@@ -106,9 +109,7 @@ def load(path: str | Path, code: str | None = None, files: FileSandbox | None = 
         app = Path(path).read_bytes()
     except (OSError, ValueError):
         raise StartError("APPERR, app not found\n", 255, stdout=True) from None
-    includes, plugins = header(app)
-    for plugin in plugins:
-        raise StartError(f"tinyc: #loadMC {plugin}: plug-ins (native machine-call modules) are not supported\n", 1)
+    includes, plugin_names = header(app)
     seed = b"[main();]" if code is None else b"[" + code.encode("latin-1") + b"]\n"
     libs = []
     names: list[str | None] = [*includes] if includes else [None]  # no #include: the dialect's library.tc
@@ -126,7 +127,7 @@ def load(path: str | Path, code: str | None = None, files: FileSandbox | None = 
     memory = seed + lib + MARKER + app
     layout = Layout(lib=len(seed), marker=len(seed) + len(lib), app=len(seed) + len(lib) + len(MARKER),
                     end=len(memory))
-    return Loaded(memory, layout, includes)
+    return Loaded(memory, layout, includes, plugin_names[-1] if plugin_names else None)
 
 
 def _bracket_check(memory: bytes, layout: Layout) -> None:
@@ -173,11 +174,13 @@ def link_program(m: Machine, loaded: Loaded) -> ast.Block:
 
 
 def make_machine(console: Console, engine: str = "reference", memory: int = 1 << 20,
-                 max_depth: int = 1000, allow_system: bool = False, files: FileSandbox | None = None) -> Machine:
-    """A machine of the dialect: its machine calls, ``system`` only with ``allow_system``, files within
-    ``files`` (the default sandbox when None)."""
+                 max_depth: int = 1000, allow_system: bool = False, plugin: Plugin | None = None,
+                 files: FileSandbox | None = None) -> Machine:
+    """A machine of the dialect: its machine calls, ``system`` only with ``allow_system``, the ``#loadMC``
+    ``plugin``, files within ``files`` (the default sandbox when None)."""
     m = Machine(memory, 32, console, "reference", max_depth)
     m.gibson = GibsonState(allow_system)
+    m.gibson.plugin = plugin
     if files is not None:
         m.files = files
     m.machine_call = machine_call  # the engines call MCs through the machine
@@ -195,8 +198,9 @@ def make_engine(name: str, m: Machine):
 
 def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engine: str = "reference",
         memory: int = 1 << 20, max_depth: int = 1000, allow_system: bool = False,
-        console: Console | None = None, files: FileSandbox | None = None) -> int:
+        console: Console | None = None, allow_plugins: bool = False, files: FileSandbox | None = None) -> int:
     """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status.
+    ``allow_plugins`` lets a ``#loadMC NAME`` line load ``NAME.py`` beside the program (:mod:`.plugins`).
     Includes and the program's files stay within ``files`` (by default the current directory tree, and for
     reading the application's directory and the shipped library: :mod:`tinyc.machine.sandbox`)."""
     console = console or Console()
@@ -205,6 +209,11 @@ def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engin
     files.add_program(path)
     try:
         loaded = load(path, code, files)
+        plugin = find_plugin(loaded.plugin, Path(path).parent, allow_plugins) if loaded.plugin else None
+    except PluginError as e:
+        console.flush()
+        sys.stderr.write(e.message)
+        return e.status
     except StartError as e:
         console.flush()
         if e.stdout:
@@ -213,7 +222,7 @@ def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engin
             sys.stderr.write(e.message)
         return e.status
     m = make_machine(console, engine, max(memory, len(loaded.memory) + SLACK + 4096), max_depth, allow_system,
-                     files)
+                     plugin, files)
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + SLACK
     if not quiet:

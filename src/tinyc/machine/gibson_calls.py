@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Callable
 from ..errors import ErrorCode, TinyCError
 from .gibson_files import (GibsonState, close_units, mc_fclose, mc_fgets, mc_fopen, mc_fpn, mc_fputc,  # noqa: F401
                            mc_fputs, mc_getproperty, mc_readfile, mc_writefile, state)
+from .drawing import draw_for_program, gibson_viewer_command
+from . import plugins
 from .memory import MemoryFault
 
 if TYPE_CHECKING:
@@ -258,8 +260,12 @@ def mc_cdate(m: Machine, node, args):
 
 
 def mc_system(m: Machine, node, args):
-    """MC 117: run a shell command (only with --allow-system); returns the raw wait status."""
+    """MC 117: run a shell command (only with --allow-system); returns the raw wait status.  Gibson's
+    ``python cairopy.py NAME`` starts nothing: tinyc renders NAME.draw itself (:mod:`.drawing`)."""
     _need(args, 1, node)
+    if (drawing := gibson_viewer_command(_cstr(m, args[0]))) is not None:
+        m.console.flush()
+        return draw_for_program(drawing, m.files)
     st = state(m)
     if not st.allow_system:
         if not st.warned_system:
@@ -305,6 +311,8 @@ def machine_call(m: Machine, values: list[int], node) -> int:
         if len(values) > MAX_VALUES + 1:  # the original overflows a C array here
             raise TinyCError(ARGSERR, node.end)
         routine = ROUTINES.get(number)
+        if routine is None and number >= 300:
+            return plugins.call(state(m).plugin, m, number, args, node.end)
         if routine is None:
             if number in UNASSIGNED:
                 m.console.flush()

@@ -17,6 +17,7 @@ from .sandbox import Refused
 
 if TYPE_CHECKING:
     from .interpreter import Machine
+    from .plugins import Plugin
 
 MAX_UNITS = 10         # unit table size; unit 0 is the application file (section 4.6)
 FAILED = (OSError, ValueError)  # what a file object raises: an I/O error, the wrong direction, closed
@@ -24,7 +25,7 @@ FAILED = (OSError, ValueError)  # what a file object raises: an I/O error, the w
 
 class GibsonState:
     """Per-machine state of the dialect's calls: the file units, one byte of input looked at but not
-    taken, the end-of-input count and whether ``system`` may run."""
+    taken, the end-of-input count, whether ``system`` may run and the ``#loadMC`` plug-in."""
 
     def __init__(self, allow_system: bool = False):
         self.units: dict[int, object] = {}
@@ -33,6 +34,7 @@ class GibsonState:
         self.eofs = 0
         self.allow_system = allow_system
         self.warned_system = False
+        self.plugin: Plugin | None = None  # the #loadMC plug-in (machine calls 300 and up)
 
 
 def state(m: Machine) -> GibsonState:

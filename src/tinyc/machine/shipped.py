@@ -29,16 +29,17 @@ def shipped_dirs() -> list[Path]:
 
 
 def find_program(name: str) -> Path:
-    """``name`` itself if it exists; else a shipped program of that name (a bare file name only)."""
+    """``name`` itself if it exists; else a shipped file of that relative name (``bc.tc``,
+    ``gibson/hello.tc``, ``system.ipl``), from any directory; else ``name`` unchanged."""
     path = Path(name)
     try:
-        if path.exists() or os.sep in name or (os.altsep and os.altsep in name):
+        if path.exists() or path.is_absolute() or ".." in path.parts:
             return path
     except (ValueError, OSError):
         return path
     for d in shipped_dirs():
-        if (d / name).is_file():
-            return d / name
+        if (d / path).is_file():
+            return d / path
     return path
 
 

@@ -138,3 +138,13 @@ def test_the_lark_analysis_is_sealed_too(tmp_path, monkeypatch):
     path.write_bytes(path.read_bytes()[:32] + pickle.dumps(_Plant(marker)))
     parser = cached_lark("test", GRAMMAR, parser="lalr", lexer="basic", start="program")
     assert not marker.exists() and [t.type for t in parser.lex("pn 1", dont_ignore=True)][0] == "NAME"
+
+
+def test_the_seal_is_hmac_sha256():
+    # the tag is computed without importing hashlib (start-up time); it must be the standard HMAC
+    import hashlib
+    import hmac
+    key = os.urandom(dirs.KEY_SIZE)
+    for data in (b"", b"x", os.urandom(100_000)):
+        assert dirs._tag(key, data) == hmac.new(key, data, hashlib.sha256).digest()
+    assert dirs._compare_digest(b"a" * 32, b"a" * 32) and not dirs._compare_digest(b"a" * 32, b"b" * 32)

@@ -17,8 +17,6 @@ by earlier versions in ``~/.tinyc_history`` is still read if there is no new one
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
 import stat
 import time
@@ -125,8 +123,34 @@ def cache_key() -> bytes | None:
     return key
 
 
+def _sha256():
+    """SHA-256 without importing hashlib, which loads OpenSSL (milliseconds of every start): the
+    interpreter's own module, as hashlib itself falls back to."""
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]  # Python 3.12 and later
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
+        except ImportError:
+            from hashlib import sha256  # type: ignore[assignment, unused-ignore]
+    return sha256
+
+
 def _tag(key: bytes, data: bytes) -> bytes:
-    return hmac.new(key, data, hashlib.sha256).digest()
+    """HMAC-SHA256 of ``data`` under ``key`` (RFC 2104, as ``hmac.new(key, data, "sha256").digest()``;
+    tests/test_cache_seal.py checks that they agree)."""
+    sha256 = _sha256()
+    key = key.ljust(64, b"\0")  # the block size; the key is 32 bytes
+    inner = sha256(bytes(b ^ 0x36 for b in key))
+    inner.update(data)
+    return sha256(bytes(b ^ 0x5C for b in key) + inner.digest()).digest()
+
+
+def _compare_digest(a: bytes, b: bytes) -> bool:
+    """``hmac.compare_digest`` (a comparison in constant time), which is ``_operator._compare_digest``:
+    imported from there, since importing hmac imports hashlib."""
+    from _operator import _compare_digest
+    return _compare_digest(a, b)
 
 
 def sealed_read(path: Path) -> bytes | None:
@@ -141,7 +165,7 @@ def sealed_read(path: Path) -> bytes | None:
     except OSError:
         return None
     tag, data = blob[:TAG_SIZE], blob[TAG_SIZE:]
-    return data if hmac.compare_digest(tag, _tag(key, data)) else None
+    return data if _compare_digest(tag, _tag(key, data)) else None
 
 
 def sealed_write(path: Path, data: bytes) -> bool:

@@ -114,12 +114,10 @@ def load(path: str | Path, code: str | None = None, files: FileSandbox | None = 
     libs = []
     names: list[str | None] = [*includes] if includes else [None]  # no #include: the dialect's library.tc
     for name in names:
-        p: Path | None
-        if name is None:
-            p = library_dir() / "library.tc"
+        if name is None:  # package data: a missing one is a broken installation (cli.main.internal_error)
+            data = (library_dir() / "library.tc").read_bytes()
         else:
-            p = resolve(name, Path(path).parent, files)
-        data = _read_include(p, files)
+            data = _read_include(resolve(name, Path(path).parent, files), files)
         if not data:
             raise StartError(f"No such file: {name}\n", 1)
         libs.append(data)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..machine.console import Console, align_report, byte_transparent_stdio
-from ..machine.session import boot, boot_with_files, make_machine
+from ..machine.session import boot, boot_with_files, file_sandbox, make_machine
 from .options import common_options
 from ..machine.shipped import ProgramFileError, find_program, read_source, shipped_programs  # noqa: F401
 
@@ -47,6 +47,18 @@ A FILE that is not in the current directory is looked up among the programs ship
 (bc.tc, bca.tc, hello.tc, ...), so `tinyc run bc.tc --entry bullcow` plays Bulls and Cows anywhere;
 `tinyc run --list` lists them.  Exit status: 0 ok, 1 tiny-c error, 2 usage, 130 interrupted."""
 
+SECURITY = """\
+What a program may do (docs/security.md):
+  by default     it reads and writes files only in the current directory tree, and reads those in
+                 its own directory and tinyc's shipped library and programs; every other file
+                 (absolute paths, ../.., symbolic links out, devices such as /dev/zero, FIFOs) fails
+                 as a missing file does.  It cannot run commands, load Python code beside it or touch
+                 tinyc's cache (#loadMC loads only the shipped and installed plug-ins).
+  --allow-files PATH       adds the tree PATH (read and write); repeatable.
+  --allow-files-anywhere   no file sandbox: it may read and write every file you can.
+  --allow-system           (gibson) system() runs shell commands as you: it may do anything you can.
+  --allow-plugins          (gibson) #loadMC NAME loads NAME.py beside the program: likewise."""
+
 
 class UsageError(ProgramFileError):
     """Bad command-line use: the message is printed after ``tinyc: `` and the exit status is 2."""
@@ -65,7 +77,8 @@ def dialect_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-r", dest="code", metavar="CODE", default=None,
                    help="gibson: run the statement CODE instead of main()")
     p.add_argument("--allow-system", action="store_true",
-                   help="gibson: let the library's system() run shell commands (off by default)")
+                   help="gibson: let the library's system() run any shell command as you (off by default): "
+                        "the program can then do anything you can; only for programs you trust")
     p.add_argument("--allow-plugins", action="store_true",
                    help="gibson: let #loadMC NAME load NAME.py beside the program: Python code that runs "
                         "with your rights (off by default; shipped and installed plug-ins need no switch)")
@@ -102,7 +115,7 @@ def cmd_gibson(path: str | Path, args: argparse.Namespace) -> int:
     return gibson.run(path, code=code, quiet=args.quiet, engine=getattr(args, "engine", "reference"),
                       memory=args.memory, max_depth=args.max_depth, allow_system=args.allow_system,
                       allow_plugins=args.allow_plugins,
-                      console=console)
+                      console=console, files=file_sandbox(args, []))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -198,7 +211,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     def wanted(name: str) -> bool:
         return command is None or name == command
     if wanted("run"):
-        run = sub.add_parser("run", help=BUILTIN["run"], parents=[common], epilog=EPILOG,
+        run = sub.add_parser("run", help=BUILTIN["run"], parents=[common], epilog=SECURITY + "\n\n" + EPILOG,
                              formatter_class=argparse.RawDescriptionHelpFormatter)
         run.add_argument("files", nargs="*", metavar="FILE", help="program files, loaded in order (- is stdin)")
         run.add_argument("--entry", default="main", help="statement to run (default: main)")

@@ -13,7 +13,9 @@
   program): the traced run, one line per statement.
 
 Program text is the cell's UTF-8 bytes, and is shown back the same way.  The options are those of the
-command line (``--int-bits 16``, ``--memory``, ``--engine`` ...).
+command line (``--int-bits 16``, ``--memory``, ``--engine`` ...), the file sandbox's included: a cell's
+program opens files only in the notebook's current directory tree unless ``--allow-files PATH`` or
+``--allow-files-anywhere`` says otherwise (docs/security.md).
 """
 
 from __future__ import annotations
@@ -246,6 +248,7 @@ class TinyCMagics(Magics):
         return self._guard(lambda: self._trace(line, cell))
 
     def _trace(self, line, cell):
+        from ..machine.session import file_sandbox
         from ..views.tracer import trace
         if cell is None and line.strip() and not line.strip().startswith("-"):
             line = "--entry " + shlex.quote(line.strip())
@@ -255,7 +258,8 @@ class TinyCMagics(Magics):
         stdin = _input(args.input)
         text = _with_limit(lambda: trace(self.program, args.entry, calls=args.calls, stdin=stdin,
                                          int_bits=args.int_bits, memory=args.memory,
-                                         max_depth=args.max_depth, random_divisor=args.random_divisor))
+                                         max_depth=args.max_depth, random_divisor=args.random_divisor,
+                                         files=file_sandbox(args)))
         ran_out = stdin.ended and text.endswith("stopped\n")
         print(_shown(text.removesuffix("stopped\n") if ran_out else text), end="")
         if ran_out:

@@ -54,6 +54,11 @@ def _add_machine_options(g, present: AbstractSet[str] = frozenset(), engine: boo
         help="divisor in the library's random: 8 (2015, default) or 7 (2017 library)")
     add("--max-depth", type=_bounded(1, MAX_DEPTH, "--max-depth"), default=1000, metavar="N",
         help=f"active function calls before error 17, 1..{MAX_DEPTH} (default 1000)")
+    add("--allow-files", action="append", default=[], metavar="PATH",
+        help="let the program read and write files under PATH too (repeatable); by default it writes only in "
+             "the current directory tree and reads only there, in its own directory and tinyc's shipped files")
+    add("--allow-files-anywhere", action="store_true",
+        help="let the program open any file you can (no file sandbox): only for programs you trust")
 
 
 def machine_options(p: argparse.ArgumentParser, engine: bool = True) -> None:

@@ -30,7 +30,10 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from .sandbox import FileSandbox
 
 PICTURE_HOOKS: list[Callable[[Path], None]] = []  # front ends that show a picture a program drew (notebook)
 GIBSON_VIEWER = re.compile(rb"^\s*python[0-9.]*\s+(?:\S*/)?cairopy\.py\s+(\S+)\s*$")
@@ -185,12 +188,15 @@ def gibson_viewer_command(command: bytes) -> str | None:
     return found.group(1).decode("latin-1") if found else None
 
 
-def draw_for_program(name: str) -> int:
+def draw_for_program(name: str, files: FileSandbox | None = None) -> int:
     """What a program's ``system "python cairopy.py NAME"`` does in tinyc: render NAME.draw to NAME.png in
-    the current directory tree and say where the picture is (one line on stderr).  Returns the wait status
-    of a command that succeeded (0) or failed (1 << 8)."""
+    the current directory tree and say where the picture is (one line on stderr).  With ``files`` (the
+    program's file sandbox, :mod:`.sandbox`) both files must also be within it (links resolved).  Returns
+    the wait status of a command that succeeded (0) or failed (1 << 8)."""
     path = Path(name)
-    if path.is_absolute() or ".." in path.parts:
+    outside = files is not None and (files.permits(path.with_name(path.name + ".draw")) is None
+                                     or files.permits(path.with_name(path.name + ".png"), write=True) is None)
+    if path.is_absolute() or ".." in path.parts or outside:
         sys.stderr.write(f"tinyc: {name}.draw: a drawing stays in the current directory tree\n")
         return 1 << 8
     try:

@@ -26,6 +26,7 @@ from .gibson_calls import GibsonState, QuietExit, close_units, machine_call
 from .gibson_report import Layout, gibson_code, report
 from .plugins import Plugin, PluginError
 from .plugins import find as find_plugin
+from .sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
 
 BANNER = (b"***  TINY-C VERSION 1.0,  COPYRIGHT 1977, T A GIBSON  ***\n"
           b"        This C version copyright 2017, T A Gibson\n")
@@ -73,33 +74,52 @@ def header(app: bytes) -> tuple[list[str], list[str]]:
             return includes, plugins
 
 
-def resolve(name: str, app_dir: Path) -> Path | None:
+def resolve(name: str, app_dir: Path, files: FileSandbox = DEFAULT_SANDBOX) -> Path | None:
     """An include file: relative to the including application's directory, then to the current
     directory (where the original looked), then in the dialect's own library directory by its last
-    component (``pps/library.tc`` is our ``library.tc``, ``pps/lrblib.tc`` our ``lrblib.tc``...)."""
+    component (``pps/library.tc`` is our ``library.tc``, ``pps/lrblib.tc`` our ``lrblib.tc``...).  Only
+    a file the sandbox ``files`` lets a program read is found (issue 24); a name the system cannot take
+    (too long, a NUL) is not found."""
     for p in (app_dir / name, Path(name), library_dir() / Path(name).name):
-        if p.is_file():
-            return p
+        try:
+            if files.permits(p) is not None and p.is_file():
+                return p
+        except (OSError, ValueError):
+            continue
     return None
 
 
-def load(path: str | Path, code: str | None = None) -> Loaded:
-    """The program memory for the application file ``path`` (StartError when it cannot start)."""
+def _read_include(p: Path | None, files: FileSandbox) -> bytes:
+    if p is None:
+        return b""
+    try:
+        with files.open(str(p), "rb") as f:
+            return f.read()
+    except (OSError, ValueError):
+        return b""
+
+
+def load(path: str | Path, code: str | None = None, files: FileSandbox | None = None) -> Loaded:
+    """The program memory for the application file ``path`` (StartError when it cannot start); the
+    includes are read within ``files`` (by default the current directory tree, the application's own
+    directory tree and the shipped library)."""
+    if files is None:
+        files = FileSandbox(program_dirs=[Path(path).parent])
     try:
         app = Path(path).read_bytes()
-    except OSError:
+    except (OSError, ValueError):
         raise StartError("APPERR, app not found\n", 255, stdout=True) from None
     includes, plugin_names = header(app)
     seed = b"[main();]" if code is None else b"[" + code.encode("latin-1") + b"]\n"
     libs = []
     names: list[str | None] = [*includes] if includes else [None]  # no #include: the dialect's library.tc
     for name in names:
-        p: Path | None
-        if name is None:  # the default library, found as an #include of it would be (section 1.3, step 5)
-            p = resolve("pps/library.tc", Path(path).parent)
+        if name is None:  # the default library: pps/library.tc where an #include of it would find it (1.3,
+            own = library_dir() / "library.tc"  # step 5); ours is package data, a missing one a broken install
+            found = resolve("pps/library.tc", Path(path).parent, files)
+            data = _read_include(found, files) if found not in (None, own) else own.read_bytes()
         else:
-            p = resolve(name, Path(path).parent)
-        data = p.read_bytes() if p is not None else b""
+            data = _read_include(resolve(name, Path(path).parent, files), files)
         if not data:
             raise StartError(f"No such file: {name}\n", 1)
         libs.append(data)
@@ -154,10 +174,15 @@ def link_program(m: Machine, loaded: Loaded) -> ast.Block:
 
 
 def make_machine(console: Console, engine: str = "reference", memory: int = 1 << 20,
-                 max_depth: int = 1000, allow_system: bool = False, plugin: Plugin | None = None) -> Machine:
+                 max_depth: int = 1000, allow_system: bool = False, plugin: Plugin | None = None,
+                 files: FileSandbox | None = None) -> Machine:
+    """A machine of the dialect: its machine calls, ``system`` only with ``allow_system``, the ``#loadMC``
+    ``plugin``, files within ``files`` (the default sandbox when None)."""
     m = Machine(memory, 32, console, "reference", max_depth)
     m.gibson = GibsonState(allow_system)
     m.gibson.plugin = plugin
+    if files is not None:
+        m.files = files
     m.machine_call = machine_call  # the engines call MCs through the machine
     m.engine = make_engine(engine, m)
     return m
@@ -173,12 +198,17 @@ def make_engine(name: str, m: Machine):
 
 def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engine: str = "reference",
         memory: int = 1 << 20, max_depth: int = 1000, allow_system: bool = False,
-        console: Console | None = None, allow_plugins: bool = False) -> int:
+        console: Console | None = None, allow_plugins: bool = False, files: FileSandbox | None = None) -> int:
     """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status.
-    ``allow_plugins`` lets a ``#loadMC NAME`` line load ``NAME.py`` beside the program (:mod:`.plugins`)."""
+    ``allow_plugins`` lets a ``#loadMC NAME`` line load ``NAME.py`` beside the program (:mod:`.plugins`).
+    Includes and the program's files stay within ``files`` (by default the current directory tree, and for
+    reading the application's directory and the shipped library: :mod:`tinyc.machine.sandbox`)."""
     console = console or Console()
+    if files is None:
+        files = FileSandbox()
+    files.add_program(path)
     try:
-        loaded = load(path, code)
+        loaded = load(path, code, files)
         plugin = find_plugin(loaded.plugin, Path(path).parent, allow_plugins) if loaded.plugin else None
     except PluginError as e:
         console.flush()
@@ -192,7 +222,7 @@ def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engin
             sys.stderr.write(e.message)
         return e.status
     m = make_machine(console, engine, max(memory, len(loaded.memory) + SLACK + 4096), max_depth, allow_system,
-                     plugin)
+                     plugin, files)
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + SLACK
     if not quiet:

@@ -25,6 +25,7 @@ from ..syntax.toplevel import LAYOUT, declared_names, scan
 from ..link.linker import LinkedText, link
 from .machine_calls import ROUTINES, machine_call
 from .memory import Memory
+from .sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
 from ..link.symbols import Symbol, SymbolTable
 
 if TYPE_CHECKING:
@@ -113,6 +114,7 @@ class Machine:
     machine_call = staticmethod(machine_call)
     routines = ROUTINES
     gibson: GibsonState  # only on a machine of Gibson's dialect (tinyc.machine.gibson.make_machine sets it)
+    files: FileSandbox = DEFAULT_SANDBOX  # what the file machine calls may open (tinyc.machine.sandbox)
 
     def __init__(self, memory_size: int = DEFAULT_MEMORY, int_bits: int = 32,
                  console: Console | None = None, engine: str = "reference",
@@ -167,10 +169,17 @@ class Machine:
         self.top = base + len(text) + 1
         return base
 
-    def close_unit(self, unit: int) -> None:
+    def close_unit(self, unit: int) -> bool:
+        """Close the file on ``unit`` if one is open; False when closing it failed (its last bytes could
+        not be written: a full disk, ``/dev/full``).  The unit is free either way."""
         f = self.units.pop(unit, None)
-        if f is not None:
+        if f is None:
+            return True
+        try:
             f.close()
+        except (OSError, ValueError):
+            return False
+        return True
 
     # ---- booting
 

@@ -7,7 +7,8 @@ directory (:mod:`tinyc.dirs`: ``~/.cache/tinyc`` on Linux; the environment varia
 turns the cache off).  An entry holds its whole key and is used only if the key is equal: the text, its
 address, what else the result depends on (the names of the symbol levels it was parsed with) and the
 size and modification time of every stage source that builds it, so that a change to any of them
-makes a new entry.  At most ``KEEP`` entries of a kind are kept (the oldest go).  Reading or
+makes a new entry.  Entries are sealed with the user's key (:func:`tinyc.dirs.sealed_read`): one that
+this user's tinyc did not write is never unpickled.  At most ``KEEP`` entries of a kind are kept (the oldest go).  Reading or
 writing the cache never fails a run: any problem means parsing as usual.
 """
 
@@ -86,22 +87,20 @@ def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast
     if os.environ.get("TINYC_NO_CACHE"):
         return parse()
     key = ((stages or _stages)(), base, extra, text)
+    from ..dirs import sealed_read, sealed_write
     try:
         path = cache_dir() / _name(kind, text, base, extra)
-        with open(path, "rb") as f:
-            stored_key, result = pickle.load(f)
-        if stored_key == key:
-            return result
-    except Exception:  # missing, unreadable, stale or another text's: parse
+        payload = sealed_read(path)  # None unless this user's tinyc wrote it: only then is it unpickled
+        if payload is not None:
+            stored_key, result = pickle.loads(payload)
+            if stored_key == key:
+                return result
+    except Exception:  # missing, unreadable, forged, stale or another text's: parse
         pass
     program = parse()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            pickle.dump((key, program), f, pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)  # atomic: a concurrent start sees the old state or the whole file
-        _prune(path.parent, kind)
+        if sealed_write(path, pickle.dumps((key, program), pickle.HIGHEST_PROTOCOL)):
+            _prune(path.parent, kind)
     except Exception:
         pass
     return program

@@ -23,7 +23,7 @@ from lark.exceptions import VisitError
 from .. import ast
 from .dialect import GIBSON
 from ..errors import ErrorCode, TinyCError
-from .lexer import Level, classify
+from .lexer import Level, cached_lark, classify
 from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
 from .to_ast import _ToAST
 from .positions import end_of, start_of
@@ -37,13 +37,14 @@ canonical = GIBSON.canonical
 
 @lru_cache(maxsize=1)
 def _lexer() -> Lark:
-    return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program", cache=True)
+    return cached_lark("gibson-lexer", GRAMMAR, parser="lalr", lexer="basic", start="program")
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR, parser="lalr", lexer=_TokenList, start=["program", "statements", "funcdef"],
-                propagate_positions=True, maybe_placeholders=False, cache=True)
+    return cached_lark("gibson-parser", GRAMMAR, parser="lalr", lexer=_TokenList,
+                       start=["program", "statements", "funcdef"], propagate_positions=True,
+                       maybe_placeholders=False)
 
 
 def tokenize(text: str) -> list[Token]:

@@ -31,25 +31,34 @@ def canonical(name: str) -> str:
     return name if len(name) < 8 else name[:7] + name[-1]
 
 
-def lark_cache(role: str, grammar: str) -> str | bool:
-    """Where Lark keeps its analysis of ``grammar`` for ``role`` (a file in the user cache directory,
-    named by the grammar's hash; Lark checks the hash it stores before it uses the file), or True
-    (Lark's own temporary file) if that directory cannot be made."""
+def cached_lark(role: str, grammar: str, **options) -> Lark:
+    """``Lark(grammar, **options)``, its analysis kept in the user cache directory as a sealed entry
+    (:func:`tinyc.dirs.sealed_read`): named by a hash of the grammar, the options and Lark's version, and
+    loaded (unpickled by Lark) only when its tag proves that this user's tinyc wrote it.  Lark's own
+    ``cache=`` option unpickles whatever file it finds (in a shared temporary directory, for ``True``)."""
     import hashlib
-    from ..dirs import cache_dir
-    folder = cache_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return True
-    digest = hashlib.sha256(grammar.encode()).hexdigest()[:16]
-    return str(folder / f"lark-{role}-{digest}.cache")
+    import io
+    import lark
+    from ..dirs import cache_dir, sealed_read, sealed_write
+    shown = {k: getattr(v, "__qualname__", v) for k, v in sorted(options.items())}
+    digest = hashlib.sha256(f"{lark.__version__}\0{shown!r}\0{grammar}".encode()).hexdigest()[:16]
+    path = cache_dir() / f"lark-{role}-{digest}.sealed"
+    data = sealed_read(path)
+    if data is not None:
+        try:
+            return lark.Lark.load(io.BytesIO(data))
+        except Exception:  # an entry of another Lark: analyse again
+            pass
+    made = lark.Lark(grammar, **options)
+    out = io.BytesIO()
+    made.save(out)
+    sealed_write(path, out.getvalue())
+    return made
 
 
 @lru_cache(maxsize=1)
 def _tokenizer() -> Lark:
-    from lark import Lark
-    return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program", cache=lark_cache("lexer", GRAMMAR))
+    return cached_lark("lexer", GRAMMAR, parser="lalr", lexer="basic", start="program")
 
 
 def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:

@@ -25,7 +25,7 @@ from lark.lexer import Lexer
 
 from .. import ast
 from ..errors import ErrorCode, TinyCError
-from .lexer import GRAMMAR, Level, canonical, classify, lark_cache, run_time_names, scan_levels, tokenize
+from .lexer import GRAMMAR, Level, canonical, cached_lark, classify, run_time_names, scan_levels, tokenize
 from .positions import end_of, start_of
 from .recovery import parse_recovering
 from .runtime_names import wrap
@@ -47,8 +47,9 @@ class _TokenList(Lexer):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR, parser="lalr", lexer=_TokenList, start=["program", "statements", "funcdef", "decl"],
-                propagate_positions=True, maybe_placeholders=False, cache=lark_cache("parser", GRAMMAR))
+    return cached_lark("parser", GRAMMAR, parser="lalr", lexer=_TokenList,
+                       start=["program", "statements", "funcdef", "decl"], propagate_positions=True,
+                       maybe_placeholders=False)
 
 
 def prepare(text: str, outer: list[Level] | None = None, base: int = 0,

@@ -321,7 +321,7 @@ class Shell:
         elif err:
             report = self.ws.report(err, cursor)
             if self.interactive:
-                report = align_report(report)
+                report = align_report(report, terminal=True)
             self.console.write(report.replace("\n", "\r\n").encode("latin-1"))
             if self.explain is not None:
                 self.explain(err)

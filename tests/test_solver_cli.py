@@ -199,7 +199,8 @@ def test_plot_refuses_a_name_without_an_image_suffix(capsys, tmp_path):
 
 def test_missing_matplotlib_hint_says_how_from_a_checkout():
     from tinyc.solver.plot import _MISSING
-    assert "pip install -e '.[plot]'" in _MISSING and "tinyc[plot]'\"" not in _MISSING
+    assert "pip install '.[test,plot]'" in _MISSING and "pip install -e '.[test,plot]'" in _MISSING
+    assert "tinyc[plot]'\"" not in _MISSING
 
 
 def test_version(capsys):

@@ -127,7 +127,14 @@ def _as_bytes(error: UnicodeError) -> tuple[bytes, int]:
 
 
 codecs.register_error("tinyc.bytes", _as_bytes)
-codecs.register_error("tinyc.latin1", lambda e: (e.object[e.start:e.end].decode("latin-1"), e.end))
+
+
+def _as_latin1(error: UnicodeError) -> tuple[str, int]:
+    assert isinstance(error, UnicodeDecodeError)  # used only to decode output for a UTF-8 terminal
+    return error.object[error.start:error.end].decode("latin-1"), error.end
+
+
+codecs.register_error("tinyc.latin1", _as_latin1)
 
 
 def utf8_terminal(stream) -> bool:

@@ -230,8 +230,9 @@ class Shell:
             return True
         if self.interactive and letter == "h":
             handler = lambda rest: self.help()  # noqa: E731
-        if self.interactive and letter == "e" and self.edit_buffer is not None:
-            handler = lambda rest: self.edit_buffer()  # noqa: E731
+        edit = self.edit_buffer
+        if self.interactive and letter == "e" and edit is not None:
+            handler = lambda rest: edit()  # noqa: E731
         if self.interactive and letter == "=":
             return self.statement(b"pn " + rest.strip())
         if self.interactive and letter in "nuko":

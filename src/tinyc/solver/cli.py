@@ -12,40 +12,18 @@ import sys
 
 import numpy as np
 
-from .games import GAMES, Game, GameError, bc_code, from_bc_code, get_game, score
+from .games import GAMES, GameError, bc_code, get_game, score
 from .strategies import STRATEGIES, make_strategy
 from .table import score_table
 
+from .common import UsageError, _strategy_options, parse_score, plural
+
 PROG = "tinyc-solver"
-
-
-class UsageError(Exception):
-    """Bad command-line input: reported in one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump
         raise UsageError(message)
-
-
-def _strategy_options(args) -> dict:
-    opts = {}
-    rnd = {"seed": args.seed, "divisor": args.divisor, "bits": args.int_bits}
-    given = {k: v for k, v in rnd.items() if v is not None}
-    if args.strategy == "random":
-        opts.update(given)
-    elif given:
-        raise UsageError("--seed, --divisor and --int-bits apply to the random strategy only")
-    if getattr(args, "opening", None):
-        opts["opening"] = args.opening
-    if getattr(args, "depth_limit", None) is not None:
-        if args.strategy != "optimal":
-            raise UsageError("--depth-limit applies to the optimal strategy only")
-        opts["max_depth"] = args.depth_limit
-    if args.strategy == "optimal" and sys.stderr.isatty():
-        from .strategies.optimal import stderr_progress
-        opts["progress"] = stderr_progress
-    return opts
 
 
 def _make_strategy(args, game, table=None):
@@ -57,22 +35,6 @@ def _make_strategy(args, game, table=None):
         doc = load_tree_file(args.tree)
         return make_strategy("tree", game, table, doc=doc)
     return make_strategy(args.strategy, game, table, **_strategy_options(args))
-
-
-def parse_score(text: str, game: Game, bc: bool = False) -> tuple[int, int]:
-    """A typed score: "B,C", "B C", "1b2c" (bulls, cows), or with ``bc`` bc.tc's 0-13 code."""
-    t = text.strip().lower()
-    if bc:
-        if not t.isdigit():
-            raise GameError(f"score {text.strip()!r}: give bc.tc's score code 0-13")
-        bulls, cows = from_bc_code(int(t))
-    else:
-        m = re.fullmatch(r"(\d+)\s*b?\s*[, ]?\s*(\d+)\s*c?", t)
-        if not m:
-            raise GameError(f"score {text.strip()!r}: give bulls and cows, e.g. '1,2' or '1b2c'")
-        bulls, cows = int(m.group(1)), int(m.group(2))
-    game.score_id(bulls, cows)  # validates
-    return bulls, cows
 
 
 def at_least(low: int):
@@ -336,10 +298,6 @@ def cmd_tree(args) -> int:
     else:
         sys.stdout.write(text)
     return 0
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def cmd_score(args) -> int:

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from .cli import UsageError, _strategy_options, parse_score, plural
+from .common import UsageError, _strategy_options, parse_score, plural
 from .games import GameError, get_game
 from .strategies import make_strategy
 from .table import score_table

@@ -23,7 +23,7 @@ from lark.exceptions import VisitError
 from .. import ast
 from .dialect import GIBSON
 from ..errors import ErrorCode, TinyCError
-from .lexer import Level, classify
+from .lexer import Level, classify, lex_all
 from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
 from .to_ast import _ToAST
 from .positions import end_of, start_of
@@ -48,7 +48,7 @@ def _parser() -> Lark:
 
 def tokenize(text: str) -> list[Token]:
     """Every token of ``text``, layout included; a byte no token starts with is a BADCHAR token."""
-    return list(_lexer().lex(text, dont_ignore=True))
+    return list(lex_all(_lexer(), text))
 
 
 Broken = ast.ErrorStmt  # a statement (or function header) that did not parse: raised when it runs

@@ -26,7 +26,7 @@ in linear time).
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable
+from typing import Callable, Protocol
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
@@ -36,6 +36,14 @@ from .. import ast
 from ..errors import ErrorCode, TinyCError
 from .lexer import Level
 from .positions import start_of
+
+class Tokens(Protocol):
+    """Tokens read by index: a list, or :class:`_Joined`."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, k: int) -> Token: ...
+
 
 SyntaxErrorMap = Callable[[UnexpectedInput, list[Token], int, str], TinyCError]
 
@@ -117,7 +125,7 @@ class _Joined:
     def __len__(self) -> int:
         return len(self.a) + len(self.b)
 
-    def __getitem__(self, k: int):
+    def __getitem__(self, k: int) -> Token:
         n = len(self.a)
         return self.a[k] if k < n else self.b[k - n]
 
@@ -188,7 +196,8 @@ class _Feeder:
 
 def _accepts(states: dict, stack: list, kind: str) -> bool:
     """Whether the LALR automaton on ``stack`` would shift a token of type ``kind`` (no values built)."""
-    base, extra = len(stack), []
+    base = len(stack)
+    extra: list[int] = []
     while True:
         step = states[extra[-1] if extra else stack[base - 1]].get(kind)
         if step is None:
@@ -235,11 +244,11 @@ def _leftmost(values) -> Token | None:
     return None
 
 
-def _newline_before(tokens: list[Token], j: int, text: str) -> bool:
+def _newline_before(tokens: Tokens, j: int, text: str) -> bool:
     return "\n" in text[tokens[j - 1].end_pos:tokens[j].start_pos]
 
 
-def _statement_end(tokens: list[Token], first: int, failed: int, text: str) -> int:
+def _statement_end(tokens: Tokens, first: int, failed: int, text: str) -> int:
     """The index just after the failed statement, as the original would skip it: a simple statement
     up to the first ``;`` or line end, an ``if``/``while``/``for`` with its parentheses and branch."""
     compound = first < len(tokens) and tokens[first].type in ("IF", "WHILE", "FOR")
@@ -249,7 +258,7 @@ def _statement_end(tokens: list[Token], first: int, failed: int, text: str) -> i
     return end
 
 
-def _extent(tokens: list[Token], first: int, must: int, text: str, simple: bool = False) -> int:
+def _extent(tokens: Tokens, first: int, must: int, text: str, simple: bool = False) -> int:
     """From ``first``, tokens up to ``must`` always, then to a ``;`` or a line end outside brackets
     and parentheses, or before the ``]`` that closes the enclosing block (an open ``(`` does not
     hold a ``]``: the statement's parentheses were left unbalanced).  A ``simple`` statement ends at
@@ -281,7 +290,7 @@ def _extent(tokens: list[Token], first: int, must: int, text: str, simple: bool 
     return j
 
 
-def _error(err: TinyCError, tokens: list[Token], first: int, failed: int, base: int) -> tuple[int, int]:
+def _error(err: TinyCError, tokens: Tokens, first: int, failed: int, base: int) -> tuple[int, int]:
     """The error number and address the statement raises when it runs."""
     if failed < len(tokens) and tokens[failed].type in ("BADCHAR", "BADQUOTE"):
         t = tokens[failed]  # text no token starts with: 9, or a literal with no closing quote: 2

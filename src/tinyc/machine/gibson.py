@@ -80,11 +80,14 @@ def resolve(name: str, app_dir: Path) -> Path | None:
     return None
 
 
-def load(path: str | Path, code: str | None = None) -> Loaded:
-    """The program memory for the application file ``path`` (StartError when it cannot start)."""
-    try:
-        app = Path(path).read_bytes()
-    except OSError:
+def load(path: str | Path, code: str | None = None, limit: int = 1 << 20) -> Loaded:
+    """The program memory for the application file ``path`` (StartError when it cannot start).
+
+    ``limit`` is the size of the program memory (``--memory``, the original's PRLEN, section 1.9): it
+    holds the seed, the libraries, the application, the slack and the variables.  Files are read only as
+    far as fits, so a program that does not fit is refused at once, whatever its size."""
+    app = _read(Path(path), limit)
+    if app is None:
         raise StartError("APPERR, app not found\n", 255, stdout=True) from None
     includes, plugins = header(app)
     for plugin in plugins:
@@ -98,15 +101,28 @@ def load(path: str | Path, code: str | None = None) -> Loaded:
             p = library_dir() / "library.tc"
         else:
             p = resolve(name, Path(path).parent)
-        data = p.read_bytes() if p is not None else b""
+        data = _read(p, limit) if p is not None else b""
         if not data:
             raise StartError(f"No such file: {name}\n", 1)
         libs.append(data)
     lib = b"".join(libs)
     memory = seed + lib + MARKER + app
+    if len(memory) + SLACK > limit:
+        raise StartError(f"tinyc: {path}: too big: the seed, the libraries and the application do not fit "
+                         f"in the {limit} bytes of program memory (--memory)\n", 2)
     layout = Layout(lib=len(seed), marker=len(seed) + len(lib), app=len(seed) + len(lib) + len(MARKER),
                     end=len(memory))
     return Loaded(memory, layout, includes)
+
+
+def _read(path: Path, limit: int) -> bytes | None:
+    """At most ``limit`` + 1 bytes of ``path`` (enough to tell that it does not fit), None if it cannot
+    be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(limit + 1)
+    except OSError:
+        return None
 
 
 def _bracket_check(memory: bytes, layout: Layout) -> None:
@@ -175,7 +191,7 @@ def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engin
     """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status."""
     console = console or Console()
     try:
-        loaded = load(path, code)
+        loaded = load(path, code, memory)
     except StartError as e:
         console.flush()
         if e.stdout:
@@ -183,7 +199,7 @@ def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engin
         elif e.message:
             sys.stderr.write(e.message)
         return e.status
-    m = make_machine(console, engine, max(memory, len(loaded.memory) + SLACK + 4096), max_depth, allow_system)
+    m = make_machine(console, engine, memory, max_depth, allow_system)
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + SLACK
     if not quiet:

@@ -35,7 +35,7 @@ def load_time(text: bytes) -> float:
     """Seconds to parse and link ``text`` (the boot not timed)."""
     m = Machine(max(1 << 20, 4 * len(text)), 32, Console(io.BytesIO(), io.BytesIO()), "fast")
     m.boot_library()
-    interpreter._parse.cache_clear()
+    interpreter._parsed.cache_clear()
     base = m.load_text(text)
     t0 = time.process_time()
     m.link_application(base + len(text) - 1, base)

@@ -198,3 +198,11 @@ def test_the_program_memory_holds_the_library_the_application_and_the_slack(tmp_
     fits.write_bytes(program + b"/" * (room - len(program)) + b"\n")  # one byte more
     status, out, err = _gibson_run(fits, 200_000, capsys)
     assert (status, out) == (2, b"") and "too big" in err
+
+
+def test_an_include_name_the_system_refuses_is_no_such_file(tmp_path, capsys):
+    # issue 24 (found by the generated corpus): a name longer than the system's limit raised OSError
+    name = "x" * 5000 + ".tc"
+    (tmp_path / "p.tc").write_text(f"#include {name}\nmain [ pl \"hi\" ]\n")
+    status, out, err = _gibson_run(tmp_path / "p.tc", 1 << 20, capsys)
+    assert (status, out) == (1, b"") and err == f"No such file: {name}\n"

@@ -125,7 +125,7 @@ def _pc_parse(text: bytes) -> None:
 
 def test_the_pc_dialect_recovers_as_by_parsing_again(compare):
     r = random.Random("recovery-pc")
-    for k in range(120):
+    for k in range(80):
         src = gen.program(r, size=r.choice([1, 2]))
         _pc_parse(src.encode("latin-1") if k % 5 == 0 else gen.mutate(r, src))
         lines = src.splitlines()  # and statements that do not parse, several to a function
@@ -135,19 +135,19 @@ def test_the_pc_dialect_recovers_as_by_parsing_again(compare):
                                        "[ @ ", "while(", "f(1,", "x=3<2<1 @", "]", "int", "return (",
                                        "for(;;", "'", '"a', "a(1", "pn 1; ) pn 2"]))
         _pc_parse("\n".join(lines).encode("latin-1"))
-    assert compare.recovered > 100
+    assert compare.recovered > 60
     assert compare.mismatches == []
 
 
 def test_the_gibson_dialect_recovers_as_by_parsing_again(compare, tmp_path):
     r = random.Random("recovery-gibson")
     path = tmp_path / "p.tc"
-    for k in range(80):
+    for k in range(50):
         src = gen_gibson.program(r)
         path.write_bytes(src.encode("latin-1") if k % 5 == 0 else gen_gibson.mutate(r, src))
         out = io.BytesIO()
         gibson.run(path, code="", quiet=True, console=Console(io.BytesIO(), out))
-    assert compare.recovered > 30
+    assert compare.recovered > 20
     assert compare.mismatches == []
 
 

@@ -55,7 +55,7 @@ class GibsonGen:
         if k == 9:
             return f"MC {self.expr(depth + 1)}, 14" if self.r.random() < 0.95 else f"MC {self.number()}"
         if k == 10:
-            return f"-{self.expr(depth + 1)}"
+            return f"-({self.expr(depth + 1)})"
         return f"({self.expr(depth + 1)})"
 
     def stmt(self, depth: int = 0, loop: bool = False) -> str:
@@ -77,8 +77,8 @@ class GibsonGen:
             if self.r.random() < 0.5:
                 s += f"\n  else {self.block(depth + 1, loop)}"
             return s
-        if k in (8, 9):
-            var = self.choice(["k", "m"])
+        if k in (8, 9) and depth < 2:  # one counter per depth: an inner loop never resets an outer one's
+            var = ["k", "m"][depth]
             return f"{var} = 0; while {var} < {self.r.randint(0, 4)} [ {self.stmt(depth + 1, True)}; {var} = {var} + 1 ]"
         if k == 10:
             return self.block(depth + 1, loop)

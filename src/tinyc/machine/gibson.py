@@ -75,8 +75,11 @@ def resolve(name: str, app_dir: Path) -> Path | None:
     directory (where the original looked), then in the dialect's own library directory by its last
     component (``pps/library.tc`` is our ``library.tc``, ``pps/lrblib.tc`` our ``lrblib.tc``...)."""
     for p in (app_dir / name, Path(name), library_dir() / Path(name).name):
-        if p.is_file():
-            return p
+        try:
+            if p.is_file():
+                return p
+        except OSError:  # a name the system refuses (too long): no such file
+            pass
     return None
 
 

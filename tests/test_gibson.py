@@ -206,3 +206,14 @@ def test_an_include_name_the_system_refuses_is_no_such_file(tmp_path, capsys):
     (tmp_path / "p.tc").write_text(f"#include {name}\nmain [ pl \"hi\" ]\n")
     status, out, err = _gibson_run(tmp_path / "p.tc", 1 << 20, capsys)
     assert (status, out) == (1, b"") and err == f"No such file: {name}\n"
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_a_chain_of_2000_assignments_is_a_stack_overflow_not_a_traceback(tmp_path, capsys, engine):
+    # issue 24 (also found by the campaign): Lark's VisitError around a RecursionError left the front end
+    from tinyc.machine import gibson
+    from tinyc.machine.console import Console
+    (tmp_path / "p.tc").write_text("main [\n  int x\n  " + "x=" * 2000 + "1\n  pn x\n]\n")
+    out = io.BytesIO()
+    assert gibson.run(tmp_path / "p.tc", quiet=True, engine=engine, console=Console(io.BytesIO(), out)) == 0
+    assert b"PUSHERR" in out.getvalue()

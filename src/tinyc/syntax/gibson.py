@@ -273,6 +273,8 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
     except VisitError as e:
+        if isinstance(e.orig_exc, RecursionError):  # as the PC dialect: expression stack overflow
+            raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
         if isinstance(e.orig_exc, TinyCError):
             raise e.orig_exc from None
         raise

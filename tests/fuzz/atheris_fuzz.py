@@ -21,7 +21,8 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent.parent), str(HERE.parent)]
 
 from fuzz import gen_gibson  # noqa: E402
-from fuzz.gen import file_program, mutate, program  # noqa: E402
+from fuzz.gen import mutate, program  # noqa: E402
+from fuzz.gen_files import file_program  # noqa: E402
 from fuzz.runner import differential, gibson_differential  # noqa: E402
 
 

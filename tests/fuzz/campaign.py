@@ -30,7 +30,8 @@ STDIN = b"5\n7\nabc\n-3\n"
 def item(kind: str, seed: int) -> bytes:
     """The input of one campaign item: a program (valid or mutated) or a shell session."""
     from fuzz import gen_gibson
-    from fuzz.gen import file_program, frame_program, mutate, program, session
+    from fuzz.gen import frame_program, mutate, program, session
+    from fuzz.gen_files import file_program
     r = random.Random(f"{kind}-{seed}")
     if kind == "frame":
         return frame_program(r).encode("latin-1")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from . import gen_gibson
-from .gen import file_program, frame_program, mutate, program, session
+from .gen import frame_program, mutate, program, session
+from .gen_files import file_program
 
 randoms = st.randoms(use_true_random=False)
 

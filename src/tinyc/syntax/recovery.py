@@ -71,6 +71,7 @@ def parse_recovering(parser: Lark, tokens: list[Token], start: str, text: str, b
 
 def _recover(feeder: _Feeder, tokens: list[Token], text: str, base: int, syntax_error: SyntaxErrorMap
              ) -> tuple[Tree | None, ast.ErrorStmt | None, list[list]]:
+    """:func:`parse_recovering` once the plain parse has failed: token by token through ``feeder``."""
     out: list[Token] = []          # the tokens fed so far (ERRSTMT marks among them)
     undo_at: list[int] = []        # the journal's length before each of ``out`` was fed
     rest = deque(tokens)           # the tokens still to feed; ``out`` + ``rest`` is the current list

@@ -64,8 +64,12 @@ def _keeping_lexer(lark: Lark):
 def lex_all(lark: Lark, text: str) -> Iterator[Token]:
     """The tokens of ``text`` by ``lark``'s lexer, the ignored ones (layout) included, as
     ``lark.lex(text, dont_ignore=True)`` gives them (UnexpectedCharacters where none matches)."""
-    from lark.lexer import LexerThread
-    return LexerThread.from_text(_keeping_lexer(lark), text).lex(None)
+    try:
+        from lark.lexer import LexerThread
+        thread = LexerThread.from_text(_keeping_lexer(lark), text)
+    except (ImportError, AttributeError):  # an older Lark: its own way, a lexer per call
+        return lark.lex(text, dont_ignore=True)
+    return thread.lex(None)
 
 
 def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:

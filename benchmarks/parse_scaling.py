@@ -64,7 +64,7 @@ def load_time(loops: int, text: bytes) -> float:
     for _ in range(loops):
         m = Machine(max(1 << 20, 4 * len(text)), 32, Console(io.BytesIO(), io.BytesIO()), "fast")
         m.boot_library()
-        interpreter._parse.cache_clear()
+        interpreter._parsed.cache_clear()
         base = m.load_text(text)
         t0 = time.perf_counter()
         m.link_application(base + len(text) - 1, base)

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from .. import __version__
-from ..machine.console import Console, align_report, byte_transparent_stdio
+from ..machine.console import Console, OutputClosed, align_report, byte_transparent_stdio, flush_consoles
 from ..machine.session import boot, boot_with_files, file_sandbox, make_machine
 from .options import common_options, unrecognized
 from ..machine.shipped import ProgramFileError, find_program, read_source, shipped_programs  # noqa: F401
@@ -370,20 +370,39 @@ def main(argv: list[str] | None = None) -> int:
             except ProgramFileError as e:  # UsageError, or a program file that cannot be read
                 print(f"tinyc: {e}", file=sys.stderr)
                 return 2
+            except OutputClosed:
+                return _output_closed()
             except KeyboardInterrupt:
+                flush_consoles()
                 sys.stdout.flush()
                 print("\nstopped", file=sys.stderr)
                 return 130
             except MemoryError:
+                flush_consoles()
                 print("tinyc: out of memory: try a smaller --memory or --max-depth", file=sys.stderr)
                 return 1
             except Exception as e:  # a bug in tinyc: one clear line, the traceback only when asked for
+                flush_consoles()  # what the program printed before it is not lost
                 if os.environ.get("TINYC_DEBUG"):
                     raise
                 print(internal_error(e), file=sys.stderr)
                 return 70
     finally:
+        flush_consoles()
         sys.setrecursionlimit(limit)
+
+
+def _output_closed() -> int:
+    """The end after a broken pipe: nothing more is written to stdout (its file descriptor now points at
+    the null device, so that flushing it at exit finds no pipe to break), no message, status 141 (128 +
+    SIGPIPE: what the shell shows for a process that SIGPIPE ended, ``yes | head -1``)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 141
 
 
 def entry() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import os
 import sys
+import weakref
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
     from typing import BinaryIO
@@ -63,6 +64,26 @@ class TextBytes:
         return self.stream.fileno()
 
 
+class OutputClosed(BaseException):
+    """The reader of the output has gone (a broken pipe, as after ``tinyc run p.tc | head -1``): the
+    program stops here.  A BaseException, so that nothing on the way (a tiny-c error handler, the shell's
+    guard against internal errors) takes it for something else; ``tinyc`` ends with status 141, as a
+    process that SIGPIPE ended."""
+
+
+_LIVE: weakref.WeakSet[Console] = weakref.WeakSet()  # every console, for flush_consoles
+
+
+def flush_consoles() -> None:
+    """Write out what every console still buffers (``tinyc`` calls it on every way out, an internal
+    error included, so that output already printed is not lost); a closed output is passed over."""
+    for console in list(_LIVE):
+        try:
+            console.flush()
+        except OutputClosed:
+            pass
+
+
 class Console:
     """Byte-level I/O: ``write`` bytes out, ``read_line``/``read_char`` in.
 
@@ -87,6 +108,7 @@ class Console:
         self.at_eof = False  # input has ended
         # a UTF-8 terminal drops bytes that are not UTF-8 (a Latin-1 file's "café"): show them as Latin-1
         self._terminal = utf8_terminal(self.out) and codecs.getincrementaldecoder("utf-8")("tinyc.latin1")
+        _LIVE.add(self)
 
     @property
     def last(self) -> bytes:
@@ -107,7 +129,8 @@ class Console:
 
     def flush(self, final: bool = True) -> None:
         """Write the buffered output; ``final`` False (a full buffer) may hold back the start of a UTF-8
-        character that the next bytes complete."""
+        character that the next bytes complete.  Raises OutputClosed when the reader has gone (a broken
+        pipe): a program writing into a closed pipe would otherwise run for ever."""
         if self._buf:
             self._last = bytes(self._buf[-1:])
             data = bytes(self._buf).replace(b"\r", b"") if self.strip_cr else bytes(self._buf)
@@ -117,7 +140,9 @@ class Console:
             try:
                 self.out.write(data)
                 self.out.flush()
-            except (BrokenPipeError, ValueError):
+            except BrokenPipeError:
+                raise OutputClosed from None
+            except ValueError:  # the stream was closed on our side (a test's buffer, a notebook's cell)
                 pass
 
     def read_line(self) -> bytes | None:

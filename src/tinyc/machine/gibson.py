@@ -89,25 +89,31 @@ def resolve(name: str, app_dir: Path, files: FileSandbox = DEFAULT_SANDBOX) -> P
     return None
 
 
-def _read_include(p: Path | None, files: FileSandbox) -> bytes:
+def _read_include(p: Path | None, files: FileSandbox, limit: int) -> bytes:
+    """At most ``limit`` + 1 bytes of the include file ``p`` (enough to tell that it does not fit), read
+    within the sandbox; b"" when there is none or it cannot be read."""
     if p is None:
         return b""
     try:
         with files.open(str(p), "rb") as f:
-            return f.read()
+            return f.read(limit + 1)
     except (OSError, ValueError):
         return b""
 
 
-def load(path: str | Path, code: str | None = None, files: FileSandbox | None = None) -> Loaded:
-    """The program memory for the application file ``path`` (StartError when it cannot start); the
-    includes are read within ``files`` (by default the current directory tree, the application's own
-    directory tree and the shipped library)."""
+def load(path: str | Path, code: str | None = None, files: FileSandbox | None = None,
+         limit: int = 1 << 20) -> Loaded:
+    """The program memory for the application file ``path`` (StartError when it cannot start).
+
+    The includes are read within ``files`` (by default the current directory tree, the application's own
+    directory tree and the shipped library).  ``limit`` is the size of the program memory (``--memory``,
+    the original's PRLEN, section 1.9): it holds the seed, the libraries, the application, the slack and
+    the variables.  Files are read only as far as fits, so a program that does not fit is refused at
+    once, whatever its size."""
     if files is None:
         files = FileSandbox(program_dirs=[Path(path).parent])
-    try:
-        app = Path(path).read_bytes()
-    except (OSError, ValueError):
+    app = _read(Path(path), limit)
+    if app is None:
         raise StartError("APPERR, app not found\n", 255, stdout=True) from None
     includes, plugin_names = header(app)
     seed = b"[main();]" if code is None else b"[" + code.encode("latin-1") + b"]\n"
@@ -117,17 +123,34 @@ def load(path: str | Path, code: str | None = None, files: FileSandbox | None = 
         if name is None:  # the default library: pps/library.tc where an #include of it would find it (1.3,
             own = library_dir() / "library.tc"  # step 5); ours is package data, a missing one a broken install
             found = resolve("pps/library.tc", Path(path).parent, files)
-            data = _read_include(found, files) if found not in (None, own) else own.read_bytes()
+            if found not in (None, own):
+                data = _read_include(found, files, limit)
+            else:
+                with open(own, "rb") as f:
+                    data = f.read(limit + 1)
         else:
-            data = _read_include(resolve(name, Path(path).parent, files), files)
+            data = _read_include(resolve(name, Path(path).parent, files), files, limit)
         if not data:
             raise StartError(f"No such file: {name}\n", 1)
         libs.append(data)
     lib = b"".join(libs)
     memory = seed + lib + MARKER + app
+    if len(memory) + SLACK > limit:
+        raise StartError(f"tinyc: {path}: too big: the seed, the libraries and the application do not fit "
+                         f"in the {limit} bytes of program memory (--memory)\n", 2)
     layout = Layout(lib=len(seed), marker=len(seed) + len(lib), app=len(seed) + len(lib) + len(MARKER),
                     end=len(memory))
     return Loaded(memory, layout, includes, plugin_names[-1] if plugin_names else None)
+
+
+def _read(path: Path, limit: int) -> bytes | None:
+    """At most ``limit`` + 1 bytes of ``path`` (enough to tell that it does not fit), None if it cannot
+    be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(limit + 1)
+    except (OSError, ValueError):
+        return None
 
 
 def _bracket_check(memory: bytes, layout: Layout) -> None:
@@ -208,7 +231,7 @@ def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engin
         files = FileSandbox()
     files.add_program(path)
     try:
-        loaded = load(path, code, files)
+        loaded = load(path, code, files, memory)
         plugin = find_plugin(loaded.plugin, Path(path).parent, allow_plugins) if loaded.plugin else None
     except PluginError as e:
         console.flush()
@@ -221,8 +244,7 @@ def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engin
         elif e.message:
             sys.stderr.write(e.message)
         return e.status
-    m = make_machine(console, engine, max(memory, len(loaded.memory) + SLACK + 4096), max_depth, allow_system,
-                     plugin, files)
+    m = make_machine(console, engine, memory, max_depth, allow_system, plugin, files)
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + SLACK
     if not quiet:

@@ -40,17 +40,31 @@ def system_file() -> bytes:
     return (Path(__file__).resolve().parent.parent / "lib" / "system.ipl").read_bytes()  # package data
 
 
-@lru_cache(maxsize=256)
 def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = None,
            startup: bool = False) -> ast.Program:
     """Parse and cache (in the process and on disk, :mod:`tinyc.startcache`): the same text at the same
-    address with the same names gives the same AST."""
+    address with the same names gives the same AST, or raises the same TinyCError (what the linker's scan
+    finds: the shell runs every statement against a buffer that may not link, and an edit changes the
+    text, so the key)."""
+    result = _parsed(text, base, outer, program, startup)
+    if isinstance(result, tuple):
+        raise TinyCError(*result)  # a new exception each time: one raised again would grow its traceback
+    return result
+
+
+@lru_cache(maxsize=256)
+def _parsed(text: bytes, base: int, outer: tuple, program: tuple | None,
+            startup: bool) -> ast.Program | tuple[int, int]:
+    """:func:`_parse`'s AST, or the (error number, address) of the TinyCError it raises."""
     def parse() -> ast.Program:
         from ..syntax.parser import parse_program  # Lark only when something must be parsed
         levels = [Level(dict(names)) for names in outer]
         return parse_program(text.decode("latin-1"), levels, base,
                              Level(dict(program)) if program is not None else None, startup)
-    return startcache.parsed(text, base, parse, "prog", repr((outer, program, startup)).encode())
+    try:
+        return startcache.parsed(text, base, parse, "prog", repr((outer, program, startup)).encode())
+    except TinyCError as e:
+        return int(e.code), e.address
 
 
 @lru_cache(maxsize=4)

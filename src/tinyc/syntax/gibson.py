@@ -23,7 +23,7 @@ from lark.exceptions import VisitError
 from .. import ast
 from .dialect import GIBSON
 from ..errors import ErrorCode, TinyCError
-from .lexer import Level, cached_lark, classify
+from .lexer import Level, cached_lark, classify, lex_all
 from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
 from .to_ast import _ToAST
 from .positions import end_of, start_of
@@ -49,7 +49,7 @@ def _parser() -> Lark:
 
 def tokenize(text: str) -> list[Token]:
     """Every token of ``text``, layout included; a byte no token starts with is a BADCHAR token."""
-    return list(_lexer().lex(text, dont_ignore=True))
+    return list(lex_all(_lexer(), text))
 
 
 Broken = ast.ErrorStmt  # a statement (or function header) that did not parse: raised when it runs
@@ -279,6 +279,8 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
     except VisitError as e:
+        if isinstance(e.orig_exc, RecursionError):  # as the PC dialect: expression stack overflow
+            raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
         if isinstance(e.orig_exc, TinyCError):
             raise e.orig_exc from None
         if isinstance(e.orig_exc, RecursionError):  # nesting the transformer could not follow (a chain

@@ -20,6 +20,7 @@ from .positions import column_of, end_of, line_of, start_of
 from .toplevel import declared_names, scan
 
 if TYPE_CHECKING:  # Lark is imported only when something is tokenized: cached runs never need it
+    from collections.abc import Iterator
     from lark import Lark, Token
 
 GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
@@ -61,6 +62,25 @@ def _tokenizer() -> Lark:
     return cached_lark("lexer", GRAMMAR, parser="lalr", lexer="basic", start="program")
 
 
+@lru_cache(maxsize=None)
+def _keeping_lexer(lark: Lark):
+    """A lexer of ``lark``'s grammar that keeps the ignored tokens, built once: ``Lark.lex(text,
+    dont_ignore=True)`` builds a new one at every call (a millisecond: one per chunk of text between
+    two characters no token starts with, which made lexing quadratic)."""
+    return lark._build_lexer(dont_ignore=True)
+
+
+def lex_all(lark: Lark, text: str) -> Iterator[Token]:
+    """The tokens of ``text`` by ``lark``'s lexer, the ignored ones (layout) included, as
+    ``lark.lex(text, dont_ignore=True)`` gives them (UnexpectedCharacters where none matches)."""
+    try:
+        from lark.lexer import LexerThread
+        thread = LexerThread.from_text(_keeping_lexer(lark), text)
+    except (ImportError, AttributeError):  # an older Lark: its own way, a lexer per call
+        return lark.lex(text, dont_ignore=True)
+    return thread.lex(None)
+
+
 def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
     """All tokens of ``text`` including layout (WS, COMMENT, NEWLINE), each with ``start_pos``/``end_pos``.
 
@@ -76,7 +96,7 @@ def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
     while True:
         chunk = text[offset:]
         try:
-            for t in _tokenizer().lex(chunk, dont_ignore=True):
+            for t in lex_all(_tokenizer(), chunk):
                 out.append(t if not offset else _moved(t, offset, line0, col0))
             return out
         except UnexpectedCharacters as e:
@@ -99,15 +119,16 @@ def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
 
 
 def _moved(t: Token, offset: int, line0: int, col0: int) -> Token:
-    """A token lexed from a chunk that starts at ``offset`` (line ``line0``, column ``col0`` of the text),
-    with its position in the whole text; each chunk's start is counted once, so lexing stays linear."""
-    from lark import Token
+    """``t``, a token just lexed from a chunk that starts at ``offset`` (line ``line0``, column ``col0`` of
+    the text), moved in place to its position in the whole text; each chunk's start is counted once, so
+    lexing stays linear."""
     line = line0 + line_of(t) - 1
     column = column_of(t) + col0 - 1 if t.line == 1 else column_of(t)
     end_line = line + t.value.count("\n")
-    end_column = (column if end_line == line else 1) + len(t.value.rsplit("\n", 1)[-1])
-    return Token(t.type, t.value, start_pos=start_of(t) + offset, line=line, column=column, end_line=end_line,
-                 end_column=end_column, end_pos=end_of(t) + offset)
+    t.end_column = (column if end_line == line else 1) + len(t.value.rsplit("\n", 1)[-1])
+    t.start_pos, t.end_pos = start_of(t) + offset, end_of(t) + offset
+    t.line, t.column, t.end_line = line, column, end_line
+    return t
 
 
 class Level:

@@ -60,7 +60,7 @@ class PcRunner:
         m, ws = self.m, self.ws
         engine = DebugEvaluator(m, debugger)
         m.engine = engine
-        places = Places(m.memory.data, ws.pr + 1, ws.pr + ws.pe + 1, ws.pr, False, pc_reporter(ws))
+        places = Places(m.memory.data, ws.pr + 1, ws.pr + ws.pe + 1, ws.pr, False, pc_reporter(ws), (ws.ln, ws.pr))
 
         def go() -> TinyCError | None:
             try:
@@ -123,7 +123,7 @@ class GibsonRunner:
             code = gibson_code(int(e.code))
             at = layout.end if code in (1023, 2023, 3023) else e.address
             return report(code, bytes(m.memory.data[:layout.end + 1]), at, layout)
-        places = Places(m.memory.data, layout.app, layout.end, 0, True, reporter)
+        places = Places(m.memory.data, layout.app, layout.end, 0, True, reporter, (0, layout.lib))
 
         def go() -> TinyCError | None:
             try:

@@ -69,6 +69,7 @@ class Places:
     base: int             # pr: ADDR = address - base
     gibson: bool
     reporter: object = field(default=None)  # (TinyCError) -> the dialect's report text
+    entry: tuple[int, int] = (0, 0)         # where the entry statement (PC) or the seed (Gibson) lies
 
     def in_program(self, pos: int) -> bool:
         return self.first <= pos < self.end
@@ -78,12 +79,21 @@ class Places:
             return 0 if pos < self.first else 1 + bytes(self.data[self.first + 1:pos + 2]).count(b"\n")
         return 0 if pos < self.base else bytes(self.data[self.base:pos]).count(b"\n")
 
+    def source_line(self, pos: int) -> int:
+        """The line of the file ``pos`` lies on (``line`` numbers a statement that ends its line with the
+        next one in the Gibson dialect, as its reports do; a line breakpoint goes by the file)."""
+        if self.gibson and pos >= self.first:
+            return 1 + bytes(self.data[self.first:pos]).count(b"\n")
+        return self.line(pos)
+
     def addr(self, pos: int) -> int:
         return pos - self.base
 
     def line_text(self, pos: int) -> str:
         """The whole line that holds ``pos`` (a string's closing quote shown, not its NUL)."""
         data = self.data
+        if self.entry[0] <= pos < self.entry[1]:  # main's call: the statement typed or the seed
+            return bytes(data[self.entry[0]:self.entry[1]]).split(b"\n")[0].rstrip(b" \0").decode("latin-1")
         begin = pos
         while begin > 0 and data[begin - 1] not in (10, 13):
             begin -= 1
@@ -199,11 +209,10 @@ class Debugger:
     def finished(self, error: TinyCError | None) -> None:
         if error is not None and not self.reported:
             self.say(self.report(error))
-        elif error is None:
-            if self.console.last != b"\n":
-                self.say("\n")
-            if self.gibson:
-                self.say("\n" if self.quiet else "done\n")
+        elif error is None and self.gibson:  # as tc ends a run
+            self.say("\n" if self.quiet else "\ndone\n")
+        elif error is None and self.console.last != b"\n":
+            self.say("\n")
 
     def report(self, error: TinyCError) -> str:
         assert self.places is not None and callable(self.places.reporter)
@@ -217,7 +226,7 @@ class Debugger:
         if not places.in_program(node.pos):
             return
         top = eng.frames[-1]
-        line = places.line(node.pos)
+        line = places.source_line(node.pos)
         new_line, top.line = line != top.line, line
         depth = len(eng.frames)
         stop = self.check_watches(eng)
@@ -230,7 +239,7 @@ class Debugger:
             for bp in self.breaks:
                 if bp.enabled and bp.line == line and self.condition(eng, bp):
                     self.hit(bp)
-                    self.say(f"\nbreak at line {line} cursor pr[{places.addr(node.pos)}]: "
+                    self.say(f"\nbreak at line {places.line(node.pos)} cursor pr[{places.addr(node.pos)}]: "
                              f"{top.name or 'entry'}\n{places.line_text(node.pos)}\n")
                     stop = True
                     break

@@ -45,3 +45,42 @@ def test_transcript(name: str) -> None:
     if os.environ.get("TINYC_REGEN"):
         expected.write_bytes(done.stdout)
     assert done.stdout.decode("latin-1") == expected.read_text(encoding="latin-1")
+
+
+def _make_debugger():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_debugger", HERE.parent.parent / "docs" / "make_debugger.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_walk_through_in_docs_is_current() -> None:
+    """docs/debugger.md's sessions are what the commands print (python docs/make_debugger.py renews them)."""
+    doc = _make_debugger()
+    text = doc.DOC.read_text()
+    assert len(doc.BLOCK.findall(text)) >= 3
+    assert doc.render(text) == text, "docs/debugger.md is stale: run python docs/make_debugger.py"
+
+
+def test_gibson_forms_of_the_documented_session() -> None:
+    """The lines Gibson's notes show, in his forms: the break, the step, the print, the usage."""
+    out = (HERE / "mirror_gibson.out").read_text(encoding="latin-1")
+    assert "\nbreak at line 17 cursor pr[5816]: double\n double line,1\n" in out
+    assert "(tc-db) line 4 cursor(pr[5619])->[\n int i,k\n" in out
+    assert "(tc-db) k:  11\n" in out and "(tc-db) phrase:  hello world\n" in out
+    assert "\tr,c           start or continue run to next breakpoint\n" in out
+    assert "app line 10 (cursor pr[5739])SYMERR, decl needed\n append(phrase,\" \")\n" in out
+
+
+def test_end_of_input_quits_cleanly_while_the_program_waits_for_a_line() -> None:
+    done = session(["debug", "double.tc"], b"b double\nr\n")
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    assert done.stdout.endswith(b"stopped\n(tc-db) \n")
+
+
+def test_a_program_that_cannot_start() -> None:
+    done = session(["debug", "--dialect", "gibson", "missing.tc"], b"q\n")
+    assert done.returncode != 0 or b"APPERR" in done.stdout
+    assert b"Traceback" not in done.stderr

@@ -128,9 +128,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 0
     if not args.files:
         raise UsageError("run: give a FILE (or - to read the program from standard input)")
-    if args.debug:
-        from .debug import command
-        return command(args)
+    if args.debug:  # tinyc run -d: the debug command's module (imported by name, as the tools are)
+        import importlib
+        return importlib.import_module("tinyc.cli.debug").command(args)
     if args.files.count("-") > 1:
         raise UsageError("run: standard input (-) can be read only once")
     if args.files[-1] != "-" and chosen_dialect(args, find_program(args.files[-1])) == "gibson":

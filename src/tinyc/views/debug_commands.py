@@ -9,6 +9,7 @@ from .. import ast
 from ..errors import TinyCError
 from ..link.symbols import Frame, Symbol
 from ..syntax.lexer import Level
+from .debug_state import USAGE, Breakpoint, Quit, Restart, Watch
 
 HELP = """\
 commands (Gibson's letters, then the long names; an unknown command prints the short usage):
@@ -48,7 +49,6 @@ class Commands:
 
     def loop(self, stopped: bool, error: bool = False) -> str:
         """Commands until one resumes: returns "run" when the program is not running and is to start."""
-        from .debugger import Quit, Restart
         d = self.d
         while True:
             line = d.read()
@@ -79,7 +79,7 @@ class Commands:
                 return "go"
             handler = COMMANDS.get(word)
             if handler is None:
-                self.say(USAGE_TEXT())
+                self.say(USAGE)
                 continue
             if handler.__name__ in RUNNING and (not stopped or d.engine is None):
                 self.say("the program is not running: r starts it\n")
@@ -232,7 +232,6 @@ class Commands:
         else:
             self.say(f"b {spec}: give a function name or a line number\n")
             return
-        from .debugger import Breakpoint
         d.numbers += 1
         d.breaks.append(Breakpoint(d.numbers, cond=cond.strip(), temporary=temporary, **new))  # type: ignore[arg-type]
 
@@ -347,7 +346,6 @@ class Commands:
         frame = self.frame_at(eng, index)
         names = re.findall(r"[A-Za-z_]\w*", rest)
         local = index > 0 and frame is not None and any(d.canonical(n) in frame.locals for n in names)
-        from .debugger import Watch
         d.numbers += 1
         d.watches.append(Watch(d.numbers, rest, value, eng.frames[index] if local else None))
         self.say(f"watch {d.numbers}: {rest} = {value}\n")
@@ -376,11 +374,6 @@ class Commands:
 
     def help(self, rest: str) -> None:
         self.say(HELP)
-
-
-def USAGE_TEXT() -> str:
-    from .debugger import USAGE
-    return USAGE
 
 
 COMMANDS = {

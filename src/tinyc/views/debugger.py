@@ -19,44 +19,7 @@ from .. import ast
 from ..errors import TinyCError
 from ..machine.console import Console, align_report
 from .debug_engine import CallInfo
-
-
-UNSET = "\0unset"  # a watch's value before a run has reached it
-
-
-class Quit(Exception):
-    """``q``/``x`` or the end of the command input: the session ends."""
-
-
-class Restart(Exception):
-    """``run`` while the program runs (or at an error): unwind it and start it again."""
-
-
-@dataclass
-class Breakpoint:
-    """A breakpoint on a function (``name``) or a line (``line``); ``cond`` a tiny-c expression."""
-
-    number: int
-    name: str = ""
-    line: int = 0
-    cond: str = ""
-    temporary: bool = False
-    enabled: bool = True
-    hits: int = 0
-
-    @property
-    def label(self) -> str:
-        return self.name or f"line {self.line}"
-
-
-@dataclass
-class Watch:
-    """``watch EXPR``: its last shown value; ``scope`` the call it belongs to (None: globals)."""
-
-    number: int
-    expr: str
-    value: str
-    scope: CallInfo | None = None
+from .debug_state import UNSET, Breakpoint, Quit, Restart, Watch
 
 
 @dataclass
@@ -109,15 +72,6 @@ class Places:
         """The next ten bytes of the text, as Gibson's ``%.10s`` shows them (a NUL ends them)."""
         chunk = bytes(self.data[pos:pos + 10])
         return chunk.split(b"\0")[0].decode("latin-1")
-
-
-USAGE = ("\tb <symbol>    set breakpoint\n"
-         "\tr,c           start or continue run to next breakpoint\n"
-         "\ti             display breakpoints\n"
-         "\tn             finish current and display next statement\n"
-         "\tp <symbol>    print the value of symbol\n"
-         "\t?             print this usage (default)\n"
-         "\tx,q           exit tiny C\n")
 
 
 class Debugger:

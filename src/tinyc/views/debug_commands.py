@@ -55,11 +55,13 @@ class Commands:
             word, _, rest = line.partition(" ")
             rest = rest.strip()
             if word in ("x", "q", "quit", "exit"):
+                d.leaving = True
                 raise Quit()
             if word in ("r", "c", "continue", "run"):
                 if not stopped:
                     return "run"
                 if word == "run" or (error and word == "r"):
+                    d.leaving = True
                     raise Restart()
                 d.mode = "run"
                 return "go"

@@ -100,6 +100,7 @@ class Debugger:
         self.selected = 0   # frames up from the innermost (up/down)
         self.at_entry: CallInfo | None = None  # stopped at a function breakpoint, at its [
         self.reported = False
+        self.leaving = False  # Quit or Restart is unwinding the run
         from .debug_commands import Commands
         self.commands = Commands(self)
 
@@ -127,6 +128,7 @@ class Debugger:
             if self.console.last != b"\n":
                 self.say("\n")
             self.console.flush()
+            self.leaving = True
             raise Quit()
         return line.decode("latin-1").strip()
 
@@ -148,6 +150,7 @@ class Debugger:
         while True:
             self.engine, self.places, go = self.start(self)
             self.mode, self.selected, self.reported, self.at_entry = "run", 0, False, None
+            self.leaving = False
             for w in self.watches:
                 w.scope, w.value = None, UNSET
             try:
@@ -258,6 +261,8 @@ class Debugger:
         """A call begins (its breakpoints are checked at its body's [, its parameters bound)."""
 
     def popped(self, eng, info: CallInfo) -> None:
+        if self.leaving:  # q or run unwinds the program: its watches go without a word
+            return
         for w in [w for w in self.watches if w.scope is info]:
             self.watches.remove(w)
             self.say(f"watch {w.number}: {w.expr} is out of scope now: deleted\n")

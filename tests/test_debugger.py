@@ -86,3 +86,11 @@ def test_a_program_that_cannot_start() -> None:
     done = session(["debug", "--dialect", "gibson", "missing.tc"], b"q\n")
     assert done.returncode != 0 or b"APPERR" in done.stdout
     assert b"Traceback" not in done.stderr
+
+
+def test_a_breakpoint_on_a_library_function_stops_at_its_call() -> None:
+    done = session(["debug", "double.tc"], b"b strlen\nr\nhello\nbt\nn\nq\n")
+    out = done.stdout.decode("latin-1")
+    assert "\nbreak at line 5 cursor pr[147]: strlen\n k=strlen(phrase)\n" in out
+    assert "*#0  strlen(s=hello) in the library\n #1  double(phrase=hello, verbose=1) at line 5\n" in out
+    assert "(tc-db) line 6 cursor(pr[157])->while(i=in\n" in out

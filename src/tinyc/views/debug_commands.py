@@ -297,7 +297,8 @@ class Commands:
                     s = frame.locals.get(dcl.name) if frame else None
                     args.append(f"{dcl.name}={self.symbol_value(eng, s).strip() if s else '?'}")
             mark = "*" if k == d.selected else " "
-            self.say(f"{mark}#{k}  {info.name}({', '.join(args)}) at line {d.places.line(info.pos)}\n")
+            at = f"at line {d.places.line(info.pos)}" if d.places.in_program(info.pos) else "in the library"
+            self.say(f"{mark}#{k}  {info.name}({', '.join(args)}) {at}\n")
         if not calls:
             self.say("#0  the entry statement\n")
 

@@ -180,9 +180,12 @@ class Debugger:
     def statement(self, eng, node: ast.Stmt) -> None:
         places = self.places
         assert places is not None
-        if not places.in_program(node.pos):
-            return
         top = eng.frames[-1]
+        if not places.in_program(node.pos):  # the library: only a breakpoint on its function stops there
+            if top.function is not None and node is top.function.body and places.in_program(top.site.pos):
+                if self.function_break(eng, top):
+                    self.pause(eng)
+            return
         line = places.source_line(node.pos)
         new_line, top.line = line != top.line, line
         depth = len(eng.frames)
@@ -213,7 +216,7 @@ class Debugger:
                 site = site or top.site.end
                 self.say(f"\nbreak at line {places.line(site)} cursor pr[{places.addr(site)}]: {top.name}\n"
                          f"{places.line_text(top.site.pos)}\n")
-                self.at_entry = top
+                self.at_entry = top if places.in_program(top.function.body.pos) else None
                 return True
         return False
 

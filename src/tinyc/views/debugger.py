@@ -207,8 +207,8 @@ class Debugger:
             self.pause(eng)
 
     def function_break(self, eng, top: CallInfo) -> bool:
-        places = self.places
-        assert places is not None
+        places, fn = self.places, top.function
+        assert places is not None and fn is not None  # asked at a function's body
         for bp in self.breaks:
             if bp.enabled and bp.name and bp.name == top.name and self.condition(eng, bp):
                 self.hit(bp)
@@ -216,7 +216,7 @@ class Debugger:
                 site = site or top.site.end
                 self.say(f"\nbreak at line {places.line(site)} cursor pr[{places.addr(site)}]: {top.name}\n"
                          f"{places.line_text(top.site.pos)}\n")
-                self.at_entry = top if places.in_program(top.function.body.pos) else None
+                self.at_entry = top if places.in_program(fn.body.pos) else None
                 return True
         return False
 

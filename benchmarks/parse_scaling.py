@@ -24,7 +24,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ["TINYC_NO_CACHE"] = "1"   # every load parses (set before tinyc reads it)
 
-import pyperf  # noqa: E402
+try:
+    import pyperf  # noqa: E402
+except ImportError:  # the bench extra is not installed: say so, not a traceback
+    sys.exit("this benchmark needs pyperf, the bench extra: .venv/bin/pip install '.[test,bench]' "
+             "(see benchmarks/README.md)")
 
 from tinyc.machine import interpreter  # noqa: E402
 from tinyc.machine.console import Console  # noqa: E402

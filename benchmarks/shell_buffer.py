@@ -19,7 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import pyperf  # noqa: E402
+try:
+    import pyperf  # noqa: E402
+except ImportError:  # the bench extra is not installed: say so, not a traceback
+    sys.exit("this benchmark needs pyperf, the bench extra: .venv/bin/pip install '.[test,bench]' "
+             "(see benchmarks/README.md)")
 
 from tinyc.cli.options import common_options  # noqa: E402
 from tinyc.machine.session import boot  # noqa: E402

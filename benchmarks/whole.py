@@ -123,6 +123,11 @@ def median(path: Path) -> float:
 
 
 def main() -> int:
+    try:
+        import pyperf  # noqa: F401  (the workers need it)
+    except ImportError:  # the bench extra is not installed: say so, not a traceback
+        sys.exit("this benchmark needs pyperf, the bench extra: .venv/bin/pip install '.[test,bench]' "
+                 "(see benchmarks/README.md)")
     progs = _programs()
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=7, help="timed runs of each command, alternated (default 7)")

@@ -130,8 +130,9 @@ def test_statements_and_error_reports(work):
         shown = typed + CRLF + b" " * column + b"<" + CRLF
         assert shown in py
         py = py.replace(shown, CRLF + b"<" + CRLF)
-    # at the end of input the Python shell ends its line (docs/shell.md); the IPL's gs just stops
-    assert ipl + CRLF == py
+    # at the end of input both end the prompt's line: the Python shell (docs/shell.md), and tinyc boot after
+    # the IPL's gs stops (issue 26: it left a bare tc> without a newline)
+    assert ipl == py
     text = ipl.replace(CRLF, b"\n")
     assert b"tc>sum 14\n\ntc> 2\ntc> 12\n" in text
     # section 10.2: the newline after the run, " L --- err  E", the line, blanks and < under the cursor
@@ -142,7 +143,7 @@ def test_statements_and_error_reports(work):
     assert b"tc>\n 0 --- err  26\n\n<\n" in text
     # found when main runs into it: k=0 has run, then ) starts a statement that is not an operand
     assert b"tc>\n 6 --- err  9\n  k=0)\n     <\ntc> 6 24 217 89783\n" in text
-    assert text.endswith(b"tc>tc> 42\ntc>\nstopped\ntc>")  # .d of the bad line; gn at the end of input: 99
+    assert text.endswith(b"tc>tc> 42\ntc>\nstopped\ntc>\n")  # .d of the bad line; gn at the end of input: 99
 
 
 def test_wont_fit_and_too_big(work):

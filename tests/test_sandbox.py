@@ -218,6 +218,7 @@ def test_the_notebook_magic_is_sandboxed_and_takes_the_switches(work, capsys, mo
     from IPython.core.interactiveshell import InteractiveShell
     ip = InteractiveShell.instance()
     ip.run_line_magic("load_ext", "tinyc")
+    capsys.readouterr()  # "already loaded" when an earlier test loaded it in the same shell
     monkeypatch.chdir(work)
     cell = 'main [ pn fopen(1,"../outside/secret.txt",0,1) ]\n'
     ip.run_cell_magic("tinyc", "", cell)

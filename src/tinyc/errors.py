@@ -80,11 +80,18 @@ def error_report(code: int, text: bytes, cursor: int, where: str | None = None) 
     with ``where`` (a file name, "the system library") a line ``in WHERE:`` comes after the first.
     """
     cursor = max(0, min(cursor, len(text) - 1))
-    line_no = text.count(b"\n", 0, cursor)
-    start = text.rfind(b"\n", 0, cursor) + 1
+    line_no, column = position(text, cursor)
+    start = cursor - column
     end = text.find(b"\n", start)
     line = text[start:end if end >= 0 else len(text)]
-    return line_report(code, line_no, line, cursor - start, where)
+    return line_report(code, line_no, line, column, where)
+
+
+def position(text: bytes, cursor: int) -> tuple[int, int]:
+    """``(line, column)`` of byte offset ``cursor`` in a buffer ``text`` whose ``text[0]`` is the newline
+    sentinel: the line counts from 1 (the report's number), the column from 0 (where the ``<`` stands)."""
+    cursor = max(0, min(cursor, len(text) - 1))
+    return text.count(b"\n", 0, cursor), cursor - (text.rfind(b"\n", 0, cursor) + 1)
 
 
 def line_report(code: int, line_no: int, line: bytes, column: int, where: str | None = None) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 from .. import __version__
 from ..machine.console import Console, align_report, byte_transparent_stdio
 from ..machine.session import boot, boot_with_files, file_sandbox, make_machine
-from .options import common_options
+from .options import common_options, unrecognized
 from ..machine.shipped import ProgramFileError, find_program, read_source, shipped_programs  # noqa: F401
 
 # Commands with their help.  Those with a module live there: ``add_arguments(parser, name)`` and
@@ -37,7 +37,7 @@ TOOLS = {
     "link": ("tinyc.cli.stage_views", "print the symbol levels and the memory map after linking"),
     "trace": ("tinyc.cli.trace", "run a program, printing each statement as it runs"),
     "compile": ("tinyc.cli.compile", "print the Python the fast engine generates for a program"),
-    "check": ("tinyc.cli.check", "list every syntax error and undeclared name of a program up front"),
+    "check": ("tinyc.cli.check", "list every syntax error, undeclared name and duplicate definition up front"),
     "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),
     "draw": ("tinyc.cli.draw", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
 }
@@ -153,7 +153,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     m.console.flush()
     if err:
         sys.stdout.flush()
-        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else align_report(ws.report(err, cu, len(args.files) > 1)))
+        report = ws.report(err, cu, len(args.files) > 1)
+        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else align_report(report, sys.stderr.isatty()))
         return 130 if err == ErrorCode.KILL and (interrupted or m.console.interrupted) else 1
     return 0
 
@@ -190,8 +191,10 @@ def cmd_boot(args: argparse.Namespace) -> int:
     except TinyCError as e:
         m.console.flush()
         if e.code == ErrorCode.KILL and m.console.at_eof:
+            if m.console.last != b"\n":  # end the prompt's line, as the shell does at the end of input
+                m.console.write(b"\r\n")
             return 0  # end of input at the IPL's own prompt: exit, as the shell does (14 item 10)
-        sys.stderr.write(align_report(error_report(e.code, b"\n" + text, e.address + 1)))
+        sys.stderr.write(align_report(error_report(e.code, b"\n" + text, e.address + 1), sys.stderr.isatty()))
         return 1
     finally:
         m.console.flush()
@@ -210,12 +213,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tinyc {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
+                                help="one of these; `tinyc COMMAND --help` describes its options")
 
     def wanted(name: str) -> bool:
         return command is None or name == command
     if wanted("run"):
-        run = sub.add_parser("run", help=BUILTIN["run"], parents=[common], epilog=SECURITY + "\n\n" + EPILOG,
+        run = sub.add_parser("run", help=BUILTIN["run"], description=BUILTIN["run"], parents=[common],
+                             epilog=SECURITY + "\n\n" + EPILOG,
                              formatter_class=argparse.RawDescriptionHelpFormatter)
         run.add_argument("files", nargs="*", metavar="FILE", help="program files, loaded in order (- is stdin)")
         run.add_argument("--entry", default="main", help="statement to run (default: main)")
@@ -224,15 +229,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                          help="run under the debugger (as tinyc debug; Gibson's tc -d)")
         dialect_options(run)
     if wanted("shell"):
-        sub.add_parser("shell", help=BUILTIN["shell"], parents=[common])
+        sub.add_parser("shell", help=BUILTIN["shell"], description=BUILTIN["shell"], parents=[common])
     if wanted("boot"):
-        boot_ = sub.add_parser("boot", help=BUILTIN["boot"], parents=[common])
+        boot_ = sub.add_parser("boot", help=BUILTIN["boot"], description=BUILTIN["boot"], parents=[common])
         boot_.add_argument("file", metavar="FILE", help="a system file, such as system.ipl (the one shipped with tinyc)")
         dialect_options(boot_)
     for name, (module, help_) in TOOLS.items():
         if not wanted(name):
             continue
-        tool = sub.add_parser(name, help=help_, parents=[common])
+        tool = sub.add_parser(name, help=help_, description=help_, parents=[common])
         tool.set_defaults(tool_module=module)
         if name == command:
             import importlib
@@ -295,6 +300,9 @@ def route(argv: list[str]) -> list[str]:
             return argv
         return ["shell"] + argv
     word, rest = argv[at], argv[:at] + argv[at + 1:]
+    if at > 0 and argv[at - 1] in ("-e", "-c"):
+        raise UsageError(f"{argv[at - 1]} STATEMENT is an option of the views: `tinyc tokens -e {word!r}` "
+                         f"(or parse, ast) shows the statement; `echo {word!r} | tinyc` runs it in the shell")
     if word in BUILTIN or word in TOOLS:
         return [word] + rest
     if word.lower().endswith(".ipl"):
@@ -359,7 +367,11 @@ def main(argv: list[str] | None = None) -> int:
         with byte_transparent_stdio():
             try:
                 argv = route(argv)
-                args = build_parser(argv[0] if argv else None).parse_args(argv)
+                named = argv[0] if argv and (argv[0] in BUILTIN or argv[0] in TOOLS) else None
+                parser = build_parser(named)
+                args, extra = parser.parse_known_args(argv)
+                if extra:
+                    raise UsageError(unrecognized(parser, named, extra))
                 return dispatch(args)
             except ProgramFileError as e:  # UsageError, or a program file that cannot be read
                 print(f"tinyc: {e}", file=sys.stderr)

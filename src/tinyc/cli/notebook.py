@@ -176,6 +176,7 @@ class TinyCMagics(Magics):
         import tempfile
         from pathlib import Path
         from ..machine import drawing, gibson
+        from ..machine.session import file_sandbox
         out, stdin = io.BytesIO(), _input(args.input)
         code = args.code if args.code is not None or args.entry == "main" else args.entry
         pictures: list[Path] = []  # what the cell's graphics drew, shown inline after its output
@@ -187,7 +188,7 @@ class TinyCMagics(Magics):
                 _with_limit(lambda: gibson.run(
                     path, code=code, quiet=args.quiet, engine=args.engine, memory=args.memory,
                     max_depth=args.max_depth, allow_system=args.allow_system, allow_plugins=args.allow_plugins,
-                    console=Console(stdin, out, strip_cr=True)))
+                    console=Console(stdin, out, strip_cr=True), files=file_sandbox(args, [])))
         finally:
             drawing.PICTURE_HOOKS.remove(pictures.append)
         _print_output(out.getvalue())

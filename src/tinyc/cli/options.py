@@ -64,3 +64,21 @@ def _add_machine_options(g, present: AbstractSet[str] = frozenset(), engine: boo
 def machine_options(p: argparse.ArgumentParser, engine: bool = True) -> None:
     """Add the machine options to ``p``; options it already has (from the parent parser) are kept."""
     _add_machine_options(p, set(p._option_string_actions), engine)
+
+
+def unrecognized(parser: argparse.ArgumentParser, command: str | None, extra: list[str]) -> str:
+    """The usage message for arguments ``extra`` that ``parser`` (for ``command``) did not recognize,
+    with the closest option of that command for a mistyped one (``--entyr``: did you mean --entry?)."""
+    import difflib  # only for a mistake
+    target = parser
+    if command is not None:
+        for action in parser._subparsers._group_actions if parser._subparsers else ():
+            target = getattr(action, "choices", {}).get(command, target)
+    options = [s for s in target._option_string_actions if s.startswith("--")]
+    where = f"tinyc {command}" if command else "tinyc"
+    words = []
+    for arg in extra:
+        close = difflib.get_close_matches(arg.split("=", 1)[0], options, n=1, cutoff=0.6) if arg.startswith("-") else []
+        words.append(f"{arg!r} (did you mean {close[0]}?)" if close else repr(arg))
+    return f"{command + ': ' if command else ''}unrecognized argument{'s' if len(extra) > 1 else ''} {', '.join(words)} " \
+           f"(`{where} --help` lists the options)"

@@ -7,6 +7,7 @@ read, so prompts appear before the input they ask for.
 
 from __future__ import annotations
 
+import codecs
 import os
 import sys
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
@@ -84,6 +85,8 @@ class Console:
         self._buf = bytearray()
         self._last = b"\n"  # the last byte flushed (see ``last``)
         self.at_eof = False  # input has ended
+        # a UTF-8 terminal drops bytes that are not UTF-8 (a Latin-1 file's "café"): show them as Latin-1
+        self._terminal = utf8_terminal(self.out) and codecs.getincrementaldecoder("utf-8")("tinyc.latin1")
 
     @property
     def last(self) -> bytes:
@@ -93,20 +96,24 @@ class Console:
     def write(self, data: bytes) -> None:
         self._buf += data
         if len(self._buf) > 8192:
-            self.flush()
+            self.flush(final=False)
 
     def put(self, c: int) -> None:
         """One byte (0..255) out: MC 1, which programs call once per character (the library's ``ps``)."""
         buf = self._buf
         buf.append(c)
         if len(buf) > 8192:
-            self.flush()
+            self.flush(final=False)
 
-    def flush(self) -> None:
+    def flush(self, final: bool = True) -> None:
+        """Write the buffered output; ``final`` False (a full buffer) may hold back the start of a UTF-8
+        character that the next bytes complete."""
         if self._buf:
             self._last = bytes(self._buf[-1:])
             data = bytes(self._buf).replace(b"\r", b"") if self.strip_cr else bytes(self._buf)
             self._buf.clear()
+            if self._terminal:
+                data = self._terminal.decode(data, final).encode("utf-8")
             try:
                 self.out.write(data)
                 self.out.flush()
@@ -160,7 +167,6 @@ class Console:
 # whatever the locale or PYTHONIOENCODING says.  Characters of tinyc's own messages that are not Latin-1
 # are written in UTF-8, and the surrogates of an undecodable file name as the bytes they stand for.
 
-import codecs  # noqa: E402
 import contextlib  # noqa: E402
 import io  # noqa: E402
 
@@ -175,6 +181,35 @@ def _as_bytes(error: UnicodeError) -> tuple[bytes, int]:
 
 
 codecs.register_error("tinyc.bytes", _as_bytes)
+
+
+def _as_latin1(error: UnicodeError) -> tuple[str, int]:
+    assert isinstance(error, UnicodeDecodeError)  # used only to decode output for a UTF-8 terminal
+    return error.object[error.start:error.end].decode("latin-1"), error.end
+
+
+codecs.register_error("tinyc.latin1", _as_latin1)
+
+
+def utf8_terminal(stream) -> bool:
+    """Whether ``stream`` is a terminal that decodes UTF-8 (the locale's encoding)."""
+    try:
+        if not os.isatty(stream.fileno()):
+            return False
+    except (AttributeError, OSError, ValueError):
+        return False
+    import locale
+    return locale.getpreferredencoding(False).lower().replace("-", "") == "utf8"
+
+
+def for_terminal(text: str) -> str:
+    """Program text (the Latin-1 view of its bytes) as a UTF-8 terminal should show it in a report: valid
+    UTF-8 as it is, any other byte as its Latin-1 character, and control bytes other than a tab (which
+    would move the cursor, ring the bell or clear the screen) escaped as ``\\xNN``."""
+    shown = text.encode("latin-1").decode("utf-8", "tinyc.latin1")
+    shown = "".join(f"\\x{ord(c):02x}" if (ord(c) < 32 and c != "\t") or 0x7F <= ord(c) < 0xA0 else c
+                    for c in shown)
+    return shown.encode("utf-8").decode("latin-1")
 
 
 @contextlib.contextmanager
@@ -208,14 +243,33 @@ def display_width(text: str) -> int:
     return width if width >= 0 else len(shown)
 
 
-def align_report(report: str) -> str:
+SHOWN = 160  # characters of a long report line shown on a terminal, around the error point
+
+
+def align_report(report: str, terminal: bool = False) -> str:
     """A tiny-c error report with its ``<`` moved under the same character as the terminal shows it.
 
     ``error_report`` pads with one space per byte; a UTF-8 character before the error point takes fewer
-    columns than bytes.  Reports of ASCII lines are returned unchanged."""
+    columns than bytes.  With ``terminal`` (the report goes to one) the line is shown by
+    :func:`for_terminal`, and a line longer than SHOWN characters (a binary file run as a program) is cut
+    to the part around the error point, with ``...`` where it was cut.  Reports of plain ASCII lines are
+    returned unchanged."""
     lines = report.split("\n")
-    if len(lines) < 3 or not lines[2].endswith("<") or lines[1].isascii():
+    at = next((i for i in range(1, len(lines)) if lines[i].endswith("<") and not lines[i].strip(" <")), None)
+    if at is None:
         return report
-    pad = len(lines[2]) - 1
-    lines[2] = " " * display_width(lines[1][:pad]) + "<"
+    source, pad = lines[at - 1], len(lines[at]) - 1
+    plain = source.isascii() and source.isprintable() and len(source) <= SHOWN
+    if plain or (not terminal and source.isascii()):
+        return report
+    if terminal:
+        start = max(0, pad - SHOWN // 2)
+        head = "..." if start else ""
+        tail = "..." if len(source) > start + SHOWN else ""
+        prefix = head + for_terminal(source[start:pad])
+        source = prefix + for_terminal(source[pad:start + SHOWN]) + tail
+    else:
+        prefix = source[:pad]
+    lines[at - 1] = source
+    lines[at] = " " * display_width(prefix) + "<"
     return "\n".join(lines)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import error_report, line_report
+from ..errors import error_report, line_report, position
 from .interpreter import Machine
 
 LINE = 133       # ln(133): the typed line
@@ -115,3 +115,15 @@ class Workspace:
                     text = b"\n" + mem.block(self.pr + first, self.pr + end - 1)
                     return error_report(error, text, cursor - first + 1, name)
         return error_report(error, self.text, cursor)
+
+    def locate(self, cursor: int) -> tuple[str | None, int, int]:
+        """``(file, line, column)`` of ``cursor`` (relative to ``pr``) for editor-style reports: the file
+        read into the buffer that holds it (None: not in a file) and the line in that file, both from 1,
+        the column of the report's ``<`` (just after the place found, as tiny-c points), from 1."""
+        for name, first, end in self.files:
+            if first <= cursor < end or (cursor == end and end == self.pe + 1):
+                text = b"\n" + self.machine.memory.block(self.pr + first, self.pr + end - 1)
+                line, column = position(text, cursor - first + 1)
+                return name, line, column + 1
+        line, column = position(self.text, cursor)
+        return None, line, column + 1

@@ -38,6 +38,7 @@ TOOLS = {
     "trace": ("tinyc.cli.trace", "run a program, printing each statement as it runs"),
     "compile": ("tinyc.cli.compile", "print the Python the fast engine generates for a program"),
     "check": ("tinyc.cli.check", "list every syntax error, undeclared name and duplicate definition up front"),
+    "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),
     "draw": ("tinyc.cli.draw", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
 }
 
@@ -127,6 +128,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 0
     if not args.files:
         raise UsageError("run: give a FILE (or - to read the program from standard input)")
+    if args.debug:  # tinyc run -d: the debug command's module (imported by name, as the tools are)
+        import importlib
+        return importlib.import_module("tinyc.cli.debug").command(args)
     if args.files.count("-") > 1:
         raise UsageError("run: standard input (-) can be read only once")
     if args.files[-1] != "-" and chosen_dialect(args, find_program(args.files[-1])) == "gibson":
@@ -221,6 +225,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         run.add_argument("files", nargs="*", metavar="FILE", help="program files, loaded in order (- is stdin)")
         run.add_argument("--entry", default="main", help="statement to run (default: main)")
         run.add_argument("--list", action="store_true", help="list the programs shipped with tinyc")
+        run.add_argument("-d", "--debug", action="store_true",
+                         help="run under the debugger (as tinyc debug; Gibson's tc -d)")
         dialect_options(run)
     if wanted("shell"):
         sub.add_parser("shell", help=BUILTIN["shell"], description=BUILTIN["shell"], parents=[common])

@@ -438,3 +438,19 @@ def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]
         raise TinyCError(decl.code if isinstance(decl, ast.ErrorStmt) else ErrorCode.LINKERR,
                          decl.address if isinstance(decl, ast.ErrorStmt) else at)
     return decl
+
+
+def parse_typed(code: str, base: int, outer: list[Level]) -> list[ast.Stmt]:
+    """Statements typed at the debugger (:mod:`tinyc.views.debugger`), parsed as a ``-r`` seed is: ``code``
+    lies at address ``base`` of the program memory, its names resolve in ``outer`` (levels keyed by
+    canonical name: the selected frame's locals, the application's globals, the libraries).  A statement
+    that does not parse becomes an ErrorStmt."""
+    text = "[" + code + "]"
+    full = " " * (base - 1) + text
+    tokens = tokenize(text)
+    for t in tokens:
+        t.start_pos = start_of(t) + base - 1
+        t.end_pos = end_of(t) + base - 1
+    item = TopItem("seed", 0, len(tokens))
+    block = parse_item(tokens, item, full, outer)
+    return list(block.body) if isinstance(block, ast.Block) else [block]

@@ -5,30 +5,55 @@
   (``~/.cache/tinyc``), where :func:`prune` removes entries that no current source would ask for.
 
 Both follow ``XDG_STATE_HOME``/``XDG_CACHE_HOME`` on Linux, which the test suite points at a temporary
-directory (tests/conftest.py), so tests never write to the real user directories.  A history file left
+directory (tests/conftest.py), so tests never write to the real user directories.  Every ``tinyc run``
+asks for the cache directory, and importing platformdirs costs a start milliseconds (its Unix module loads
+``tempfile``, ``random`` and more): so on Linux, where the answer is the XDG rule, :func:`cache_dir`
+follows that rule itself when the variable or the home directory is an absolute path (the cases in which
+platformdirs answers the same, as tests/test_startup.py checks), and asks platformdirs otherwise.  A history file left
 by earlier versions in ``~/.tinyc_history`` is still read if there is no new one.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import time
-from pathlib import Path
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from pathlib import Path  # imported where a Path is made: pathlib costs a start 2 ms (cache_path)
 
-from platformdirs import PlatformDirs
+APP = "tinyc"
 
-_DIRS = PlatformDirs("tinyc", appauthor=False)
+
+def _platform_dirs():
+    from platformdirs import PlatformDirs
+    return PlatformDirs(APP, appauthor=False)
+
+
+def cache_path() -> str:
+    """The user cache directory as a string: ``$XDG_CACHE_HOME/tinyc``, else ``~/.cache/tinyc`` on Linux."""
+    if sys.platform == "linux":
+        for base in (os.environ.get("XDG_CACHE_HOME", ""), os.path.join(os.environ.get("HOME", ""), ".cache")):
+            if os.path.isabs(base):
+                return os.path.join(base, APP)
+    return _platform_dirs().user_cache_dir
 
 
 def cache_dir() -> Path:
-    return Path(_DIRS.user_cache_dir)
+    """The user cache directory (:func:`cache_path`) as a Path."""
+    from pathlib import Path
+    return Path(cache_path())
 
 
 def state_dir() -> Path:
-    return Path(_DIRS.user_state_dir)
+    """The user state directory (``~/.local/state/tinyc`` on Linux), from platformdirs."""
+    from pathlib import Path
+    return Path(_platform_dirs().user_state_dir)
 
 
 def history_file() -> Path:
     """The ``tc>`` history; the old ``~/.tinyc_history`` while no new file exists."""
+    from pathlib import Path
     new = state_dir() / "history"
     old = Path.home() / ".tinyc_history"
     if not new.exists() and old.is_file():

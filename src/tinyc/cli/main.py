@@ -4,24 +4,28 @@ Exit status: 0 on success, 1 when a tiny-c error stopped the program (its report
 2 for bad command-line use, 130 after Ctrl-C, 70 for an internal error (a bug in tinyc).
 
 Every command takes the same machine options (one argparse parent parser).  A command's module is
-imported only when it is the command, so ``tinyc run`` does not load the stage views.
+imported only when it is the command, so ``tinyc run`` does not load the stage views.  The commonest
+command line, ``tinyc run FILE... [--entry NAME]``, is read by :func:`quick_args` without argparse:
+importing it and building the parsers (help formatters, gettext's look-ups, ``shutil``) cost a start a
+fifth of its time.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import signal
 from functools import lru_cache
 import sys
-from pathlib import Path
 
 from .. import __version__
 from ..machine.console import Console, align_report, byte_transparent_stdio
 from ..machine.session import boot, boot_with_files, make_machine
-from .options import common_options
-from ..machine.shipped import ProgramFileError, find_program, read_source, shipped_programs  # noqa: F401
+from ..machine.shipped import ProgramFileError, find_program, program_path, read_source, shipped_programs  # noqa: F401
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    import argparse  # imported only to build a parser: see quick_args
+    from pathlib import Path  # (pathlib costs a start 2 ms: os.path instead)
 
 # Commands with their help.  Those with a module live there: ``add_arguments(parser, name)`` and
 # ``command(args) -> int``.
@@ -55,15 +59,20 @@ class UsageError(ProgramFileError):
 
 # ---- running
 
+# The values of `run`'s own options when not given (argparse's defaults, and quick_args's namespace)
+RUN_DEFAULTS = {"entry": "main", "list": False, "dialect": None, "quiet": False, "code": None,
+                "allow_system": False}
+
+
 def dialect_options(p: argparse.ArgumentParser) -> None:
     """The options of the Gibson dialect (issue 15, docs/dialects.md)."""
-    p.add_argument("--dialect", choices=("pc", "gibson"), default=None,
+    p.add_argument("--dialect", choices=("pc", "gibson"), default=RUN_DEFAULTS["dialect"],
                    help="the language: pc (tiny-c/PC, the default) or gibson (Tom Gibson's tiny-C; "
                         "chosen by itself for a file that starts with #include)")
-    p.add_argument("-q", "--quiet", action="store_true", help="gibson: no banner, no done at the end")
-    p.add_argument("-r", dest="code", metavar="CODE", default=None,
+    p.add_argument("-q", "--quiet", action="store_true", default=RUN_DEFAULTS["quiet"], help="gibson: no banner, no done at the end")
+    p.add_argument("-r", dest="code", metavar="CODE", default=RUN_DEFAULTS["code"],
                    help="gibson: run the statement CODE instead of main()")
-    p.add_argument("--allow-system", action="store_true",
+    p.add_argument("--allow-system", action="store_true", default=RUN_DEFAULTS["allow_system"],
                    help="gibson: let the library's system() run shell commands (off by default)")
 
 
@@ -111,10 +120,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("run: give a FILE (or - to read the program from standard input)")
     if args.files.count("-") > 1:
         raise UsageError("run: standard input (-) can be read only once")
-    if args.files[-1] != "-" and chosen_dialect(args, find_program(args.files[-1])) == "gibson":
+    if args.files[-1] != "-" and chosen_dialect(args, program_path(args.files[-1])) == "gibson":
         if len(args.files) > 1:
             raise UsageError("the Gibson dialect runs one application file (use #include lines)")
-        return cmd_gibson(find_program(args.files[0]), args)
+        return cmd_gibson(program_path(args.files[0]), args)
     console = None
     if "-" not in args.files and sys.stdin.isatty() and sys.stdout.isatty():
         from ..shell.terminal import ProgramConsole
@@ -183,6 +192,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     imported): nothing parses the others in this run, and each parser argparse builds costs a start a
     fraction of a millisecond in help formatters and message lookups.  ``None`` builds them all, for
     ``--help``."""
+    import argparse
     common = _common()
     parser = argparse.ArgumentParser(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
@@ -196,8 +206,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         run = sub.add_parser("run", help=BUILTIN["run"], parents=[common], epilog=EPILOG,
                              formatter_class=argparse.RawDescriptionHelpFormatter)
         run.add_argument("files", nargs="*", metavar="FILE", help="program files, loaded in order (- is stdin)")
-        run.add_argument("--entry", default="main", help="statement to run (default: main)")
-        run.add_argument("--list", action="store_true", help="list the programs shipped with tinyc")
+        run.add_argument("--entry", default=RUN_DEFAULTS["entry"], help="statement to run (default: main)")
+        run.add_argument("--list", action="store_true", default=RUN_DEFAULTS["list"],
+                         help="list the programs shipped with tinyc")
         dialect_options(run)
     if wanted("shell"):
         sub.add_parser("shell", help=BUILTIN["shell"], parents=[common])
@@ -219,11 +230,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 @lru_cache(maxsize=None)
 def _common() -> argparse.ArgumentParser:
     """The machine options' parent parser, made once per process (a parent is only read)."""
+    from .options import common_options
     return common_options()
 
 
 @lru_cache(maxsize=None)
 def _takes_value() -> frozenset[str]:
+    import argparse
     dialect = argparse.ArgumentParser(add_help=False)
     dialect_options(dialect)  # --dialect and -r take a value before the command or file, too
     return frozenset(s for p in (_common(), dialect) for a in p._actions if a.nargs != 0 for s in a.option_strings)
@@ -246,6 +259,25 @@ def locate_command(argv: list[str]) -> int | None:
             continue
         return i
     return None
+
+
+def quick_args(argv: list[str]) -> argparse.Namespace | None:
+    """The namespace ``build_parser().parse_args(argv)`` gives for ``run FILE... [--entry NAME]`` (no other
+    option; ``-`` is a FILE), built without argparse; None for any other command line, which argparse
+    reads.  tests/test_startup.py checks that both give the same namespace."""
+    if len(argv) < 2 or argv[0] != "run":
+        return None
+    files, entry = argv[1:], str(RUN_DEFAULTS["entry"])
+    if len(files) >= 2 and files[-2] == "--entry":
+        files, entry = files[:-2], files[-1]
+    elif files[-1].startswith("--entry="):
+        files, entry = files[:-1], files[-1][len("--entry="):]
+    if not files or entry.startswith("-") or any(f.startswith("-") and f != "-" for f in files):
+        return None
+    from types import SimpleNamespace
+    from .options import MACHINE_DEFAULTS
+    args = SimpleNamespace(command="run", files=files, **{**MACHINE_DEFAULTS, **RUN_DEFAULTS, "entry": entry})
+    return args  # type: ignore[return-value]  # the attributes of an argparse.Namespace, which is all it is read for
 
 
 def _starts_with_include(path: str) -> bool:
@@ -277,7 +309,7 @@ def route(argv: list[str]) -> list[str]:
         return ["boot", word] + rest
     is_file = word.lower().endswith((".tc", ".c")) or os.sep in word
     try:
-        is_file = is_file or Path(word).exists()
+        is_file = is_file or os.path.exists(word)
     except (OSError, ValueError):
         pass
     if is_file and (_starts_with_include(word) or _asks_gibson(argv)):
@@ -324,8 +356,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with byte_transparent_stdio():
             try:
-                argv = route(argv)
-                args = build_parser(argv[0] if argv else None).parse_args(argv)
+                args = quick_args(argv)
+                if args is None:
+                    argv = route(argv)
+                    args = build_parser(argv[0] if argv else None).parse_args(argv)
                 return dispatch(args)
             except ProgramFileError as e:  # UsageError, or a program file that cannot be read
                 print(f"tinyc: {e}", file=sys.stderr)

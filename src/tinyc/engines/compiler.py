@@ -172,7 +172,10 @@ class FastEngine:
         names (``shapes``); the cache adds the generator's sources and the Python version.  The MC nodes
         the code reports at (``_N``) are kept as their places in a walk of ``tree``."""
         import marshal
-        import pickle
+        try:  # the C pickler alone: the pickle module's Python half costs a start 1 ms
+            from _pickle import dumps
+        except ImportError:
+            from pickle import dumps
 
         def make() -> bytes:
             if generate is None:
@@ -181,7 +184,7 @@ class FastEngine:
                 code, linemap, nodes = generate()
             place = {id(n): k for k, n in enumerate(walk(tree))}
             return marshal.dumps((code, linemap, [place[id(n)] for n in nodes]))
-        key = pickle.dumps((tree, shapes), pickle.HIGHEST_PROTOCOL)
+        key = dumps((tree, shapes), 5)  # protocol 5: pickle.HIGHEST_PROTOCOL since Python 3.8
         code, linemap, places = marshal.loads(self.disk_cache(key, make))
         name = "_run" if generate is not None else tree.name
         filename = f"<tinyc {name} {next(_serial)}>"  # each copy its own line map, as generate() gives

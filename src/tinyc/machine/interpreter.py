@@ -11,7 +11,7 @@ import sys
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from functools import lru_cache
-from pathlib import Path
+import os
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
@@ -36,7 +36,9 @@ DEFAULT_MAX_DEPTH = 1000
 
 def system_file() -> bytes:
     """The project's own system file (library, ``endlibrary``, a small shell), ``src/tinyc/lib/system.ipl``."""
-    return (Path(__file__).resolve().parent.parent / "lib" / "system.ipl").read_bytes()  # package data
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tinyc/ (os.path: no pathlib on a start)
+    with open(os.path.join(here, "lib", "system.ipl"), "rb") as f:  # package data
+        return f.read()
 
 
 @lru_cache(maxsize=256)

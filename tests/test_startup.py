@@ -43,6 +43,8 @@ NOT_ON_THE_RUN_PATH = [
     "pathlib",               # os.path on the way to a cache hit
     "urllib",
     "pickle",                # the C pickler (_pickle) alone
+    "contextlib",            # the few context managers of a run are classes
+    "signal",                # _signal: the signal module makes enums of its constants
 ]
 
 SCRIPT = """

@@ -12,9 +12,18 @@ fifth of its time.
 
 from __future__ import annotations
 
-import contextlib
+import gc
+_COLLECTING = gc.isenabled()
+gc.disable()  # until the end of this module's imports: see NoCollections
 import os
-import signal
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    import signal
+else:
+    try:  # the C module alone: the signal module turns its constants into enums, 1 ms of every start
+        import _signal as signal
+    except ImportError:
+        import signal
 from functools import lru_cache
 import sys
 
@@ -22,7 +31,6 @@ from .. import __version__
 from ..machine.console import Console, align_report, byte_transparent_stdio
 from ..machine.session import boot, boot_with_files, make_machine
 from ..machine.shipped import ProgramFileError, find_program, program_path, read_source, shipped_programs  # noqa: F401
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     import argparse  # imported only to build a parser: see quick_args
     from pathlib import Path  # (pathlib costs a start 2 ms: os.path instead)
@@ -128,9 +136,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if "-" not in args.files and sys.stdin.isatty() and sys.stdout.isatty():
         from ..shell.terminal import ProgramConsole
         console = ProgramConsole(strip_cr=args.strip_cr)
-    m, ws = boot_with_files(args, console)
+    with NoCollections():
+        m, ws = boot_with_files(args, console)
     interrupted: list[int] = []
-    with _noting_interrupts(interrupted):
+    with NotingInterrupts(interrupted):
         try:
             err, cu = ws.run(os.fsencode(args.entry))
         except ExitProgram:
@@ -145,22 +154,42 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-@contextlib.contextmanager
-def _noting_interrupts(seen: list):
+class NoCollections:
+    """No cyclic garbage collection in the block (as when it was entered after it).  Importing tinyc and
+    booting the library (unpickling its AST, loading the programs' code) make thousands of objects that
+    live for the whole run and no garbage: the collections their allocations set off only scan them,
+    a tenth of ``tinyc run hello.tc``."""
+
+    def __enter__(self) -> None:
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc) -> None:
+        if self.was:
+            gc.enable()
+
+
+class NotingInterrupts:
     """Ctrl-C still raises KeyboardInterrupt (the engines turn it into error 99), and is noted in ``seen``
     so that the exit status can tell it (130) from error 99 at the end of the input (1)."""
-    def handler(signum, frame):
-        seen.append(signum)
+
+    def __init__(self, seen: list):
+        self.seen = seen
+        self.old = None
+
+    def handler(self, signum, frame):
+        self.seen.append(signum)
         raise KeyboardInterrupt
-    try:
-        old = signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
+
+    def __enter__(self) -> None:
+        try:
+            self.old = signal.signal(signal.SIGINT, self.handler)
+        except ValueError:  # not the main thread
+            self.old = None
+
+    def __exit__(self, *exc) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
@@ -412,6 +441,9 @@ def entry() -> None:
             status = status or 120
     os._exit(status)
 
+
+if _COLLECTING:
+    gc.enable()  # this module's imports are done (gc.disable() at the top)
 
 if __name__ == "__main__":
     entry()

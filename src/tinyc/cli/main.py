@@ -175,7 +175,7 @@ class NotingInterrupts:
 
     def __init__(self, seen: list):
         self.seen = seen
-        self.old = None
+        self.old = None  # the handler before, while inside (None: the handler could not be set)
 
     def handler(self, signum, frame):
         self.seen.append(signum)
@@ -183,7 +183,7 @@ class NotingInterrupts:
 
     def __enter__(self) -> None:
         try:
-            self.old = signal.signal(signal.SIGINT, self.handler)
+            self.old = signal.signal(signal.SIGINT, self.handler)  # type: ignore[assignment]
         except ValueError:  # not the main thread
             self.old = None
 

@@ -116,3 +116,19 @@ def test_the_cache_directory_is_platformdirs_answer(monkeypatch, xdg, home):
     expected = PlatformDirs("tinyc", appauthor=False).user_cache_dir
     assert os.path.normpath(dirs.cache_path()) == os.path.normpath(expected)
     assert dirs.cache_dir() == Path(expected)
+
+
+def test_every_node_pickles_as_a_call_of_its_class_with_its_fields():
+    import inspect
+    import pickle
+
+    from tinyc import ast
+    from tinyc.machine.interpreter import _parse, system_file
+    classes = [c for c in vars(ast).values() if isinstance(c, type) and issubclass(c, ast.Node)]
+    for cls in classes:  # what Node.__reduce__ relies on
+        assert tuple(inspect.signature(cls.__init__).parameters)[1:] == cls._fields, cls.__name__
+    library = _parse(system_file(), 5000, ())
+    call = library.items[0].__reduce__()
+    assert call[0] is type(library.items[0]) and len(call[1]) == len(ast.fields(library.items[0]))
+    again = pickle.loads(pickle.dumps(library, pickle.HIGHEST_PROTOCOL))
+    assert again == library and again is not library

@@ -45,6 +45,7 @@ NOT_ON_THE_RUN_PATH = [
     "pickle",                # the C pickler (_pickle) alone
     "contextlib",            # the few context managers of a run are classes
     "signal",                # _signal: the signal module makes enums of its constants
+    "tinyc.engines.evaluator",  # the fast engine makes its reference evaluator when it first needs it
 ]
 
 SCRIPT = """

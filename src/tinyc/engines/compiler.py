@@ -18,7 +18,9 @@ from .. import ast
 from . import analysis
 from .analysis import Analysis, Unsupported, assigned_names, facts, walk
 from ..errors import ErrorCode, TinyCError
-from .evaluator import Evaluator
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from .evaluator import Evaluator
 from .fastrt import Linkage, runtime_globals
 
 _CODE: dict = {}          # (id(fn), int_bits, shape) -> (fn, factory code, nodes)
@@ -45,12 +47,25 @@ class FastEngine:
 
     def __init__(self, machine, disk_cache=None):
         self.m = machine
-        self.ref = Evaluator(machine)
+        self._ref: Evaluator | None = None  # made when first needed (see ``ref``)
         # ``disk_cache(key, make)``: marshalled code for ``key`` kept across runs (the machine's start
         # cache, :func:`tinyc.machine.startcache.code`); None generates every function in every process
         self.disk_cache = disk_cache
         self.depth = 0
         self._runtime: dict | None = None
+
+    @property
+    def ref(self) -> Evaluator:
+        """The reference evaluator, for the functions and statements not compiled.  Made (and its module
+        imported) when first asked for: a program whose code is all compiled never needs it."""
+        if self._ref is None:
+            from .evaluator import Evaluator
+            self._ref = Evaluator(self.m)
+        return self._ref
+
+    @ref.setter
+    def ref(self, evaluator: Evaluator) -> None:
+        self._ref = evaluator
 
     @property
     def runtime(self) -> dict:
@@ -61,6 +76,8 @@ class FastEngine:
     # ---- the engine interface
 
     def evaluate_constant(self, expr: ast.Expr) -> int:
+        if expr.__class__ is ast.Number:  # an array bound is nearly always a number: as Evaluator.eval_number
+            return self.m.memory.wrap(expr.value)
         return self.ref.evaluate_constant(expr)
 
     def run(self, stmts: list[ast.Stmt]) -> None:
@@ -195,10 +212,12 @@ class FastEngine:
         return _renamed(code, filename), [nodes[k] for k in places]
 
     def _fallback(self, sym):
-        """A function with dynamic locals: the reference evaluator runs it."""
-        ref, m = self.ref, self.m
+        """A function with dynamic locals: the reference evaluator runs it (made at the first such call:
+        every function a program names gets its fallback, few are ever called)."""
+        m = self.m
 
         def call(*a):
+            ref = self.ref
             m.top = a[-2]
             ref.depth = a[-1] - 1
             return ref.call(sym, list(a[:-2]), sym.function)

@@ -46,6 +46,7 @@ NOT_ON_THE_RUN_PATH = [
     "contextlib",            # the few context managers of a run are classes
     "signal",                # _signal: the signal module makes enums of its constants
     "tinyc.engines.evaluator",  # the fast engine makes its reference evaluator when it first needs it
+    "tinyc.syntax.dialect",  # a file that does not start with # announces no dialect
 ]
 
 SCRIPT = """
@@ -133,3 +134,17 @@ def test_every_node_pickles_as_a_call_of_its_class_with_its_fields():
     assert call[0] is type(library.items[0]) and len(call[1]) == len(ast.fields(library.items[0]))
     again = pickle.loads(pickle.dumps(library, pickle.HIGHEST_PROTOCOL))
     assert again == library and again is not library
+
+
+def test_error_codes_behave_as_the_int_enum_they_were():
+    import pickle
+
+    from tinyc.errors import ErrorCode, TinyCError
+    kill = ErrorCode.KILL
+    assert kill == 99 and int(kill) == 99 and str(kill) == "99" and f"{kill}" == "99" and b"%d" % kill == b"99"
+    assert kill.name == "KILL" and kill.text == "stopped" and repr(kill) == "<ErrorCode.KILL: 99>"
+    assert ErrorCode(99) is kill and pickle.loads(pickle.dumps(kill)) is kill
+    assert [int(c) for c in ErrorCode][:4] == [1, 2, 3, 5] and len(list(ErrorCode)) == 19
+    with pytest.raises(ValueError):
+        ErrorCode(4)
+    assert TinyCError(9, 0).code is ErrorCode.SYNXERR and TinyCError(55, 0).code == 55

@@ -89,12 +89,14 @@ def chosen_dialect(args: argparse.Namespace, path: str | Path) -> str:
     (with a note on stderr), else pc."""
     if getattr(args, "dialect", None):
         return args.dialect
-    from ..syntax.dialect import detect
     try:
         with open(path, "rb") as f:
             start = f.read(16)
     except OSError:
         return "pc"
+    if not start.startswith(b"#"):  # no header line: no need to import the dialects (a start's 1 ms)
+        return "pc"
+    from ..syntax.dialect import detect
     if detect(start) is not None:
         print(f"tinyc: {path} starts with a #include/#loadMC header line: running it in the Gibson dialect "
               "(--dialect gibson; --dialect pc to override)", file=sys.stderr)

@@ -7,6 +7,8 @@ addresses that error reports use.  Names are stored canonicalised (first 7 chara
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 
 class Node:
     """The base of every node: ``pos`` and ``end`` are byte offsets (see the module docstring).
@@ -19,9 +21,19 @@ class Node:
     _fields: tuple[str, ...] = ("pos", "end")
     __hash__ = None  # type: ignore[assignment]  # equal by value, like the dataclasses they were
 
+    _values = attrgetter("pos", "end")  # the fields' values, as a tuple in the order of _fields
+
     def __init_subclass__(cls) -> None:
         inherited: tuple[str, ...] = getattr(cls.__mro__[1], "_fields")
         cls._fields = inherited + tuple(cls.__dict__.get("__slots__", ()))
+        cls._values = attrgetter(*cls._fields)
+
+    def __reduce__(self) -> tuple:
+        """Pickled as the call of its class with its fields' values (every ``__init__`` takes them in
+        the order of ``_fields``): the start-up cache (:mod:`tinyc.machine.startcache`) then loads the
+        library's AST in half the time and space of pickle's default for slotted objects (a state dict
+        per node, set attribute by attribute)."""
+        return (self.__class__, self._values(self))
 
     def __init__(self, pos: int, end: int) -> None:
         self.pos = pos

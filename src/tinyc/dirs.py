@@ -11,7 +11,11 @@ is ever unpickled: only what this user's tinyc wrote (issue 24, docs/security.md
 0700 and every file in it 0600.
 
 Both follow ``XDG_STATE_HOME``/``XDG_CACHE_HOME`` on Linux, which the test suite points at a temporary
-directory (tests/conftest.py), so tests never write to the real user directories.  A history file left
+directory (tests/conftest.py), so tests never write to the real user directories.  Every ``tinyc run``
+asks for the cache directory, and importing platformdirs costs a start milliseconds (its Unix module loads
+``tempfile``, ``random`` and more): so on Linux, where the answer is the XDG rule, :func:`cache_dir`
+follows that rule itself when the variable or the home directory is an absolute path (the cases in which
+platformdirs answers the same, as tests/test_startup.py checks), and asks platformdirs otherwise.  A history file left
 by earlier versions in ``~/.tinyc_history`` is still read if there is no new one.
 """
 
@@ -19,16 +23,33 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 import time
-from pathlib import Path
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from pathlib import Path  # imported where a Path is made: pathlib costs a start 2 ms (cache_path)
 
-from platformdirs import PlatformDirs
+APP = "tinyc"
 
-_DIRS = PlatformDirs("tinyc", appauthor=False)
+
+def _platform_dirs():
+    from platformdirs import PlatformDirs
+    return PlatformDirs(APP, appauthor=False)
+
+
+def cache_path() -> str:
+    """The user cache directory as a string: ``$XDG_CACHE_HOME/tinyc``, else ``~/.cache/tinyc`` on Linux."""
+    if sys.platform == "linux":
+        for base in (os.environ.get("XDG_CACHE_HOME", ""), os.path.join(os.environ.get("HOME", ""), ".cache")):
+            if os.path.isabs(base):
+                return os.path.join(base, APP)
+    return _platform_dirs().user_cache_dir
 
 
 def cache_dir() -> Path:
-    return Path(_DIRS.user_cache_dir)
+    """The user cache directory (:func:`cache_path`) as a Path."""
+    from pathlib import Path
+    return Path(cache_path())
 
 
 KEY_FILE = "key"   # the per-user sealing key in the cache directory: 32 random bytes, mode 0600
@@ -43,23 +64,22 @@ def _private(st: os.stat_result) -> bool:
     return getuid is None or (st.st_uid == getuid() and not st.st_mode & 0o077)
 
 
-def private_cache_dir() -> Path | None:
-    """The cache directory, made (mode 0700) if missing and closed to others if it was open; None when it
-    cannot be made or belongs to another user (then nothing is cached)."""
-    folder = cache_dir()
+def private_cache_dir() -> str | None:
+    """The cache directory (a str: no pathlib on the start path), made (mode 0700) if missing and closed to
+    others if it was open; None when it cannot be made or belongs to another user (then nothing is cached)."""
+    folder = cache_path()
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = folder.stat()
-        if not _private(st):
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        if not _private(os.stat(folder)):
             os.chmod(folder, 0o700)  # fails (None) when the directory is not ours
-            if not _private(folder.stat()):
+            if not _private(os.stat(folder)):
                 return None
     except OSError:
         return None
     return folder
 
 
-def _read_key(path: Path) -> bytes | None:
+def _read_key(path: str) -> bytes | None:
     try:
         fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
     except OSError:
@@ -76,20 +96,20 @@ def _read_key(path: Path) -> bytes | None:
     return key if len(key) == KEY_SIZE else None
 
 
-def _new_key(folder: Path) -> bytes | None:
+def _new_key(folder: str) -> bytes | None:
     """A fresh key, written to a private temporary file and linked into place (so that a concurrent start
     never reads half a key); None when the file cannot be made."""
     key = os.urandom(KEY_SIZE)
-    tmp = folder / f"{KEY_FILE}.{os.getpid()}.tmp"
+    tmp = os.path.join(folder, f"{KEY_FILE}.{os.getpid()}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
         try:
             os.write(fd, key)
         finally:
             os.close(fd)
-        os.link(tmp, folder / KEY_FILE)
+        os.link(tmp, os.path.join(folder, KEY_FILE))
     except FileExistsError:  # another process made one first: that one is the key
-        return _read_key(folder / KEY_FILE)
+        return _read_key(os.path.join(folder, KEY_FILE))
     except OSError:
         return None
     finally:
@@ -106,20 +126,20 @@ def cache_key() -> bytes | None:
     folder = private_cache_dir()
     if folder is None:
         return None
-    known = _KEYS.get(str(folder))
+    known = _KEYS.get(folder)
     if known is not None:
         return known
-    path = folder / KEY_FILE
+    path = os.path.join(folder, KEY_FILE)
     key = _read_key(path)
     if key is None:
-        if path.exists() or path.is_symlink():
+        if os.path.lexists(path):
             try:
-                path.unlink()  # unsafe (readable by others, a link, the wrong size): never trusted
+                os.unlink(path)  # unsafe (readable by others, a link, the wrong size): never trusted
             except OSError:
                 return None
         key = _new_key(folder)
     if key is not None:
-        _KEYS[str(folder)] = key
+        _KEYS[folder] = key
     return key
 
 
@@ -153,7 +173,7 @@ def _compare_digest(a: bytes, b: bytes) -> bool:
     return _compare_digest(a, b)
 
 
-def sealed_read(path: Path) -> bytes | None:
+def sealed_read(path: str | Path) -> bytes | None:
     """The bytes sealed in the cache file ``path`` by :func:`sealed_write`; None when the file is missing,
     unreadable, or its tag does not match (written by anything but this user's tinyc, or changed since)."""
     key = cache_key()
@@ -168,13 +188,13 @@ def sealed_read(path: Path) -> bytes | None:
     return data if _compare_digest(tag, _tag(key, data)) else None
 
 
-def sealed_write(path: Path, data: bytes) -> bool:
+def sealed_write(path: str | Path, data: bytes) -> bool:
     """Write ``data`` under its tag to the cache file ``path`` (mode 0600, replaced atomically); False
     when it cannot (no key, no room): a cache is only a cache."""
     key = cache_key()
     if key is None:
         return False
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp = f"{path}.{os.getpid()}.tmp"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, 0o600)
         with open(fd, "wb") as f:
@@ -191,11 +211,14 @@ def sealed_write(path: Path, data: bytes) -> bool:
 
 
 def state_dir() -> Path:
-    return Path(_DIRS.user_state_dir)
+    """The user state directory (``~/.local/state/tinyc`` on Linux), from platformdirs."""
+    from pathlib import Path
+    return Path(_platform_dirs().user_state_dir)
 
 
 def history_file() -> Path:
     """The ``tc>`` history; the old ``~/.tinyc_history`` while no new file exists."""
+    from pathlib import Path
     new = state_dir() / "history"
     old = Path.home() / ".tinyc_history"
     if not new.exists() and old.is_file():

@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def _message(code: int) -> str:
-    text = ErrorCode(code).text if code in ErrorCode._value2member_map_ else "error"
+    text = ErrorCode(code).text if code in ErrorCode._members else "error"
     return f"error {code}: {text}"
 
 

@@ -4,24 +4,36 @@ Exit status: 0 on success, 1 when a tiny-c error stopped the program (its report
 2 for bad command-line use, 130 after Ctrl-C, 70 for an internal error (a bug in tinyc).
 
 Every command takes the same machine options (one argparse parent parser).  A command's module is
-imported only when it is the command, so ``tinyc run`` does not load the stage views.
+imported only when it is the command, so ``tinyc run`` does not load the stage views.  The commonest
+command line, ``tinyc run FILE... [--entry NAME]``, is read by :func:`quick_args` without argparse:
+importing it and building the parsers (help formatters, gettext's look-ups, ``shutil``) cost a start a
+fifth of its time.
 """
 
 from __future__ import annotations
 
-import argparse
-import contextlib
+import gc
+_COLLECTING = gc.isenabled()
+gc.disable()  # until the end of this module's imports: see NoCollections
 import os
-import signal
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    import signal
+else:
+    try:  # the C module alone: the signal module turns its constants into enums, 1 ms of every start
+        import _signal as signal
+    except ImportError:
+        import signal
 from functools import lru_cache
 import sys
-from pathlib import Path
 
 from .. import __version__
 from ..machine.console import Console, OutputClosed, align_report, byte_transparent_stdio, flush_consoles
 from ..machine.session import boot, boot_with_files, file_sandbox, make_machine
-from .options import common_options, unrecognized
-from ..machine.shipped import ProgramFileError, find_program, read_source, shipped_programs  # noqa: F401
+from ..machine.shipped import ProgramFileError, find_program, program_path, read_source, shipped_programs  # noqa: F401
+if TYPE_CHECKING:
+    import argparse  # imported only to build a parser: see quick_args
+    from pathlib import Path  # (pathlib costs a start 2 ms: os.path instead)
 
 # Commands with their help.  Those with a module live there: ``add_arguments(parser, name)`` and
 # ``command(args) -> int``.
@@ -69,18 +81,23 @@ class UsageError(ProgramFileError):
 
 # ---- running
 
+# The values of `run`'s own options when not given (argparse's defaults, and quick_args's namespace)
+RUN_DEFAULTS = {"entry": "main", "list": False, "dialect": None, "quiet": False, "code": None,
+                "allow_system": False, "allow_plugins": False, "debug": False}
+
+
 def dialect_options(p: argparse.ArgumentParser) -> None:
     """The options of the Gibson dialect (issue 15, docs/dialects.md)."""
-    p.add_argument("--dialect", choices=("pc", "gibson"), default=None,
+    p.add_argument("--dialect", choices=("pc", "gibson"), default=RUN_DEFAULTS["dialect"],
                    help="the language: pc (tiny-c/PC, the default) or gibson (Tom Gibson's tiny-C; "
                         "chosen by itself for a file that starts with #include)")
-    p.add_argument("-q", "--quiet", action="store_true", help="gibson: no banner, no done at the end")
-    p.add_argument("-r", dest="code", metavar="CODE", default=None,
+    p.add_argument("-q", "--quiet", action="store_true", default=RUN_DEFAULTS["quiet"], help="gibson: no banner, no done at the end")
+    p.add_argument("-r", dest="code", metavar="CODE", default=RUN_DEFAULTS["code"],
                    help="gibson: run the statement CODE instead of main()")
-    p.add_argument("--allow-system", action="store_true",
+    p.add_argument("--allow-system", action="store_true", default=RUN_DEFAULTS["allow_system"],
                    help="gibson: let the library's system() run any shell command as you (off by default): "
                         "the program can then do anything you can; only for programs you trust")
-    p.add_argument("--allow-plugins", action="store_true",
+    p.add_argument("--allow-plugins", action="store_true", default=RUN_DEFAULTS["allow_plugins"],
                    help="gibson: let #loadMC NAME load NAME.py beside the program: Python code that runs "
                         "with your rights (off by default; shipped and installed plug-ins need no switch)")
 
@@ -90,12 +107,14 @@ def chosen_dialect(args: argparse.Namespace, path: str | Path) -> str:
     (with a note on stderr), else pc."""
     if getattr(args, "dialect", None):
         return args.dialect
-    from ..syntax.dialect import detect
     try:
         with open(path, "rb") as f:
             start = f.read(16)
     except OSError:
         return "pc"
+    if not start.startswith(b"#"):  # no header line: no need to import the dialects (a start's 1 ms)
+        return "pc"
+    from ..syntax.dialect import detect
     if detect(start) is not None:
         print(f"tinyc: {path} starts with a #include/#loadMC header line: running it in the Gibson dialect "
               "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
@@ -133,17 +152,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         return importlib.import_module("tinyc.cli.debug").command(args)
     if args.files.count("-") > 1:
         raise UsageError("run: standard input (-) can be read only once")
-    if args.files[-1] != "-" and chosen_dialect(args, find_program(args.files[-1])) == "gibson":
+    if args.files[-1] != "-" and chosen_dialect(args, program_path(args.files[-1])) == "gibson":
         if len(args.files) > 1:
             raise UsageError("the Gibson dialect runs one application file (use #include lines)")
-        return cmd_gibson(find_program(args.files[0]), args)
+        return cmd_gibson(program_path(args.files[0]), args)
     console = None
     if "-" not in args.files and sys.stdin.isatty() and sys.stdout.isatty():
         from ..shell.terminal import ProgramConsole
         console = ProgramConsole(strip_cr=args.strip_cr)
-    m, ws = boot_with_files(args, console)
+    with NoCollections():
+        m, ws = boot_with_files(args, console)
     interrupted: list[int] = []
-    with _noting_interrupts(interrupted):
+    with NotingInterrupts(interrupted):
         try:
             err, cu = ws.run(os.fsencode(args.entry))
         except ExitProgram:
@@ -159,22 +179,42 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-@contextlib.contextmanager
-def _noting_interrupts(seen: list):
+class NoCollections:
+    """No cyclic garbage collection in the block (as when it was entered after it).  Importing tinyc and
+    booting the library (unpickling its AST, loading the programs' code) make thousands of objects that
+    live for the whole run and no garbage: the collections their allocations set off only scan them,
+    a tenth of ``tinyc run hello.tc``."""
+
+    def __enter__(self) -> None:
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc) -> None:
+        if self.was:
+            gc.enable()
+
+
+class NotingInterrupts:
     """Ctrl-C still raises KeyboardInterrupt (the engines turn it into error 99), and is noted in ``seen``
     so that the exit status can tell it (130) from error 99 at the end of the input (1)."""
-    def handler(signum, frame):
-        seen.append(signum)
+
+    def __init__(self, seen: list):
+        self.seen = seen
+        self.old = None  # the handler before, while inside (None: the handler could not be set)
+
+    def handler(self, signum, frame):
+        self.seen.append(signum)
         raise KeyboardInterrupt
-    try:
-        old = signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
+
+    def __enter__(self) -> None:
+        try:
+            self.old = signal.signal(signal.SIGINT, self.handler)  # type: ignore[assignment]
+        except ValueError:  # not the main thread
+            self.old = None
+
+    def __exit__(self, *exc) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
@@ -208,6 +248,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     imported): nothing parses the others in this run, and each parser argparse builds costs a start a
     fraction of a millisecond in help formatters and message lookups.  ``None`` builds them all, for
     ``--help``."""
+    import argparse
     common = _common()
     parser = argparse.ArgumentParser(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
@@ -223,9 +264,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                              epilog=SECURITY + "\n\n" + EPILOG,
                              formatter_class=argparse.RawDescriptionHelpFormatter)
         run.add_argument("files", nargs="*", metavar="FILE", help="program files, loaded in order (- is stdin)")
-        run.add_argument("--entry", default="main", help="statement to run (default: main)")
-        run.add_argument("--list", action="store_true", help="list the programs shipped with tinyc")
-        run.add_argument("-d", "--debug", action="store_true",
+        run.add_argument("--entry", default=RUN_DEFAULTS["entry"], help="statement to run (default: main)")
+        run.add_argument("--list", action="store_true", default=RUN_DEFAULTS["list"],
+                         help="list the programs shipped with tinyc")
+        run.add_argument("-d", "--debug", action="store_true", default=RUN_DEFAULTS["debug"],
                          help="run under the debugger (as tinyc debug; Gibson's tc -d)")
         dialect_options(run)
     if wanted("shell"):
@@ -248,11 +290,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 @lru_cache(maxsize=None)
 def _common() -> argparse.ArgumentParser:
     """The machine options' parent parser, made once per process (a parent is only read)."""
+    from .options import common_options
     return common_options()
 
 
 @lru_cache(maxsize=None)
 def _takes_value() -> frozenset[str]:
+    import argparse
     dialect = argparse.ArgumentParser(add_help=False)
     dialect_options(dialect)  # --dialect and -r take a value before the command or file, too
     return frozenset(s for p in (_common(), dialect) for a in p._actions if a.nargs != 0 for s in a.option_strings)
@@ -275,6 +319,25 @@ def locate_command(argv: list[str]) -> int | None:
             continue
         return i
     return None
+
+
+def quick_args(argv: list[str]) -> argparse.Namespace | None:
+    """The namespace ``build_parser().parse_args(argv)`` gives for ``run FILE... [--entry NAME]`` (no other
+    option; ``-`` is a FILE), built without argparse; None for any other command line, which argparse
+    reads.  tests/test_startup.py checks that both give the same namespace."""
+    if len(argv) < 2 or argv[0] != "run":
+        return None
+    files, entry = argv[1:], str(RUN_DEFAULTS["entry"])
+    if len(files) >= 2 and files[-2] == "--entry":
+        files, entry = files[:-2], files[-1]
+    elif files[-1].startswith("--entry="):
+        files, entry = files[:-1], files[-1][len("--entry="):]
+    if not files or entry.startswith("-") or any(f.startswith("-") and f != "-" for f in files):
+        return None
+    from types import SimpleNamespace
+    from .options import MACHINE_DEFAULTS
+    args = SimpleNamespace(command="run", files=files, **{**MACHINE_DEFAULTS, **RUN_DEFAULTS, "entry": entry})
+    return args  # type: ignore[return-value]  # the attributes of an argparse.Namespace, which is all it is read for
 
 
 def _starts_with_include(path: str) -> bool:
@@ -309,7 +372,7 @@ def route(argv: list[str]) -> list[str]:
         return ["boot", word] + rest
     is_file = word.lower().endswith((".tc", ".c")) or os.sep in word
     try:
-        is_file = is_file or Path(word).exists()
+        is_file = is_file or os.path.exists(word)
     except (OSError, ValueError):
         pass
     if is_file and (_starts_with_include(word) or _asks_gibson(argv)):
@@ -354,8 +417,8 @@ def internal_error(e: Exception) -> str:
     """The one line that reports an internal error (exit 70).  A package data file that is missing (the
     system file, a grammar, the Gibson library) is a broken installation, not a bug in the program: the
     line names the file."""
-    package = Path(__file__).resolve().parents[1]
-    if isinstance(e, FileNotFoundError) and e.filename and Path(str(e.filename)).resolve().is_relative_to(package):
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__))) + os.sep
+    if isinstance(e, FileNotFoundError) and e.filename and os.path.realpath(str(e.filename)).startswith(package):
         return f"tinyc: the installation is incomplete: {e.filename} is missing (reinstall tinyc)"
     return f"tinyc: internal error (a bug in tinyc; TINYC_DEBUG=1 shows the traceback): {type(e).__name__}: {e}"
 
@@ -366,12 +429,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with byte_transparent_stdio():
             try:
-                argv = route(argv)
-                named = argv[0] if argv and (argv[0] in BUILTIN or argv[0] in TOOLS) else None
-                parser = build_parser(named)
-                args, extra = parser.parse_known_args(argv)
-                if extra:
-                    raise UsageError(unrecognized(parser, named, extra))
+                args = quick_args(argv)
+                if args is None:
+                    argv = route(argv)
+                    named = argv[0] if argv and (argv[0] in BUILTIN or argv[0] in TOOLS) else None
+                    parser = build_parser(named)
+                    args, extra = parser.parse_known_args(argv)
+                    if extra:
+                        from .options import unrecognized
+                        raise UsageError(unrecognized(parser, named, extra))
                 return dispatch(args)
             except ProgramFileError as e:  # UsageError, or a program file that cannot be read
                 print(f"tinyc: {e}", file=sys.stderr)
@@ -442,6 +508,9 @@ def entry() -> None:
             status = status or 120
     os._exit(status)
 
+
+if _COLLECTING:
+    gc.enable()  # this module's imports are done (gc.disable() at the top)
 
 if __name__ == "__main__":
     entry()

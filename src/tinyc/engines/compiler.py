@@ -12,14 +12,15 @@ from __future__ import annotations
 import itertools
 import sys
 import types
-from contextlib import contextmanager
 
 from .. import ast
 
 from . import analysis
 from .analysis import Analysis, Unsupported, assigned_names, facts, walk
 from ..errors import ErrorCode, TinyCError
-from .evaluator import Evaluator
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from .evaluator import Evaluator
 from .fastrt import Linkage, runtime_globals
 
 _CODE: dict = {}          # (id(fn), int_bits, shape) -> (fn, factory code, nodes)
@@ -33,21 +34,25 @@ def _renamed(code: types.CodeType, filename: str) -> types.CodeType:
     return code.replace(co_filename=filename, co_consts=consts)
 
 
-@contextmanager
-def _python_depth(frames: int = 20000):
+class _python_depth:
     """Python's recursion limit at least ``frames`` above the current depth while the engine works on a
-    tree: pickling a function's AST for its cache key and generating its code recurse once or more per
-    level of an expression, and the limit the machine set for tiny-c calls (``--max-depth``) must not
-    decide whether a program runs (the parser keeps trees below 2,000 levels: error 16)."""
-    depth, f = 0, sys._getframe()  # type: tuple[int, types.FrameType | None]
-    while f is not None:
-        depth, f = depth + 1, f.f_back
-    saved = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(saved, depth + frames))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(saved)
+    tree (``with _python_depth():``): pickling a function's AST for its cache key and generating its code
+    recurse once or more per level of an expression, and the limit the machine set for tiny-c calls
+    (``--max-depth``) must not decide whether a program runs (the parser keeps trees below 2,000 levels:
+    error 16).  A class, not contextlib's decorator: contextlib is not imported by ``tinyc run``."""
+
+    def __init__(self, frames: int = 20000):
+        self.frames = frames
+
+    def __enter__(self) -> None:
+        depth, f = 0, sys._getframe()  # type: tuple[int, types.FrameType | None]
+        while f is not None:
+            depth, f = depth + 1, f.f_back
+        self.saved = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(self.saved, depth + self.frames))
+
+    def __exit__(self, *exc) -> None:
+        sys.setrecursionlimit(self.saved)
 
 
 def _params(fn: ast.Function) -> list[tuple[str, ast.Declarator]]:
@@ -63,12 +68,25 @@ class FastEngine:
 
     def __init__(self, machine, disk_cache=None):
         self.m = machine
-        self.ref = Evaluator(machine)
+        self._ref: Evaluator | None = None  # made when first needed (see ``ref``)
         # ``disk_cache(key, make)``: marshalled code for ``key`` kept across runs (the machine's start
         # cache, :func:`tinyc.machine.startcache.code`); None generates every function in every process
         self.disk_cache = disk_cache
         self.depth = 0
         self._runtime: dict | None = None
+
+    @property
+    def ref(self) -> Evaluator:
+        """The reference evaluator, for the functions and statements not compiled.  Made (and its module
+        imported) when first asked for: a program whose code is all compiled never needs it."""
+        if self._ref is None:
+            from .evaluator import Evaluator
+            self._ref = Evaluator(self.m)
+        return self._ref
+
+    @ref.setter
+    def ref(self, evaluator: Evaluator) -> None:
+        self._ref = evaluator
 
     @property
     def runtime(self) -> dict:
@@ -79,6 +97,8 @@ class FastEngine:
     # ---- the engine interface
 
     def evaluate_constant(self, expr: ast.Expr) -> int:
+        if expr.__class__ is ast.Number:  # an array bound is nearly always a number: as Evaluator.eval_number
+            return self.m.memory.wrap(expr.value)
         return self.ref.evaluate_constant(expr)
 
     def run(self, stmts: list[ast.Stmt]) -> None:
@@ -199,7 +219,10 @@ class FastEngine:
         names (``shapes``); the cache adds the generator's sources and the Python version.  The MC nodes
         the code reports at (``_N``) are kept as their places in a walk of ``tree``."""
         import marshal
-        import pickle
+        try:  # the C pickler alone: the pickle module's Python half costs a start 1 ms
+            from _pickle import dumps
+        except ImportError:
+            from pickle import dumps
 
         def make() -> bytes:
             if generate is None:
@@ -210,7 +233,7 @@ class FastEngine:
             return marshal.dumps((code, linemap, [place[id(n)] for n in nodes]))
         try:
             with _python_depth():
-                key = pickle.dumps((tree, shapes), pickle.HIGHEST_PROTOCOL)
+                key = dumps((tree, shapes), 5)  # protocol 5: pickle.HIGHEST_PROTOCOL since Python 3.8
         except RecursionError:  # (not expected below the parser's limit) generated, not kept
             key = None
         code, linemap, places = marshal.loads(make() if key is None else self.disk_cache(key, make))
@@ -223,10 +246,12 @@ class FastEngine:
         return _renamed(code, filename), [nodes[k] for k in places]
 
     def _fallback(self, sym):
-        """A function with dynamic locals: the reference evaluator runs it."""
-        ref, m = self.ref, self.m
+        """A function with dynamic locals: the reference evaluator runs it (made at the first such call:
+        every function a program names gets its fallback, few are ever called)."""
+        m = self.m
 
         def call(*a):
+            ref = self.ref
             m.top = a[-2]
             ref.depth = a[-1] - 1
             return ref.call(sym, list(a[:-2]), sym.function)

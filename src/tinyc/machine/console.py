@@ -192,7 +192,6 @@ class Console:
 # whatever the locale or PYTHONIOENCODING says.  Characters of tinyc's own messages that are not Latin-1
 # are written in UTF-8, and the surrogates of an undecodable file name as the bytes they stand for.
 
-import contextlib  # noqa: E402
 import io  # noqa: E402
 
 
@@ -237,22 +236,24 @@ def for_terminal(text: str) -> str:
     return shown.encode("utf-8").decode("latin-1")
 
 
-@contextlib.contextmanager
-def byte_transparent_stdio():
-    """While inside, ``sys.stdout``/``sys.stderr`` (real text streams) write program text as its bytes."""
-    saved = []
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper) and hasattr(stream, "reconfigure"):
-            try:
-                stream.flush()
-                saved.append((stream, stream.encoding, stream.errors))
-                stream.reconfigure(encoding="latin-1", errors="tinyc.bytes")
-            except (ValueError, OSError, io.UnsupportedOperation):
-                saved.pop() if saved and saved[-1][0] is stream else None
-    try:
-        yield
-    finally:
-        for stream, encoding, errors in saved:
+class byte_transparent_stdio:
+    """While inside (``with byte_transparent_stdio():``), ``sys.stdout``/``sys.stderr`` (real text streams)
+    write program text as its bytes.  A class, not contextlib's decorator: every ``tinyc run`` enters it,
+    and importing contextlib costs a start 1 ms."""
+
+    def __enter__(self) -> None:
+        self.saved: list = []
+        for stream in (sys.stdout, sys.stderr):
+            if isinstance(stream, io.TextIOWrapper) and hasattr(stream, "reconfigure"):
+                try:
+                    stream.flush()
+                    self.saved.append((stream, stream.encoding, stream.errors))
+                    stream.reconfigure(encoding="latin-1", errors="tinyc.bytes")
+                except (ValueError, OSError, io.UnsupportedOperation):
+                    self.saved.pop() if self.saved and self.saved[-1][0] is stream else None
+
+    def __exit__(self, *exc) -> None:
+        for stream, encoding, errors in self.saved:
             try:
                 stream.flush()
                 stream.reconfigure(encoding=encoding, errors=errors)

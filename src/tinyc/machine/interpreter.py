@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Set as AbstractSet
-from contextlib import contextmanager
 from functools import lru_cache
-from pathlib import Path
+import os
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
@@ -37,7 +36,9 @@ DEFAULT_MAX_DEPTH = 1000
 
 def system_file() -> bytes:
     """The project's own system file (library, ``endlibrary``, a small shell), ``src/tinyc/lib/system.ipl``."""
-    return (Path(__file__).resolve().parent.parent / "lib" / "system.ipl").read_bytes()  # package data
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tinyc/ (os.path: no pathlib on a start)
+    with open(os.path.join(here, "lib", "system.ipl"), "rb") as f:  # package data
+        return f.read()
 
 
 def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = None,
@@ -147,20 +148,12 @@ class Machine:
         self.random_divisor = random_divisor
         self.engine = make_engine(engine, self)
 
-    @contextmanager
-    def deep_stack(self):
+    def deep_stack(self) -> DeepStack:
         """Python's recursion limit raised for ``max_depth`` tiny-c calls while a program runs, and
-        restored after (a tiny-c call costs a few Python frames on either engine).  On top, room for the
-        deepest expression the parser lets through (about 2,000 levels, a few frames each to evaluate or
-        to compile), so that a small ``--max-depth`` limits calls, not expressions."""
-        saved = sys.getrecursionlimit()
-        need = 40 * self.max_depth + 1000 + 20000
-        if saved < need:
-            sys.setrecursionlimit(need)
-        try:
-            yield
-        finally:
-            sys.setrecursionlimit(saved)
+        restored after (a tiny-c call costs a few Python frames on either engine): ``with m.deep_stack():``.
+        On top, room for the deepest expression the parser lets through (about 2,000 levels, a few frames
+        each to evaluate or to compile), so that a small ``--max-depth`` limits calls, not expressions."""
+        return DeepStack(40 * self.max_depth + 1000 + 20000)
 
     # ---- value space
 
@@ -337,6 +330,22 @@ class Machine:
                     view.symbols[name] = Symbol(name, "func", address=fn.pos, function=fn)
             self._library_views[key] = view
         return view
+
+
+class DeepStack:
+    """The context of :meth:`Machine.deep_stack`: the recursion limit at least ``limit`` inside, as it
+    was after.  A class, not contextlib's decorator: importing contextlib costs every start 1 ms."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+
+    def __enter__(self) -> None:
+        self.saved = sys.getrecursionlimit()
+        if self.saved < self.limit:
+            sys.setrecursionlimit(self.limit)
+
+    def __exit__(self, *exc) -> None:
+        sys.setrecursionlimit(self.saved)
 
 
 def make_engine(name: str, machine: Machine):

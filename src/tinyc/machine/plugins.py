@@ -151,7 +151,7 @@ def call(plugin: Plugin | None, m: Machine, number: int, args: list[int], end: i
             raise PluginFault(int(ErrorCode.MCERR))
         value = routine(PluginMachine(m, plugin.state), list(args))
     except PluginFault as e:
-        raise TinyCError(ErrorCode(e.code) if e.code in ErrorCode._value2member_map_ else ErrorCode.MCERR,
+        raise TinyCError(ErrorCode(e.code) if e.code in ErrorCode._members else ErrorCode.MCERR,
                          end) from None
     except MemoryFault:
         raise TinyCError(ErrorCode.RANGERR, end) from None

@@ -5,10 +5,12 @@ notebook magics all start here.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from .console import Console
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    import argparse  # the annotations only: `tinyc run FILE` parses its arguments without argparse
 
 MIN_MEMORY = 200_000  # the system file, the shell's ln and pr(90000) buffers and room for a program
 

@@ -8,7 +8,9 @@ the shell both use this buffer, so a program's globals and string addresses are 
 
 from __future__ import annotations
 
-from pathlib import Path
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from pathlib import Path  # annotations only: pathlib costs a start 2 ms (it imports urllib)
 
 from ..errors import error_report, line_report, position
 from .interpreter import Machine
@@ -62,9 +64,9 @@ class Workspace:
         exceeded, so an endless file (``/dev/zero``) is -2 like any file too big.  A bare file name that is
         not in the current directory is looked for among the programs shipped with tinyc.
         """
-        from .shipped import find_program
+        from .shipped import program_path
         try:
-            with open(find_program(str(path)), "rb") as f:
+            with open(program_path(str(path)), "rb") as f:
                 data, raw = bytearray(), 0
                 while True:
                     chunk = f.read(65536)

@@ -10,8 +10,8 @@ the "(" after a function name or MC (CALLPAREN), and a "return" that ends its li
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
@@ -23,7 +23,8 @@ if TYPE_CHECKING:  # Lark is imported only when something is tokenized: cached r
     from collections.abc import Iterator
     from lark import Lark, Token
 
-GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
+with open(os.path.join(os.path.dirname(__file__), "grammar.lark"), encoding="utf-8") as _f:  # os.path: no pathlib
+    GRAMMAR = _f.read()
 _LAYOUT = {"WS", "COMMENT", "NEWLINE"}
 
 

@@ -5,6 +5,7 @@ notebook magics all start here.
 
 from __future__ import annotations
 
+import os
 import sys
 
 from .console import Console
@@ -28,11 +29,12 @@ def file_sandbox(args: argparse.Namespace, programs: list[str] | None = None):
     :mod:`tinyc.machine.sandbox`), with the directories of the program files ``programs`` (by default
     ``args.files`` or ``args.file``: those the command runs; ``-`` has none)."""
     from .sandbox import FileSandbox
-    from .shipped import find_program
+    from .shipped import program_path
     if programs is None:
         programs = list(getattr(args, "files", None) or []) + [f for f in [getattr(args, "file", None)] if f]
     return FileSandbox(getattr(args, "allow_files", None) or (), getattr(args, "allow_files_anywhere", False),
-                       [find_program(p).parent for p in programs if isinstance(p, str) and p != "-"])
+                       [os.path.dirname(os.path.abspath(program_path(p))) for p in programs
+                        if isinstance(p, str) and p != "-"])
 
 
 def make_machine(args: argparse.Namespace, console: Console | None = None):

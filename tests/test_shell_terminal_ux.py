@@ -104,13 +104,21 @@ def test_suggestions_come_from_history(tmp_path):
 
 
 def test_a_multi_line_paste_is_typed_line_by_line(tmp_path):
-    shell, out, _ = run([PASTE_START + "a\nb\nc" + PASTE_END, "\r", "d\r", ".x\r", ".x\r"], tmp_path / "h",
+    """Its lines are entered at once (no extra Enter); a last line without a line end waits at the prompt,
+    to be edited and entered (here: "c" then "x" typed, then Enter)."""
+    shell, out, _ = run([PASTE_START + "a\nb\nc" + PASTE_END, "x\r", "d\r", ".x\r", ".x\r"], tmp_path / "h",
                         program=b"")
-    assert shell.ws.text == b"\na\nb\nc\nd\n"
+    assert shell.ws.text == b"\na\nb\ncx\nd\n"
+
+
+def test_a_paste_ending_with_a_line_end_needs_no_enter(tmp_path):
+    shell, out, _ = run([PASTE_START + "a\nb\n" + PASTE_END, ".x\r", ".x\r"], tmp_path / "h", program=b"")
+    assert shell.ws.text == b"\na\nb\n"
+    assert out.count(b"b") == 1  # each pasted line shown once, after its own prompt
 
 
 def test_a_pasted_dot_command_runs(tmp_path):
-    _, out, _ = run([PASTE_START + ".hello\n./\n" + PASTE_END, "\r", CTRL_D], tmp_path / "h", program=HELLO)
+    _, out, _ = run([PASTE_START + ".hello\n./\n" + PASTE_END, CTRL_D], tmp_path / "h", program=HELLO)
     assert b"Hello world" in out and b" 0 4 31 " in out
 
 

@@ -20,6 +20,7 @@ from typing import Callable
 from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.styles.pygments import style_from_pygments_cls
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.completion import Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import ANSI
@@ -174,9 +175,26 @@ class TerminalConsole(ProgramConsole):
             history=history if history is not None else FileHistory(str(_history_path())),
             lexer=PygmentsLexer(ShellLineLexer) if colour else None,
             style=style_from_pygments_cls(TinyCStyle) if colour else None,
-            auto_suggest=AutoSuggestFromHistory(), key_bindings=_edit_buffer_keys(),
+            auto_suggest=AutoSuggestFromHistory(), key_bindings=self._paste_keys(_edit_buffer_keys()),
             input=input, output=output)
         self._pasted: list[bytes] = []  # the other lines of a multi-line paste, each a command of its own
+        self._rest = ""  # a paste's last line when it had no line end: the next prompt starts with it
+
+    def _paste_keys(self, keys: KeyBindings) -> KeyBindings:
+        """A bracketed paste of several lines enters its lines at once, one command each, as if each were
+        typed and entered (issue 26 item 12); a last line without a line end waits at the next prompt."""
+        @keys.add(Keys.BracketedPaste)
+        def _(event):
+            data = event.data.replace("\r\n", "\n").replace("\r", "\n")
+            if "\n" not in data:
+                event.current_buffer.insert_text(data)
+                return
+            first, *rest = data.split("\n")
+            self._rest = rest.pop()  # "" when the paste ended with a line end
+            self._pasted += [line.encode("utf-8", errors="surrogateescape") for line in rest]
+            event.current_buffer.insert_text(first)
+            event.current_buffer.validate_and_handle()
+        return keys
 
     def read_command(self, completer: Completer | None = None) -> bytes | None:
         """A ``tc>`` line with history, highlighting and completion; KeyboardInterrupt on Ctrl-C.
@@ -188,13 +206,8 @@ class TerminalConsole(ProgramConsole):
             line = self._pasted.pop(0)
             self.write(line + b"\r\n")  # shown after its prompt, as a typed line is
             return line
-        text = self._prompt(self.commands, completer=completer)
-        if text is None or b"\n" not in text:
-            return text
-        first, *self._pasted = text.split(b"\n")
-        if self._pasted and self._pasted[-1] == b"":
-            self._pasted.pop()  # the paste ended with a line end
-        return first
+        rest, self._rest = self._rest, ""
+        return self._prompt(self.commands, completer=completer, default=rest)
 
 
 def attach(shell: Shell, console: TerminalConsole) -> None:

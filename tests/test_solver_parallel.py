@@ -144,3 +144,21 @@ def test_root_node_marks_the_first_secrets():
     node = root_node(10, 4)
     assert node.weight == 4 and list(node.secrets()) == [0, 1, 2, 3]
     assert np.array_equal(node.cands, np.arange(10)) and node.path == []
+
+
+def test_ctrl_c_stops_the_workers_too():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    p = subprocess.Popen([sys.executable, "-m", "tinyc.solver", "evaluate", "--game", "hex",
+                          "--strategy", "knuth", "--jobs", "2"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(3)
+    os.killpg(p.pid, signal.SIGINT)                  # what Ctrl-C does: the whole group
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and err == "tinyc-solver: interrupted\n"
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):          # no worker left behind
+        os.killpg(p.pid, 0)

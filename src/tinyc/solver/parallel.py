@@ -17,9 +17,12 @@ strategy once from ``Strategy.worker_spec()`` and uses the process's score table
 """
 from __future__ import annotations
 
+import contextlib
 import heapq
+import multiprocessing
+import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Callable
+from typing import Callable, Iterator
 
 from .evaluate import GameResult, play
 from .games import Game
@@ -37,6 +40,8 @@ Progress = Callable[[int], None] | None
 
 
 def _init_worker(game: Game, name: str, options: dict) -> None:
+    # Ctrl-C reaches the whole process group: the parent alone answers it (see _pool)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     table = score_table(game)
     _WORKER["table"] = table
     _WORKER["strategy"] = make_strategy(name, game, table, **options)
@@ -57,10 +62,24 @@ def _secret_task(task: tuple[int, int, int]) -> list[GameResult]:
     return [play(strat, table, s, max_guesses) for s in range(lo, hi)]
 
 
-def _pool(game: Game, strat: Strategy, jobs: int) -> ProcessPoolExecutor:
+@contextlib.contextmanager
+def _pool(game: Game, strat: Strategy, jobs: int) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``jobs`` worker processes. If the caller stops with an exception (Ctrl-C,
+    a worker's error), the queued tasks are cancelled and the workers of this pool are
+    terminated at once rather than left to finish their subtrees."""
     name, options = strat.worker_spec()
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+    before = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
                                initargs=(game, name, options))
+    try:
+        yield pool
+    except BaseException:
+        workers = [p for p in multiprocessing.active_children() if p not in before]
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in workers:
+            proc.terminate()
+        raise
+    pool.shutdown(wait=True)
 
 
 def by_subtree(game: Game, strat: Strategy, root: Node, max_guesses: int, jobs: int,

@@ -101,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--secrets", "--first", type=int, dest="secrets", metavar="N",
                    help="only the first N secrets, ascending (--first is the old name)")
     e.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                   help="play the secrets in N processes (same result as 1)")
+                   help="N processes: a deterministic strategy's decision tree split by "
+                        "subtree, else the secrets in chunks (same result as 1)")
     e.add_argument("--tree", metavar="FILE.json",
                    help="replay a decision tree (from 'tree --json') over the secrets")
     e.add_argument("--max-guesses", type=int, default=60, help="give a game up after N guesses")

@@ -117,13 +117,13 @@ def by_subtree(game: Game, strat: Strategy, root: Node, max_guesses: int, jobs: 
                     stats["subtrees"].append(node.weight)
             finished, _ = wait(flying, return_when=FIRST_COMPLETED)
             for fut in finished:
-                node = flying.pop(fut)
-                if node is None:
+                expanded = flying.pop(fut)
+                if expanded is None:
                     done, walked = fut.result()
                     stats["nodes"] += walked
                 else:
                     stats["nodes"] += 1
-                    done, children = settle(table, node, fut.result())
+                    done, children = settle(table, expanded, fut.result())
                     for child in children:
                         push(child)
                 out.extend(done)

@@ -42,6 +42,12 @@ def _strategy_options(args) -> dict:
         if args.strategy != "optimal":
             raise UsageError("--depth-limit applies to the optimal strategy only")
         opts["max_depth"] = args.depth_limit
+    if getattr(args, "checkpoint", None) is not None:
+        if args.strategy != "optimal":
+            raise UsageError("--checkpoint applies to the optimal strategy only")
+        opts["checkpoint"] = args.checkpoint
+    if args.strategy == "optimal" and getattr(args, "jobs", 1) > 1:
+        opts["jobs"] = args.jobs
     if args.strategy == "optimal" and sys.stderr.isatty():
         from .strategies.optimal import stderr_progress
         opts["progress"] = stderr_progress
@@ -102,7 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only the first N secrets, ascending (--first is the old name)")
     e.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="N processes: a deterministic strategy's decision tree split by "
-                        "subtree, else the secrets in chunks (same result as 1)")
+                        "subtree, else the secrets in chunks (same result as 1); "
+                        "optimal: also its search, one task per first-level part")
+    e.add_argument("--checkpoint", metavar="FILE",
+                   help="optimal: search, keeping the solved parts in FILE (SQLite) to resume")
     e.add_argument("--tree", metavar="FILE.json",
                    help="replay a decision tree (from 'tree --json') over the secrets")
     e.add_argument("--max-guesses", type=int, default=60, help="give a game up after N guesses")
@@ -136,6 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--levels", type=int, default=2, metavar="K",
                    help="text outline: show K levels (default 2; 0 = all)")
     t.add_argument("--output", "-o", metavar="FILE", help="write to FILE (.gz: compressed)")
+    t.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                   help="optimal: search in N processes, one task per first-level part")
+    t.add_argument("--checkpoint", metavar="FILE",
+                   help="optimal: search, keeping the solved parts in FILE (SQLite) to resume")
 
     s = sub.add_parser("score", help="score code A against code B")
     _add_game(s, strategy=False)
@@ -384,6 +397,8 @@ def cmd_tree(args) -> int:
     """``tree``: the decision tree of a deterministic strategy (text outline, JSON or DOT)."""
     from .tree import save_tree, strategy_tree, tree_to_dot, tree_to_text
     game = get_game(args.game)
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     table = score_table(game)
     strat = make_strategy(args.strategy, game, table, **_strategy_options(args))
     doc = getattr(strat, "doc", None)

@@ -30,7 +30,7 @@ from .strategies import Strategy, make_strategy
 from .table import score_table
 from .treewalk import Node, guess_at, settle, walk
 
-__all__ = ["by_subtree", "by_secret", "SPLIT_FACTOR"]
+__all__ = ["by_subtree", "by_secret", "worker_pool", "ignore_ctrl_c", "SPLIT_FACTOR"]
 
 #: a node with more than total / (SPLIT_FACTOR * jobs) secrets is expanded, not handed out
 SPLIT_FACTOR = 8
@@ -40,8 +40,7 @@ Progress = Callable[[int], None] | None
 
 
 def _init_worker(game: Game, name: str, options: dict) -> None:
-    # Ctrl-C reaches the whole process group: the parent alone answers it (see _pool)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_ctrl_c()
     table = score_table(game)
     _WORKER["table"] = table
     _WORKER["strategy"] = make_strategy(name, game, table, **options)
@@ -62,15 +61,21 @@ def _secret_task(task: tuple[int, int, int]) -> list[GameResult]:
     return [play(strat, table, s, max_guesses) for s in range(lo, hi)]
 
 
+def ignore_ctrl_c() -> None:
+    """Worker initialiser: Ctrl-C reaches the whole process group, the parent alone answers
+    it (``worker_pool``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @contextlib.contextmanager
-def _pool(game: Game, strat: Strategy, jobs: int) -> Iterator[ProcessPoolExecutor]:
-    """A pool of ``jobs`` worker processes. If the caller stops with an exception (Ctrl-C,
-    a worker's error), the queued tasks are cancelled and the workers of this pool are
-    terminated at once rather than left to finish their subtrees."""
-    name, options = strat.worker_spec()
+def worker_pool(jobs: int, initializer: Callable[..., None] = ignore_ctrl_c,
+                initargs: tuple = ()) -> Iterator[ProcessPoolExecutor]:
+    """A ``ProcessPoolExecutor`` of ``jobs`` processes (``initializer`` should call
+    ``ignore_ctrl_c``). If the caller stops with an exception (Ctrl-C, a worker's error),
+    the queued tasks are cancelled and the workers of this pool are terminated at once rather
+    than left to finish their tasks."""
     before = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                               initargs=(game, name, options))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs)
     try:
         yield pool
     except BaseException:
@@ -80,6 +85,10 @@ def _pool(game: Game, strat: Strategy, jobs: int) -> Iterator[ProcessPoolExecuto
             proc.terminate()
         raise
     pool.shutdown(wait=True)
+
+
+def _pool(game: Game, strat: Strategy, jobs: int):
+    return worker_pool(jobs, _init_worker, (game, *strat.worker_spec()))
 
 
 def by_subtree(game: Game, strat: Strategy, root: Node, max_guesses: int, jobs: int,

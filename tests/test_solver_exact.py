@@ -116,8 +116,17 @@ def _stop_when(p, path, parts, sig):
     while _parts_in(path) < parts and p.poll() is None and time.time() < deadline:
         time.sleep(0.05)
     assert p.poll() is None, "the search ended before it could be stopped"
-    os.killpg(p.pid, sig)
+    if sig is None:                                   # one worker process dies
+        os.kill(worker_of(p.pid), signal.SIGKILL)
+    else:
+        os.killpg(p.pid, sig)
     return p.communicate(timeout=60)
+
+
+def worker_of(pid):
+    """A child process of ``pid`` (Linux /proc)."""
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return int(f.read().split()[0])
 
 
 def test_a_killed_search_resumes_to_the_same_total(tmp_path):
@@ -129,10 +138,15 @@ def test_a_killed_search_resumes_to_the_same_total(tmp_path):
     after_ctrl_c = _parts_in(path)
     assert after_ctrl_c >= 3
     p = _start(path)
-    _stop_when(p, path, after_ctrl_c + 3, signal.SIGKILL)   # killed outright
+    _, err = _stop_when(p, path, after_ctrl_c + 3, None)    # one worker killed
+    assert p.returncode == 2 and "a worker process was lost" in err
+    assert "keeps the" in err and "run the same command again" in err
+    lost = _parts_in(path)
+    p = _start(path)
+    _stop_when(p, path, lost + 3, signal.SIGKILL)           # killed outright
     assert p.returncode == -signal.SIGKILL
     done = _parts_in(path)
-    assert done >= after_ctrl_c + 3
+    assert done >= lost + 3
     p = _start(path)
     out, err = p.communicate(timeout=600)
     assert p.returncode == 0, err

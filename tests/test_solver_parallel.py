@@ -162,3 +162,20 @@ def test_ctrl_c_stops_the_workers_too():
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):          # no worker left behind
         os.killpg(p.pid, 0)
+
+
+def test_a_lost_worker_is_a_clear_error():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    p = subprocess.Popen([sys.executable, "-m", "tinyc.solver", "evaluate", "--game", "hex",
+                          "--strategy", "knuth", "--jobs", "2"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(3)
+    with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:   # a worker process
+        os.kill(int(f.read().split()[0]), signal.SIGKILL)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 2
+    assert err.startswith("tinyc-solver: error: a worker process was lost")

@@ -23,14 +23,13 @@ import json
 import sqlite3
 import time
 from concurrent.futures import FIRST_COMPLETED, wait
-from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
 import numpy as np
 
 from .games import Game, GameError
 from .optimal import OptimalSearch, _answer_key, build_tree
-from .parallel import ignore_ctrl_c, worker_pool
+from .parallel import WorkerLost, ignore_ctrl_c, worker_pool
 
 __all__ = ["exact_tree", "Checkpoint", "FORMAT"]
 
@@ -171,10 +170,11 @@ def exact_tree(game: Game, opening: int | None = None, max_depth: int | None = N
         try:
             _run(game, [p for p in parts if (p[0], p[1]) not in done], jobs, max_depth,
                  sym_depth, record)
-        except BrokenProcessPool as exc:
-            kept = f"the checkpoint {checkpoint} keeps" if ck else "without a checkpoint, lost"
-            raise GameError(f"a worker process was lost ({exc}); {kept} the "
-                            f"{len(done)} of {len(parts)} parts solved") from None
+        except WorkerLost as exc:
+            kept = (f"the checkpoint {checkpoint} keeps the {len(done)} of {len(parts)} parts "
+                    "solved: run the same command again to resume" if ck
+                    else "no checkpoint was given (--checkpoint FILE keeps the parts solved)")
+            raise WorkerLost(f"{exc}; {kept}") from None
     finally:
         if ck is not None:
             ck.close()

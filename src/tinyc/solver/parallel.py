@@ -22,20 +22,26 @@ import heapq
 import multiprocessing
 import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterator
 
 from .evaluate import GameResult, play
-from .games import Game
+from .games import Game, GameError
 from .strategies import Strategy, make_strategy
 from .table import score_table
 from .treewalk import Node, guess_at, settle, walk
 
-__all__ = ["by_subtree", "by_secret", "worker_pool", "ignore_ctrl_c", "SPLIT_FACTOR"]
+__all__ = ["by_subtree", "by_secret", "worker_pool", "ignore_ctrl_c", "WorkerLost", "SPLIT_FACTOR"]
 
 #: a node with more than total / (SPLIT_FACTOR * jobs) secrets is expanded, not handed out
 SPLIT_FACTOR = 8
 
 _WORKER: dict = {}
+
+
+class WorkerLost(GameError):
+    """A worker process died (killed, out of memory) before its task ended."""
+
 Progress = Callable[[int], None] | None
 
 
@@ -73,11 +79,14 @@ def worker_pool(jobs: int, initializer: Callable[..., None] = ignore_ctrl_c,
     """A ``ProcessPoolExecutor`` of ``jobs`` processes (``initializer`` should call
     ``ignore_ctrl_c``). If the caller stops with an exception (Ctrl-C, a worker's error),
     the queued tasks are cancelled and the workers of this pool are terminated at once rather
-    than left to finish their tasks."""
+    than left to finish their tasks. A worker that dies raises ``WorkerLost``."""
     before = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs)
     try:
-        yield pool
+        try:
+            yield pool
+        except BrokenProcessPool as exc:
+            raise WorkerLost(f"a worker process was lost ({exc})") from None
     except BaseException:
         workers = [p for p in multiprocessing.active_children() if p not in before]
         pool.shutdown(wait=False, cancel_futures=True)

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from tinyc.solver.cli import main
-from tinyc.solver.exact import Checkpoint, exact_tree, solve_part
+from tinyc.solver.exact import Checkpoint, exact_tree
+from tinyc.solver.exact_tasks import solve_part
 from tinyc.solver.games import Game, GameError, get_game
 from tinyc.solver.optimal import OptimalSearch, optimal_tree
 from tinyc.solver.tree import packaged_tree
@@ -156,3 +157,52 @@ def test_a_killed_search_resumes_to_the_same_total(tmp_path):
     assert doc["search"]["totals"] == {"1111": 6318, "1112": 5791, "1122": 5702,
                                        "1123": 5625, "1234": 5673}
     assert _bare(doc) == _bare(exact_tree(MM, MM.code_id("1123")))
+
+
+# ---- large parts split by their second guesses ------------------------------------------
+
+def _replay(game, doc):
+    from tinyc.solver.evaluate import evaluate
+    from tinyc.solver.strategies import make_strategy
+    ev = evaluate(game, make_strategy("tree", game, doc=_bare(doc)))
+    return ev.total, ev.unsolved
+
+
+def test_split_parts_give_the_same_totals():
+    doc = exact_tree(MM, None, jobs=2, split_part=20)     # 40 of the 52 parts are split
+    assert doc["search"]["totals"] == {"1111": 6318, "1112": 5791, "1122": 5702,
+                                       "1123": 5625, "1234": 5673}
+    assert doc["total"] == 5625 and _replay(MM, doc) == (5625, 0)
+    mm3 = Game("mm3", "123", 4, repeats=True)
+    assert exact_tree(mm3, None, jobs=2, split_part=5)["total"] == 246
+
+
+def test_split_parts_of_bc_tc_game():
+    from tinyc.solver.exact_tasks import run_parts
+    g = get_game("bulls-cows-1to9")
+    search = OptimalSearch(g)
+    opening = g.code_id("1234")
+    row = search.full[opening]
+    for answer, total in [("2,0", 410), ("0,0", 446)]:
+        b, c = map(int, answer.split(","))
+        part = (opening, answer, np.flatnonzero(row == g.score_id(b, c)))
+        got, tried = [], []
+        run_parts(search, [part], 2, None, 2, lambda p, r: got.append(r), 50, {},
+                  lambda p, guess, t: tried.append(t))
+        assert got[0][0] == total and len(tried) > 1
+        assert min(t[0] for t in tried if t[1]) == total
+
+
+def test_split_part_resumes_from_its_second_guesses(tmp_path):
+    path = str(tmp_path / "mm.sqlite")
+    first = exact_tree(MM, MM.code_id("1123"), jobs=2, checkpoint=path, split_part=40)
+    with sqlite3.connect(path) as db:                 # as if killed before the parts ended
+        split = db.execute("SELECT COUNT(DISTINCT answer) FROM guesses").fetchone()[0]
+        tried = db.execute("SELECT COUNT(*) FROM guesses").fetchone()[0]
+        db.execute("DELETE FROM parts WHERE answer IN (SELECT answer FROM guesses)")
+    assert split >= 3
+    again = exact_tree(MM, MM.code_id("1123"), jobs=2, checkpoint=path, split_part=40)
+    assert again["total"] == first["total"] == 5625 and _bare(again) == _bare(first)
+    assert again["search"]["resumed"] == 13 - split
+    with sqlite3.connect(path) as db:                 # no second guess was tried again
+        assert db.execute("SELECT COUNT(*) FROM guesses").fetchone()[0] == tried

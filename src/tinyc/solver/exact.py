@@ -22,22 +22,22 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Callable
 
 import numpy as np
 
+from .exact_tasks import Part, Solved, Tried, run_parts
 from .games import Game, GameError
-from .optimal import OptimalSearch, _answer_key, build_tree
-from .parallel import WorkerLost, ignore_ctrl_c, worker_pool
+from .optimal import OptimalSearch, _answer_key
+from .parallel import WorkerLost
 
-__all__ = ["exact_tree", "Checkpoint", "FORMAT"]
+__all__ = ["exact_tree", "Checkpoint", "FORMAT", "SPLIT_PART"]
 
 #: the checkpoint layout; a file of another layout is refused
 FORMAT = "1"
-
-Part = tuple[int, str, np.ndarray]              # (opening id, answer "b,c", candidates)
-Solved = tuple[int, dict | None, int, float]    # (total, subtree, search nodes, CPU s)
+#: with several processes, a part of at least this many candidates is split by its second
+#: guesses (``exact_tasks``)
+SPLIT_PART = 200
 
 
 def _identity(game: Game, max_depth: int | None, sym_depth: int) -> dict[str, str]:
@@ -63,6 +63,9 @@ class Checkpoint:
             self.db.execute("CREATE TABLE IF NOT EXISTS parts (opening INTEGER, answer TEXT, "
                             "candidates INTEGER, total INTEGER, tree TEXT, nodes INTEGER, "
                             "seconds REAL, PRIMARY KEY (opening, answer))")
+            self.db.execute("CREATE TABLE IF NOT EXISTS guesses (opening INTEGER, answer TEXT, "
+                            "guess INTEGER, total INTEGER, exact INTEGER, tree TEXT, "
+                            "nodes INTEGER, seconds REAL, PRIMARY KEY (opening, answer, guess))")
             have = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
             if not have:
                 self.db.executemany("INSERT INTO meta VALUES (?, ?)", identity.items())
@@ -89,20 +92,29 @@ class Checkpoint:
                          nodes, seconds))
         self.db.commit()
 
+    def tried(self) -> dict[tuple[int, str], dict[int, Tried]]:
+        """(opening id, answer) -> {second guess: (total, exact?, subtree, nodes, CPU s)} of
+        the second guesses tried in split parts (a total that is not exact is a lower
+        bound: the guess cannot beat the best total known when it was tried)."""
+        out: dict[tuple[int, str], dict[int, Tried]] = {}
+        rows = self.db.execute("SELECT opening, answer, guess, total, exact, tree, nodes, "
+                               "seconds FROM guesses")
+        for o, a, g, t, e, tr, n, sec in rows:
+            out.setdefault((o, a), {})[g] = (t, bool(e), json.loads(tr) if tr else None, n, sec)
+        return out
+
+    def put_guess(self, opening: int, answer: str, guess: int, tried: Tried) -> None:
+        """Record one second guess tried in a split part (committed at once)."""
+        total, exact, tree, nodes, seconds = tried
+        self.db.execute("INSERT OR REPLACE INTO guesses VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (opening, answer, guess, total, int(exact),
+                         json.dumps(tree, separators=(",", ":")) if tree else None,
+                         nodes, seconds))
+        self.db.commit()
+
     def close(self) -> None:
         """Close the file."""
         self.db.close()
-
-
-def solve_part(game: Game, opening: int, cands: np.ndarray, max_depth: int | None,
-               sym_depth: int) -> Solved:
-    """Exact total and subtree of the candidates left after ``opening`` gave one answer
-    (a worker's task; a total of ``OptimalSearch.INF`` means no tree within the limit)."""
-    c0 = time.process_time()
-    search = OptimalSearch(game, max_depth=max_depth, sym_depth=sym_depth)
-    total = search.solve(cands, search.INF, (opening,))
-    tree = None if total >= search.INF else build_tree(search, cands, (opening,))
-    return int(total), tree, search.nodes, time.process_time() - c0
 
 
 def _parts(search: OptimalSearch, openings: list[int]) -> list[Part]:
@@ -116,31 +128,15 @@ def _parts(search: OptimalSearch, openings: list[int]) -> list[Part]:
     return out
 
 
-def _run(game: Game, todo: list[Part], jobs: int, max_depth, sym_depth,
-         record: Callable[[Part, Solved], None]) -> None:
-    """Solve the parts of ``todo`` (largest first), calling ``record`` as each ends."""
-    todo = sorted(todo, key=lambda p: -len(p[2]))
-    if jobs <= 1:
-        for part in todo:
-            record(part, solve_part(game, part[0], part[2], max_depth, sym_depth))
-        return
-    with worker_pool(jobs, ignore_ctrl_c) as pool:
-        futures = {pool.submit(solve_part, game, p[0], p[2], max_depth, sym_depth): p
-                   for p in todo}
-        pending = set(futures)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                record(futures[fut], fut.result())
-
-
 def exact_tree(game: Game, opening: int | None = None, max_depth: int | None = None,
                jobs: int = 1, checkpoint: str | None = None,
-               progress: Callable[[str], None] | None = None, sym_depth: int = 2) -> dict:
+               progress: Callable[[str], None] | None = None, sym_depth: int = 2,
+               split_part: int = SPLIT_PART) -> dict:
     """The optimal decision tree document (as ``optimal.optimal_tree``: from ``opening`` (code
     id) if given, else from the best opening class, the least code winning ties), its
-    first-level parts solved by ``jobs`` processes and kept in ``checkpoint`` (a file path)
-    if given. The document has one more key, "search": parts, resumed (parts read from the
+    first-level parts solved by ``jobs`` processes (parts of at least ``split_part``
+    candidates split by their second guesses) and kept in ``checkpoint`` (a file path) if
+    given. The document has one more key, "search": parts, resumed (parts read from the
     checkpoint), jobs, nodes, cpu_seconds (of the parts, whoever solved them), wall_seconds
     (of this run) and totals (opening code -> total).
 
@@ -167,9 +163,18 @@ def exact_tree(game: Game, opening: int | None = None, max_depth: int | None = N
             if progress is not None:
                 progress(_report(search, part, solved, done, sizes, resumed, t0))
 
+        def note(part: Part, guess: int, tried: Tried) -> None:
+            if ck is not None:
+                ck.put_guess(part[0], part[1], guess, tried)
+            if progress is not None:
+                progress(f"{game.codes[part[0]]} answer {part[1]} ({len(part[2])} candidates) "
+                         f"then {game.codes[guess]}: total "
+                         f"{tried[0] if tried[1] else 'at least %d' % tried[0]} "
+                         f"({tried[3]} nodes, {tried[4]:.1f} s CPU)")
+
         try:
-            _run(game, [p for p in parts if (p[0], p[1]) not in done], jobs, max_depth,
-                 sym_depth, record)
+            run_parts(search, [p for p in parts if (p[0], p[1]) not in done], jobs, max_depth,
+                      sym_depth, record, split_part, ck.tried() if ck else {}, note)
         except WorkerLost as exc:
             kept = (f"the checkpoint {checkpoint} keeps the {len(done)} of {len(parts)} parts "
                     "solved: run the same command again to resume" if ck

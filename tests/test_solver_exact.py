@@ -169,7 +169,7 @@ def _replay(game, doc):
 
 
 def test_split_parts_give_the_same_totals():
-    doc = exact_tree(MM, None, jobs=2, split_part=20)     # 40 of the 52 parts are split
+    doc = exact_tree(MM, None, jobs=2, split_part=20)     # 41 of the 52 parts are split
     assert doc["search"]["totals"] == {"1111": 6318, "1112": 5791, "1122": 5702,
                                        "1123": 5625, "1234": 5673}
     assert doc["total"] == 5625 and _replay(MM, doc) == (5625, 0)

@@ -84,6 +84,13 @@ def test_checkpoint_of_another_search_is_refused(tmp_path):
     bad.write_text("not a checkpoint\n")
     with pytest.raises(GameError, match="cannot use .* as a checkpoint"):
         exact_tree(MM, MM.code_id("1123"), checkpoint=str(bad))
+    other = str(tmp_path / "other.sqlite")            # another program's database: untouched
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    with pytest.raises(GameError, match="something else"):
+        exact_tree(MM, MM.code_id("1123"), checkpoint=other)
+    with sqlite3.connect(other) as db:
+        assert [r[0] for r in db.execute("SELECT name FROM sqlite_master")] == ["notes"]
 
 
 def _identity_of(path):

@@ -7,15 +7,16 @@ is every candidate set below them, so a search of one part never uses what the s
 another found. Each part is therefore one task, solved exactly (no budget) by its own
 ``OptimalSearch`` in a worker process, which returns the part's total and its subtree;
 without a fixed opening, every part of every opening class is a task. The largest parts
-start first. Each part's choice of guesses is the one the one-process search makes (the first
-guess in trial order with the least total, at every node), so the tree is the same as
-``optimal.optimal_tree`` gives, not only the total.
+start first. A part solved whole makes the one-process search's choice of guesses (the first
+guess in trial order with the least total, at every node), so the tree is the one
+``optimal.optimal_tree`` gives, not only the total. A large part is split further by its
+second guesses (``exact_tasks``): same total, and ties below the second guess may break
+otherwise.
 
-A checkpoint (``--checkpoint FILE``, SQLite) keeps every part as soon as it is solved; a run
-that is stopped, killed or moved to another machine resumes with the parts still to do. The
-file records the game, the guess limit, the symmetry depth and the tinyc version, and is
-refused for another search. Not done here: splitting one large part further (by its second
-guesses with a shared incumbent), so a run takes at least as long as its largest part.
+A checkpoint (``--checkpoint FILE``, SQLite) keeps every part, and every second guess of a
+split part, as soon as it is solved; a run that is stopped, killed or moved to another
+machine resumes with the work still to do. The file records the game, the guess limit, the
+symmetry depth and the tinyc version, and is refused for another search.
 """
 from __future__ import annotations
 
@@ -59,6 +60,10 @@ class Checkpoint:
         self.path = path
         try:
             self.db = sqlite3.connect(path)
+            tables = {r[0] for r in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables - {"meta", "parts", "guesses"} or (tables and "meta" not in tables):
+                raise sqlite3.DatabaseError("an SQLite file of something else")
             self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             self.db.execute("CREATE TABLE IF NOT EXISTS parts (opening INTEGER, answer TEXT, "
                             "candidates INTEGER, total INTEGER, tree TEXT, nodes INTEGER, "

@@ -42,6 +42,7 @@ _WORKER: dict = {}
 class WorkerLost(GameError):
     """A worker process died (killed, out of memory) before its task ended."""
 
+
 Progress = Callable[[int], None] | None
 
 

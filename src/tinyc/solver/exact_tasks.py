@@ -2,10 +2,12 @@
 
 A first-level part (the candidates left after the opening gave one answer) is solved either
 whole by one task (``solve_part``) or, when it is large and several processes work, split by
-its second guesses (``solve_guess``): the guesses go out one by one in the search's trial
-order (ascending bound), each with the best total found so far among the guesses before it
-as its budget, so that the branch and bound prunes as it does in one process; no guess is
-sent once its bound reaches the best total. The part's total is the least exact total, and
+its second guesses (``solve_guesses``): the guesses go out in the search's trial order
+(ascending bound), in tasks of 1, 2, 4, ... up to ``CHUNK`` consecutive guesses, each task
+with the best total found so far among the guesses before it as its budget, so that the branch and bound prunes as it does in one process; no guess is
+sent once its bound reaches the best total, and none beside the first until one total is
+known (the first guess in trial order is usually the best, and a guess with no budget is
+searched in full). The part's total is the least exact total, and
 its guess the first one in trial order with that total, which is the one-process choice.
 
 Each worker process keeps one ``OptimalSearch`` for the guesses it is given, so its memo of
@@ -25,11 +27,14 @@ from .games import Game
 from .optimal import OptimalSearch, build_tree
 from .parallel import ignore_ctrl_c, worker_pool
 
-__all__ = ["solve_part", "solve_guess", "run_parts", "Part", "Solved", "Tried"]
+__all__ = ["solve_part", "solve_guesses", "run_parts", "Part", "Solved", "Tried"]
 
 Part = tuple[int, str, np.ndarray]              # (opening id, answer "b,c", candidates)
 Solved = tuple[int, dict | None, int, float]    # (total, subtree, search nodes, CPU s)
 Tried = tuple[int, bool, dict | None, int, float]   # (total, exact?, subtree, nodes, CPU s)
+
+#: most second guesses in one task (the first task has 1, then 2, 4, ...)
+CHUNK = 32
 
 _SEARCH: dict = {}     # per worker process: (game, max_depth, sym_depth) -> OptimalSearch
 
@@ -45,21 +50,27 @@ def solve_part(game: Game, opening: int, cands: np.ndarray, max_depth: int | Non
     return int(total), tree, search.nodes, time.process_time() - c0
 
 
-def solve_guess(game: Game, opening: int, cands: np.ndarray, guess: int, budget: int,
-                max_depth: int | None, sym_depth: int) -> Tried:
-    """The part ``cands`` (after ``opening``) played from ``guess``: its exact total and
-    subtree if the total is below ``budget``, else (a lower bound >= budget, False, None)."""
-    c0 = time.process_time()
+def solve_guesses(game: Game, opening: int, cands: np.ndarray, guesses: list[int],
+                  budget: int, max_depth: int | None, sym_depth: int) -> list[Tried]:
+    """The part ``cands`` (after ``opening``) played from each of ``guesses`` (in trial
+    order) in turn: a guess's exact total and subtree if the total is below ``budget`` and
+    below every exact total of the guesses before it here, else (a lower bound of that
+    budget, False, None). One task, so that guesses pruned at once cost no round trip."""
     key = (game, max_depth, sym_depth)
     search = _SEARCH.get(key)
     if search is None:
         search = _SEARCH[key] = OptimalSearch(game, max_depth=max_depth, sym_depth=sym_depth)
-    nodes = search.nodes
     depth_left = None if max_depth is None else max_depth - 1
-    total, g = search._expand(cands, budget, (opening,), depth_left, fixed=guess)
-    exact = g >= 0
-    tree = build_tree(search, cands, (opening,), guess) if exact else None
-    return int(total), exact, tree, search.nodes - nodes, time.process_time() - c0
+    out: list[Tried] = []
+    for guess in guesses:
+        c0, nodes = time.process_time(), search.nodes
+        total, g = search._expand(cands, budget, (opening,), depth_left, fixed=guess)
+        exact = g >= 0
+        tree = build_tree(search, cands, (opening,), guess) if exact else None
+        if exact:
+            budget = total
+        out.append((int(total), exact, tree, search.nodes - nodes, time.process_time() - c0))
+    return out
 
 
 class _Whole:
@@ -90,32 +101,39 @@ class _Split:
         guesses, bounds = search._candidate_guesses(part[2], (part[0],))
         self.guesses, self.bounds = guesses.tolist(), bounds.tolist()
         self.tried = dict(tried)
-        self.next, self.flying = 0, 0
+        self.next, self.flying, self.chunk = 0, 0, 1
         self.best: tuple[int, int] = (self.inf, len(self.guesses))   # (total, trial index)
         for i, g in enumerate(self.guesses):
             if g in self.tried and self.tried[g][1]:
                 self.best = min(self.best, (self.tried[g][0], i))
 
     def next_task(self, args):
-        while self.next < len(self.guesses):
+        if self.best[0] >= self.inf and self.flying:
+            return None          # no total yet: a second guess sent now would have no budget
+        chunk: list[int] = []    # trial indexes, sent as one task
+        while self.next < len(self.guesses) and len(chunk) < self.chunk:
             i = self.next
             if self.bounds[i] >= self.best[0]:
                 self.next = len(self.guesses)      # the bounds ascend: none of the rest can win
                 break
             self.next += 1
-            g = self.guesses[i]
-            if g not in self.tried:
-                self.flying += 1
-                o, _, cands = self.part
-                return i, solve_guess, (args[0], o, cands, g, self.best[0], *args[1:])
-        return None
+            if self.guesses[i] not in self.tried:
+                chunk.append(i)
+        if not chunk:
+            return None
+        self.flying += 1
+        self.chunk = min(2 * self.chunk, CHUNK)
+        o, _, cands = self.part
+        guesses = [self.guesses[i] for i in chunk]
+        return chunk, solve_guesses, (args[0], o, cands, guesses, self.best[0], *args[1:])
 
-    def take(self, i, result: Tried, note) -> None:
+    def take(self, chunk: list[int], results: list[Tried], note) -> None:
         self.flying -= 1
-        self.tried[self.guesses[i]] = result
-        if result[1]:
-            self.best = min(self.best, (result[0], i))
-        note(self.part, self.guesses[i], result)
+        for i, result in zip(chunk, results):
+            self.tried[self.guesses[i]] = result
+            if result[1]:
+                self.best = min(self.best, (result[0], i))
+            note(self.part, self.guesses[i], result)
 
     def done(self) -> bool:
         return self.next >= len(self.guesses) and self.flying == 0

@@ -24,7 +24,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ["TINYC_NO_CACHE"] = "1"   # every load parses (set before tinyc reads it)
 
-import pyperf  # noqa: E402
+try:
+    import pyperf  # noqa: E402
+except ImportError:  # the bench extra is not installed: say so, not a traceback
+    sys.exit("this benchmark needs pyperf, the bench extra: .venv/bin/pip install '.[test,bench]' "
+             "(see benchmarks/README.md)")
 
 from tinyc.machine import interpreter  # noqa: E402
 from tinyc.machine.console import Console  # noqa: E402
@@ -60,7 +64,7 @@ def load_time(loops: int, text: bytes) -> float:
     for _ in range(loops):
         m = Machine(max(1 << 20, 4 * len(text)), 32, Console(io.BytesIO(), io.BytesIO()), "fast")
         m.boot_library()
-        interpreter._parse.cache_clear()
+        interpreter._parsed.cache_clear()
         base = m.load_text(text)
         t0 = time.perf_counter()
         m.link_application(base + len(text) - 1, base)

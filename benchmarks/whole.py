@@ -1,6 +1,17 @@
-"""Whole-process timings: ``tinyc run FILE`` against ``python twins.py NAME``, start-up included (issue 12).
+"""Whole-process timings: ``tinyc run FILE`` against ``python twins.py NAME``, start-up included (issues 12, 23).
 
     python benchmarks/whole.py [--fast] [--runs N] [--only NAME...] [--clock cpu|wall] [--json FILE]
+
+Needs the ``bench`` extra (pyperf): measure tinyc as a user has it, a normal (not editable) install in a
+fresh virtual environment, and run this script, from the checkout, with that environment's Python::
+
+    python3 -m venv /tmp/bench-venv && /tmp/bench-venv/bin/pip install '.[bench]'
+    /tmp/bench-venv/bin/python benchmarks/whole.py
+
+It times the ``tinyc`` console script beside that Python (the package installed there, not the checkout's
+``src/``), says on its first line which install it is (normal or editable: an editable install's import
+hook slows every start of that environment's Python, ``python -c pass`` included, which flatters the
+ratios), and stops with a message, not a traceback, when pyperf or the console script is missing.
 
 For every benchmark program of run.py (bca with run.py's input, sieve, fib, matrix, strings, mandel,
 scan) it times the command ``tinyc run FILE --entry ENTRY`` (stdin as run.py gives it) against its
@@ -44,6 +55,36 @@ PYTHON = sys.executable
 TINYC = str(Path(PYTHON).with_name("tinyc"))    # the console script installed beside this Python
 
 GOAL_PROGRAM, GOAL_GEOMEAN, GOAL_HELLO = 2.0, 1.6, 2.5
+
+
+def install_kind() -> str:
+    """How tinyc is installed beside this Python: "normal install" or "editable install" (from its
+    ``direct_url.json``), with its location."""
+    from importlib.metadata import PackageNotFoundError, distribution
+    try:
+        dist = distribution("tinyc")
+    except PackageNotFoundError:
+        return "not installed"
+    try:
+        editable = json.loads(dist.read_text("direct_url.json") or "{}").get("dir_info", {}).get("editable", False)
+    except (ValueError, AttributeError):
+        editable = False
+    from importlib.util import find_spec
+    spec = find_spec("tinyc")
+    where = Path(spec.origin).parent if spec is not None and spec.origin else dist.locate_file("tinyc")
+    return f"{'editable' if editable else 'normal'} install, tinyc {dist.version} at {where}"
+
+
+def missing() -> str | None:
+    """Why this script cannot run here (pyperf or the console script missing), or None."""
+    try:
+        import pyperf  # noqa: F401
+    except ImportError:
+        return ("pyperf is missing: it comes with the bench extra: pip install '.[test,bench]' (or pip install pyperf) "
+                f"into the environment of {PYTHON}")
+    if not os.access(TINYC, os.X_OK):
+        return f"no tinyc console script beside {PYTHON}: install tinyc there (pip install '.[test,bench]')"
+    return None
 
 
 def _programs() -> dict[str, tuple[list[str], list[str], bytes]]:
@@ -123,6 +164,10 @@ def median(path: Path) -> float:
 
 
 def main() -> int:
+    why = missing()
+    if why:
+        print(f"whole.py: {why}", file=sys.stderr)
+        return 1
     progs = _programs()
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=7, help="timed runs of each command, alternated (default 7)")
@@ -138,6 +183,7 @@ def main() -> int:
     outdir = args.keep or Path(tempfile.mkdtemp(prefix="tinyc-whole-"))
     outdir.mkdir(parents=True, exist_ok=True)
 
+    print(f"tinyc: {install_kind()}; Python {sys.version.split()[0]}; {os.cpu_count()} CPUs", flush=True)
     print(f"whole process, {args.clock} clock, median of {runs} runs each, tinyc and twin alternated", flush=True)
     print(f"{'program':15} {'tinyc s':>8} {'twin s':>8} {'ratio':>6}  goal", flush=True)
     results, ratios = {}, []
@@ -162,7 +208,7 @@ def main() -> int:
         label = "hello (-c pass)" if name == "hello" else name
         print(f"{label:15} {t:8.3f} {py:8.3f} {ratio:6.2f}  <= {goal} {'ok' if ratio <= goal else 'MISSED'}",
               flush=True)
-    summary = {"clock": args.clock, "runs": runs, "programs": results}
+    summary = {"clock": args.clock, "runs": runs, "install": install_kind(), "programs": results}
     if ratios:
         gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
         summary["geomean"] = gm

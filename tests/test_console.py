@@ -38,3 +38,27 @@ def test_strip_cr_drops_carriage_returns_put_one_by_one():
         c.put(b)
     c.flush()
     assert out.getvalue() == b"a\nb"
+
+
+def test_text_streams_without_a_buffer_are_written_and_read_as_utf8(monkeypatch):
+    """ipykernel's OutStream and io.StringIO have no ``.buffer``: the default console still works there."""
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdout", out)
+    monkeypatch.setattr("sys.stdin", io.StringIO("\u00e9t\u00e9\nx"))
+    c = Console()
+    word = "h\u00e9llo \u20ac".encode()
+    c.write(word[:-1])
+    c.flush()  # the euro sign is split between two flushes: it is kept whole
+    c.write(word[-1:] + b"\xff")
+    c.flush()
+    assert out.getvalue() == "h\u00e9llo \u20ac\ufffd"
+    assert c.read_char() == 0xC3 and c.read_char() == 0xA9
+    assert c.read_line() == "t\u00e9".encode() and c.read_char() == ord("x") and c.read_char() is None
+
+
+def test_the_stage_views_work_with_a_text_stdout(monkeypatch):
+    from tinyc.views import stages
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    monkeypatch.setattr("sys.stdin", None)
+    loaded = stages.load(b"twice int n [ return n*2 ]\n")
+    assert "Function twice" in stages.ast_dump(loaded)

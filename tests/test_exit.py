@@ -47,3 +47,43 @@ def test_the_status_is_mains(tmp_path, args, status):
     assert done.returncode == status
     if status == 1:
         assert b"err  30" in done.stderr
+
+
+# ---- issue 24: output is flushed on every way out; a closed pipe stops the program
+
+PLANTED = ("import sys, tinyc.machine.console as c, tinyc.machine.gibson_calls as g\n"
+           "def planted(*a):\n    raise RuntimeError('a planted bug')\n"
+           "c.Console.key_ready = planted; g.ROUTINES[12] = planted\n"
+           "from tinyc.cli.main import entry\nentry()\n")
+
+
+@pytest.mark.parametrize("dialect", ["pc", "gibson"])
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_an_internal_error_keeps_the_output_printed_before_it(tmp_path, dialect, engine):
+    # a bug in tinyc (exit 70) must not lose what the program printed: the console is flushed on that path
+    (tmp_path / "p.tc").write_text('main [ pl "printed before"; MC 12; pl "not reached" ]\n')
+    done = subprocess.run([sys.executable, "-c", PLANTED, "run", "p.tc", "--engine", engine, "--dialect", dialect],
+                          capture_output=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 70
+    assert b"internal error" in done.stderr and b"a planted bug" in done.stderr
+    assert b"printed before" in done.stdout and b"not reached" not in done.stdout
+
+
+@pytest.mark.parametrize("dialect", ["pc", "gibson"])
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_a_closed_pipe_stops_an_endless_writer(tmp_path, dialect, engine):
+    # tinyc run p.tc | head -1: the program stops at the first broken pipe, quietly, as Python programs end
+    (tmp_path / "p.tc").write_text('main [ while 1 [ pl "yes" ] ]\n')
+    proc = subprocess.Popen([sys.executable, "-m", "tinyc", "run", "p.tc", "--engine", engine, "--dialect", dialect],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert b"yes" in b"".join(proc.stdout.readline() for _ in range(4))  # after the Gibson banner
+    proc.stdout.close()  # head -1 has quit
+    try:
+        status = proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail("the program went on writing into a closed pipe")
+    assert status in (141, 1)
+    assert proc.stderr.read() == b""  # no traceback, no "Exception ignored" at exit

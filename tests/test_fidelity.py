@@ -103,10 +103,10 @@ def test_an_entry_statement_error_shows_the_statement(tmp_path, capsys):
 
 def test_check_lists_every_problem(tmp_path, capsys):
     (tmp_path / "e.tc").write_text('main [ pl "ok"; if 0 nosuch 1\n  x = (3+\n]\ng int a [ return a+zz ]\n')
-    assert cli.main(["check", str(tmp_path / "e.tc")]) == 1
-    err = capsys.readouterr().err
-    assert err.count("--- err  26") == 3 and err.count("--- err  9") == 1 and err.endswith("e.tc: 4 problems\n")
-    assert " 4 --- err  26\ng int a [ return a+zz ]\n                     <\n" in err
+    assert cli.main(["check", "--format", "report", str(tmp_path / "e.tc")]) == 1
+    out, err = capsys.readouterr()
+    assert out.count("--- err  26") == 3 and out.count("--- err  9") == 1 and err.endswith("e.tc: 4 problems\n")
+    assert " 4 --- err  26\ng int a [ return a+zz ]\n                     <\n" in out
 
 
 def test_check_is_quiet_about_a_good_program(capsys):

@@ -164,3 +164,56 @@ def test_dialects_doc_names_existing_cases():
     named = {n.strip() for m in re.finditer(r"\[([a-z0-9_, ]+)\]", doc) for n in m.group(1).split(",")}
     named = {n for n in named if re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)+", n)}
     assert named and named <= set(CASES), sorted(named - set(CASES))
+
+
+def _gibson_run(path: Path, memory: int, capsys) -> tuple[int, bytes, str]:
+    from tinyc.machine import gibson
+    from tinyc.machine.console import Console
+    out = io.BytesIO()
+    status = gibson.run(path, quiet=True, memory=memory, console=Console(io.BytesIO(), out))
+    return status, out.getvalue(), capsys.readouterr().err
+
+
+def test_a_program_larger_than_the_program_memory_is_refused_unread(tmp_path, capsys):
+    # issue 24: the program memory (--memory, the original's PRLEN) bounds what is read; a 50 MB file is
+    # refused at once, not read, sized and lexed whole
+    big = tmp_path / "big.tc"
+    with open(big, "wb") as f:
+        f.write(b'main [ pl "hi" ]\n')
+        f.truncate(50_000_000)  # sparse: the test writes almost nothing to disk
+    status, out, err = _gibson_run(big, 1 << 20, capsys)
+    assert (status, out) == (2, b"")
+    assert "too big" in err and "1048576 bytes of program memory" in err
+
+
+def test_the_program_memory_holds_the_library_the_application_and_the_slack(tmp_path, capsys):
+    from tinyc.machine.gibson import MARKER, SLACK, library_dir
+    room = 200_000 - len(b"[main();]") - (library_dir() / "library.tc").stat().st_size - len(MARKER) - SLACK
+    program = b'main [ pl "hi" ]\n'
+    fits = tmp_path / "fits.tc"
+    fits.write_bytes(program + b"/" * (room - len(program) - 2000) + b"\n")  # 2000 bytes for the variables
+    assert _gibson_run(fits, 200_000, capsys)[:2] == (0, b"\nhi\n")
+    fits.write_bytes(program + b"/" * (room - len(program) - 1) + b"\n")  # fits, but leaves no room for them
+    assert b"TMVLERR" in _gibson_run(fits, 200_000, capsys)[1]
+    fits.write_bytes(program + b"/" * (room - len(program)) + b"\n")  # one byte more
+    status, out, err = _gibson_run(fits, 200_000, capsys)
+    assert (status, out) == (2, b"") and "too big" in err
+
+
+def test_an_include_name_the_system_refuses_is_no_such_file(tmp_path, capsys):
+    # issue 24 (found by the generated corpus): a name longer than the system's limit raised OSError
+    name = "x" * 5000 + ".tc"
+    (tmp_path / "p.tc").write_text(f"#include {name}\nmain [ pl \"hi\" ]\n")
+    status, out, err = _gibson_run(tmp_path / "p.tc", 1 << 20, capsys)
+    assert (status, out) == (1, b"") and err == f"No such file: {name}\n"
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_a_chain_of_2000_assignments_is_a_stack_overflow_not_a_traceback(tmp_path, capsys, engine):
+    # issue 24 (also found by the campaign): Lark's VisitError around a RecursionError left the front end
+    from tinyc.machine import gibson
+    from tinyc.machine.console import Console
+    (tmp_path / "p.tc").write_text("main [\n  int x\n  " + "x=" * 2000 + "1\n  pn x\n]\n")
+    out = io.BytesIO()
+    assert gibson.run(tmp_path / "p.tc", quiet=True, engine=engine, console=Console(io.BytesIO(), out)) == 0
+    assert b"PUSHERR" in out.getvalue()

@@ -77,6 +77,8 @@ class RefAnalysis:
                 raise Unsupported("duplicate parameter")
             self.locals[d.name] = Analysis._local(type_, d, reassigned, False, bits)
         count = 0
+        self.scoped: dict = {}
+        nested = False
         for i, s in enumerate(body):
             if isinstance(s, ast.Decl):
                 for d in s.names:
@@ -88,7 +90,9 @@ class RefAnalysis:
                     elif d.size is not None and constant(d.size, bits) is None:
                         raise Unsupported("array bound not constant")
             elif any(isinstance(n, ast.Decl) for n in ref_walk(s)):
-                raise Unsupported("declaration in a nested statement")
+                nested = True
+        if nested:  # declarations in nested blocks (issue 24): the engine's own rule, not rescanned here
+            count += Analysis._scoped(self, body, bits)  # type: ignore[arg-type]
         if count > MAX_LOCALS:
             raise Unsupported("too many declarations")
         self.free = set()

@@ -10,6 +10,7 @@ must be byte for byte the same; the few places where they may not are named in e
 
 from __future__ import annotations
 
+import importlib.resources
 import os
 import re
 import subprocess
@@ -18,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-import tinyc
 
 from test_programs import bca_expected, code_of, solver_guesses
 
@@ -84,7 +84,7 @@ def test_layout_follows_the_linux_system_file():
     lines = text.split(b"\n")
     assert lines[0].startswith(b"/*") and lines[1] == b"[main();]"
     # the library part is our system.ipl's, word for word (random included)
-    ours = (Path(tinyc.__file__).parent / "lib" / "system.ipl").read_bytes()
+    ours = importlib.resources.files("tinyc").joinpath("lib/system.ipl").read_bytes()  # the installed one
     library = ours[ours.index(b"\n[main();]\n") + 11:ours.index(b"\nendlibrary\n")]
     assert text[text.index(b"\n[main();]\n") + 11:text.index(b"\nendlibrary\n")] == library
     shell = text[text.index(b"\nendlibrary\n"):]
@@ -130,8 +130,9 @@ def test_statements_and_error_reports(work):
         shown = typed + CRLF + b" " * column + b"<" + CRLF
         assert shown in py
         py = py.replace(shown, CRLF + b"<" + CRLF)
-    # at the end of input the Python shell ends its line (docs/shell.md); the IPL's gs just stops
-    assert ipl + CRLF == py
+    # at the end of input both end the prompt's line: the Python shell (docs/shell.md), and tinyc boot after
+    # the IPL's gs stops (issue 26: it left a bare tc> without a newline)
+    assert ipl == py
     text = ipl.replace(CRLF, b"\n")
     assert b"tc>sum 14\n\ntc> 2\ntc> 12\n" in text
     # section 10.2: the newline after the run, " L --- err  E", the line, blanks and < under the cursor
@@ -142,7 +143,7 @@ def test_statements_and_error_reports(work):
     assert b"tc>\n 0 --- err  26\n\n<\n" in text
     # found when main runs into it: k=0 has run, then ) starts a statement that is not an operand
     assert b"tc>\n 6 --- err  9\n  k=0)\n     <\ntc> 6 24 217 89783\n" in text
-    assert text.endswith(b"tc>tc> 42\ntc>\nstopped\ntc>")  # .d of the bad line; gn at the end of input: 99
+    assert text.endswith(b"tc>tc> 42\ntc>\nstopped\ntc>\n")  # .d of the bad line; gn at the end of input: 99
 
 
 def test_wont_fit_and_too_big(work):

@@ -108,7 +108,7 @@ def test_hint_phase_replays_its_own_game(capsys):
 
 def test_play(capsys, monkeypatch):
     # the user thinks of 2178 and scores each guess (read from the prompt) as "BbCc"
-    from tinyc.solver import cli
+    from tinyc.solver import interactive as play
     from tinyc.solver.games import score
     secret, guesses = "2178", []
 
@@ -117,7 +117,7 @@ def test_play(capsys, monkeypatch):
         guesses.append(guess)
         return "%db%dc\n" % score(guess, secret)
 
-    monkeypatch.setattr(cli, "_read_line", answer)
+    monkeypatch.setattr(play, "_read_line", answer)
     code, out, _ = run(capsys, "play", "--strategy", "knuth")
     assert code == 0 and guesses[0] == "1234" and guesses[-1] == secret
     assert f"Got it in {len(guesses)} guesses." in out
@@ -126,13 +126,13 @@ def test_play(capsys, monkeypatch):
 def test_play_bc_codes_and_inconsistency(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("9\n9\n9\n"))
     code, out, err = run(capsys, "play", "--bc", "--strategy", "random", "--seed", "7")
-    assert code == 2 and "inconsistent" in err
+    assert code == 0 and "inconsistent" in out and "undo, new or quit? " in out and err == ""
 
 
-def test_play_input_ends(capsys, monkeypatch):
+def test_play_input_ends_quietly(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    code, _, err = run(capsys, "play")
-    assert code == 2 and "input ended" in err
+    code, out, err = run(capsys, "play")
+    assert code == 0 and err == "" and out.endswith("score? \n")
 
 
 def test_plot(capsys, tmp_path):
@@ -173,14 +173,14 @@ def test_json_names_the_seed_divisor_and_first(capsys):
 
 
 def test_play_asks_again_after_a_typo(capsys, monkeypatch):
-    from tinyc.solver import cli
+    from tinyc.solver import interactive as play
     from tinyc.solver.games import score
     answers = iter(["oops\n", "1,2,3\n"])
 
     def answer(prompt):
         guess = prompt.split()[2]
         return next(answers, "%d,%d\n" % score(guess, "2178"))
-    monkeypatch.setattr(cli, "_read_line", answer)
+    monkeypatch.setattr(play, "_read_line", answer)
     code, out, _ = run(capsys, "play", "--strategy", "knuth")
     assert code == 0 and "Got it" in out and out.count("try again") == 2
 
@@ -199,7 +199,8 @@ def test_plot_refuses_a_name_without_an_image_suffix(capsys, tmp_path):
 
 def test_missing_matplotlib_hint_says_how_from_a_checkout():
     from tinyc.solver.plot import _MISSING
-    assert "pip install -e '.[plot]'" in _MISSING and "tinyc[plot]'\"" not in _MISSING
+    assert "pip install '.[test,plot]'" in _MISSING and "pip install -e '.[test,plot]'" in _MISSING
+    assert "tinyc[plot]'\"" not in _MISSING
 
 
 def test_version(capsys):
@@ -242,3 +243,54 @@ def test_codemaker_draw_is_reproducible_and_quit_tells_the_code(capsys, monkeypa
         assert code == 0
         outs.append(out.splitlines()[-1])
     assert outs[0] == outs[1] and outs[0].startswith("guess 1? The code was ")
+
+
+# ---- issue 26 items 19-21
+
+@pytest.mark.parametrize("argv", [["hint", "--limit", "-1"], ["evaluate", "--show-last", "-3"],
+                                  ["evaluate", "--first", "0"], ["tree", "--levels", "-1"],
+                                  ["evaluate", "--max-guesses", "0"]])
+def test_bad_values_are_usage_errors(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and "must be at least" in err
+
+
+def test_json_keeps_the_last_games(capsys):
+    code, out, _ = run(capsys, "evaluate", "--game", "mastermind", "--first", "10", "--json", "--show-last", "2")
+    games = json.loads(out)["last_games"]
+    assert code == 0 and [g["index"] for g in games] == [8, 9]
+    assert games[-1]["guesses"][-1] == games[-1]["secret"] and games[-1]["tries"] == len(games[-1]["guesses"])
+
+
+def test_play_bad_score_shows_the_input_without_its_newline(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("one\nquit\n"))
+    code, out, _ = run(capsys, "play")
+    assert code == 0 and "score 'one': give bulls and cows" in out and "\\n" not in out
+
+
+def test_play_undo_takes_a_wrong_score_back(capsys, monkeypatch):
+    from tinyc.solver import interactive as play
+    from tinyc.solver.games import score
+    secret, prompts, answers = "2178", [], iter(["0,0\n", "undo\n"])  # a wrong score for 1234, taken back
+
+    def answer(prompt):
+        prompts.append(prompt)
+        return next(answers, None) or "%d,%d\n" % score(prompt.split()[2], secret)
+    monkeypatch.setattr(play, "_read_line", answer)
+    code, out, _ = run(capsys, "play", "--strategy", "knuth")
+    assert code == 0 and prompts[0] == prompts[2] == "guess 1: 1234  score? "  # asked again after undo
+    assert "Got it in" in out and prompts[-1].split()[2] == secret
+
+
+def test_play_new_starts_again_and_quit_ends(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("0,0\n0,0\n0,0\nnew\nquit\n"))
+    code, out, _ = run(capsys, "play", "--game", "mastermind")
+    assert code == 0 and out.count("guess 1: 1122") == 2
+
+
+def test_evaluate_tree_reads_its_game_from_the_file(capsys, tmp_path):
+    path = tmp_path / "t.json.gz"
+    assert run(capsys, "tree", "--game", "mastermind", "--json", "-o", str(path))[0] == 0
+    code, out, err = run(capsys, "evaluate", "--tree", str(path), "--first", "20")
+    assert code == 0, err
+    assert out.startswith("game mastermind, strategy")

@@ -68,7 +68,7 @@ def test_differences_match_reference_section_14():
     if spec.exists():
         decisions = spec.read_text().split("## 14.")[1]
         assert count == len(re.findall(r"^\d+\. \*\*", decisions, re.M))
-    assert count == 20
+    assert count == 21
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.tc")), ids=lambda p: p.name)

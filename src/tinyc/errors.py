@@ -2,35 +2,79 @@
 
 from __future__ import annotations
 
-from enum import IntEnum
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
-class ErrorCode(IntEnum):
-    """The numbered errors of reference section 10.1, plus 30 (division by zero, section 14 item 2)."""
+class _Numbered(type):
+    """ErrorCode's class: iterating over ErrorCode gives its members in number order, as over an enum."""
 
-    STATERR = 1   # statement not recognised
-    CURSERR = 2   # cursor ran off the program: unbalanced [ or (, unterminated literal
-    SYMERR = 3    # symbol expected
-    RPARERR = 5   # ) missing
-    RANGERR = 6   # subscript out of range (also: address outside the flat memory)
-    CLASERR = 7   # subscripting a non-array
-    SYNXERR = 9   # factor not recognised
-    LVALERR = 14  # assignment to a non-lvalue
-    PUSHERR = 16  # expression-stack overflow
-    TMFUERR = 17  # too many active functions
-    TMVRERR = 18  # variable table full
-    TMVLERR = 19  # value space exhausted
-    LINKERR = 20  # link (program scan) error
-    ARGSERR = 21  # argument count differs from parameter count
-    LBRCERR = 22  # [ expected
-    MCERR = 24    # bad MC number
-    SYMERRA = 26  # symbol not found in any level
-    DIVERR = 30   # division by zero
-    KILL = 99     # user interrupt
+    def __iter__(cls) -> Iterator[ErrorCode]:
+        return iter(sorted(ErrorCode._members.values()))
+
+
+def _number(n: int) -> ErrorCode:
+    """A member's number in ErrorCode's body: an int until the members are made after it, typed as one."""
+    return n  # type: ignore[return-value]
+
+
+class ErrorCode(int, metaclass=_Numbered):
+    """The numbered errors of reference section 10.1, plus 30 (division by zero, section 14 item 2).
+
+    Each member is an int with a ``name`` and a ``text``; ``ErrorCode(n)`` is the member numbered ``n``
+    (ValueError if none is); ``str`` and ``format`` give the number.  It behaves as the IntEnum it was, and
+    is not one: creating an enum class costs every start of tinyc 1 ms (tests/test_startup.py)."""
+
+    STATERR = _number(1)   # statement not recognised
+    CURSERR = _number(2)   # cursor ran off the program: unbalanced [ or (, unterminated literal
+    SYMERR = _number(3)    # symbol expected
+    RPARERR = _number(5)   # ) missing
+    RANGERR = _number(6)   # subscript out of range (also: address outside the flat memory)
+    CLASERR = _number(7)   # subscripting a non-array
+    SYNXERR = _number(9)   # factor not recognised
+    LVALERR = _number(14)  # assignment to a non-lvalue
+    PUSHERR = _number(16)  # expression-stack overflow
+    TMFUERR = _number(17)  # too many active functions
+    TMVRERR = _number(18)  # variable table full
+    TMVLERR = _number(19)  # value space exhausted
+    LINKERR = _number(20)  # link (program scan) error
+    ARGSERR = _number(21)  # argument count differs from parameter count
+    LBRCERR = _number(22)  # [ expected
+    MCERR = _number(24)    # bad MC number
+    SYMERRA = _number(26)  # symbol not found in any level
+    DIVERR = _number(30)   # division by zero
+    KILL = _number(99)     # user interrupt
+
+    _members: dict[int, ErrorCode] = {}
+    name: str
+
+    def __new__(cls, value: int) -> ErrorCode:
+        try:
+            return cls._members[value]
+        except (KeyError, TypeError):
+            raise ValueError(f"{value!r} is not a valid ErrorCode") from None
+
+    def __repr__(self) -> str:
+        return f"<ErrorCode.{self.name}: {int(self)}>"
+
+    __str__ = int.__repr__
+    __format__ = int.__format__
+
+    def __reduce__(self) -> tuple:
+        return ErrorCode, (int(self),)
 
     @property
     def text(self) -> str:
         return _TEXTS[self]
+
+
+for _name, _value in list(vars(ErrorCode).items()):
+    if _name.isupper() and type(_value) is int:  # STATERR = _number(1) ...
+        _member = int.__new__(ErrorCode, _value)
+        _member.name = _name
+        ErrorCode._members[_value] = _member
+        setattr(ErrorCode, _name, _member)
 
 
 _TEXTS = {
@@ -62,7 +106,7 @@ class TinyCError(Exception):
     Only the first error is kept (section 10.1): code that catches and re-raises keeps the original."""
 
     def __init__(self, code: ErrorCode | int, address: int):
-        self.code = ErrorCode(code) if code in ErrorCode._value2member_map_ else code
+        self.code = ErrorCode._members.get(code, code)
         self.address = address
         super().__init__(f"tiny-c error {int(code)} at {address}")
 
@@ -80,11 +124,18 @@ def error_report(code: int, text: bytes, cursor: int, where: str | None = None) 
     with ``where`` (a file name, "the system library") a line ``in WHERE:`` comes after the first.
     """
     cursor = max(0, min(cursor, len(text) - 1))
-    line_no = text.count(b"\n", 0, cursor)
-    start = text.rfind(b"\n", 0, cursor) + 1
+    line_no, column = position(text, cursor)
+    start = cursor - column
     end = text.find(b"\n", start)
     line = text[start:end if end >= 0 else len(text)]
-    return line_report(code, line_no, line, cursor - start, where)
+    return line_report(code, line_no, line, column, where)
+
+
+def position(text: bytes, cursor: int) -> tuple[int, int]:
+    """``(line, column)`` of byte offset ``cursor`` in a buffer ``text`` whose ``text[0]`` is the newline
+    sentinel: the line counts from 1 (the report's number), the column from 0 (where the ``<`` stands)."""
+    cursor = max(0, min(cursor, len(text) - 1))
+    return text.count(b"\n", 0, cursor), cursor - (text.rfind(b"\n", 0, cursor) + 1)
 
 
 def line_report(code: int, line_no: int, line: bytes, column: int, where: str | None = None) -> str:

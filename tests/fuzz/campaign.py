@@ -1,6 +1,7 @@
 """The long fuzzing campaign: many seeded programs and shell sessions, in worker processes.
 
-    python -m tests.fuzz.campaign --programs 100000 --frames 10000 --sessions 10000 --piped 2000 --jobs 2 --out DIR
+    python -m tests.fuzz.campaign --programs 100000 --frames 10000 --files 10000 --gibson 20000 \
+        --sessions 10000 --piped 2000 --jobs 2 --out DIR
 
 Each item is made from its own seed (``random.Random(kind, seed)``), so a failure is reproduced with
 ``python -m tests.fuzz.campaign --show KIND SEED``.  Workers run chunks of seeds; a worker that dies (a
@@ -28,10 +29,17 @@ STDIN = b"5\n7\nabc\n-3\n"
 
 def item(kind: str, seed: int) -> bytes:
     """The input of one campaign item: a program (valid or mutated) or a shell session."""
+    from fuzz import gen_gibson
     from fuzz.gen import frame_program, mutate, program, session
+    from fuzz.gen_files import file_program
     r = random.Random(f"{kind}-{seed}")
     if kind == "frame":
         return frame_program(r).encode("latin-1")
+    if kind == "files":
+        return file_program(r).encode("latin-1")
+    if kind == "gibson":
+        src = gen_gibson.program(r)
+        return gen_gibson.mutate(r, src) if r.random() < 0.35 else src.encode("latin-1")
     if kind == "program":
         src = program(r, size=r.choice([1, 1, 2]))
         return mutate(r, src) if r.random() < 0.35 else src.encode("latin-1")
@@ -39,13 +47,15 @@ def item(kind: str, seed: int) -> bytes:
 
 
 def run_item(kind: str, seed: int):
-    from fuzz.runner import differential, piped_session, shell_differential
+    from fuzz.runner import differential, gibson_differential, piped_session, shell_differential
     data = item(kind, seed)
-    if kind in ("program", "frame"):
-        r = random.Random(seed)
-        return differential(data, STDIN, int_bits=16 if r.random() < 0.15 else 32, seconds=3.0)
+    bits = 16 if random.Random(seed).random() < 0.15 else 32
+    if kind in ("program", "frame", "files"):
+        return differential(data, STDIN, int_bits=bits, seconds=3.0)
+    if kind == "gibson":
+        return gibson_differential(data, STDIN, seconds=3.0)
     if kind == "session":
-        return shell_differential(data, seconds=8.0)
+        return shell_differential(data, seconds=8.0, int_bits=bits)
     return piped_session(data, seconds=10)
 
 
@@ -66,9 +76,9 @@ def campaign(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     queues = []
-    for kind, n in (("program", args.programs), ("frame", args.frames), ("session", args.sessions),
-                    ("piped", args.piped)):
-        chunk = {"program": 250, "frame": 250, "session": 100, "piped": 25}[kind]
+    for kind, n in (("program", args.programs), ("frame", args.frames), ("files", args.files),
+                    ("gibson", args.gibson), ("session", args.sessions), ("piped", args.piped)):
+        chunk = {"program": 250, "frame": 250, "files": 250, "gibson": 250, "session": 100, "piped": 25}[kind]
         queues.append([(kind, s, min(chunk, args.seed + n - s)) for s in range(args.seed, args.seed + n, chunk)])
     todo = []  # interleaved in proportion, so that a campaign stopped early has run every kind
     total = sum(len(q) for q in queues)
@@ -132,6 +142,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--programs", type=int, default=1000)
     ap.add_argument("--frames", type=int, default=0, help="programs that abuse their frames (item 6)")
+    ap.add_argument("--files", type=int, default=200, help="programs that use the file calls")
+    ap.add_argument("--gibson", type=int, default=500, help="programs of the Gibson dialect, valid and mutated")
     ap.add_argument("--sessions", type=int, default=100)
     ap.add_argument("--piped", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)

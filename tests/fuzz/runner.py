@@ -8,16 +8,23 @@ failure.  A program the reference cannot finish in its budget (an endless loop, 
 through memory) is counted apart and not compared.
 
 Piped shell sessions run ``python -m tinyc`` in a subprocess with ``RLIMIT_CPU``.
+
+Every run has a fresh temporary directory as its current directory (:func:`sandbox`), so the files a
+program's file calls write stay there, and the second engine starts from the same files as the first.
+Programs of the Gibson dialect run through ``tinyc.machine.gibson.run`` (:func:`gibson_differential`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,11 +32,35 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 from tinyc.engines import analysis  # noqa: E402
+from tinyc.machine import gibson  # noqa: E402
 from tinyc.machine.console import Console  # noqa: E402
 from tinyc.errors import ExitProgram  # noqa: E402
 from tinyc.machine.interpreter import Machine  # noqa: E402
 from tinyc.shell.shell import Shell  # noqa: E402
 from tinyc.machine.workspace import Workspace  # noqa: E402
+
+
+SHIPPED = ["examples/hello.tc", "programs/bc.tc"]  # what generated shell sessions read with .r
+
+
+@contextlib.contextmanager
+def sandbox():
+    """A fresh temporary directory, holding copies of :data:`SHIPPED`, as the current directory."""
+    old = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="tinyc-fuzz-") as d:
+        for name in SHIPPED:
+            (Path(d) / name).parent.mkdir(exist_ok=True)
+            shutil.copy(ROOT / name, Path(d) / name)
+        os.chdir(d)
+        try:
+            yield Path(d)
+        finally:
+            os.chdir(old)
+
+
+def _close_units(m: Machine) -> None:
+    for unit in list(m.units):
+        m.close_unit(unit)
 
 
 class CPUTimeout(BaseException):
@@ -78,10 +109,13 @@ def run_program(source: bytes, engine: str, stdin: bytes = b"", int_bits: int = 
     ws = Workspace(m)
     if not ws.append(source):
         return b"", -2, 0
-    try:
-        err, cursor = ws.run(entry)
-    except ExitProgram:
-        err, cursor = -1, 0
+    with sandbox():
+        try:
+            err, cursor = ws.run(entry)
+        except ExitProgram:
+            err, cursor = -1, 0
+        finally:
+            _close_units(m)
     m.console.flush()
     return out.getvalue(), err, cursor
 
@@ -131,47 +165,48 @@ def differential(source: bytes, stdin: bytes = b"", int_bits: int = 32, seconds:
 
 
 def shell_session(data: bytes, engine: str, int_bits: int = 32) -> bytes:
-    """The output of the ``tc>`` shell reading ``data`` (commands and program input), in-process."""
+    """The output of the ``tc>`` shell reading ``data`` (commands and program input), in-process, in a
+    :func:`sandbox` (``.r``/``.w`` and the program's file calls)."""
     out = io.BytesIO()
     m = Machine(1 << 20, int_bits, Console(io.BytesIO(data), out), engine, 200)
     m.boot_library()
-    Shell(m, Workspace(m)).loop()
+    with sandbox():
+        try:
+            Shell(m, Workspace(m)).loop()
+        finally:
+            _close_units(m)
     m.console.flush()
     return out.getvalue()
 
 
-def shell_differential(data: bytes, seconds: float = 5.0) -> Outcome:
+def shell_differential(data: bytes, seconds: float = 5.0, int_bits: int = 32) -> Outcome:
     """A session in the in-process shell on both engines: no exception, no ``internal error``, same bytes."""
-    old = os.getcwd()
-    os.chdir(ROOT)  # .r examples/... in sessions
-    try:
-        kind, ref = _guarded(lambda: shell_session(data, "reference"), seconds)
-        if kind == "timeout":
-            return Outcome("timeout")
-        if kind == "exception":
-            return Outcome("shell-exception", ref)
-        if b"internal error" in ref:
-            return Outcome("shell-internal-error", ref[ref.index(b"internal error"):][:200].decode("latin-1"))
-        kind, fast = _guarded(lambda: shell_session(data, "fast"), seconds)
-        if kind == "timeout":
-            return Outcome("fast-timeout")
-        if kind == "exception":
-            return Outcome("shell-exception", fast)
-        if b"internal error" in fast:
-            return Outcome("shell-internal-error", fast[fast.index(b"internal error"):][:200].decode("latin-1"))
-        if fast != ref:
-            return Outcome("shell-mismatch", "", (ref,), (fast,))
-        return Outcome("ok")
-    finally:
-        os.chdir(old)
+    kind, ref = _guarded(lambda: shell_session(data, "reference", int_bits), seconds)
+    if kind == "timeout":
+        return Outcome("timeout")
+    if kind == "exception":
+        return Outcome("shell-exception", ref)
+    if b"internal error" in ref:
+        return Outcome("shell-internal-error", ref[ref.index(b"internal error"):][:200].decode("latin-1"))
+    kind, fast = _guarded(lambda: shell_session(data, "fast", int_bits), seconds)
+    if kind == "timeout":
+        return Outcome("fast-timeout")
+    if kind == "exception":
+        return Outcome("shell-exception", fast)
+    if b"internal error" in fast:
+        return Outcome("shell-internal-error", fast[fast.index(b"internal error"):][:200].decode("latin-1"))
+    if fast != ref:
+        return Outcome("shell-mismatch", "", (ref,), (fast,))
+    return Outcome("ok")
 
 
 def piped_session(data: bytes, seconds: int = 10) -> Outcome:
     """``printf DATA | python -m tinyc`` in a subprocess limited to ``seconds`` of CPU time."""
     def limit():
         resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
-    p = subprocess.run([sys.executable, "-m", "tinyc"], input=data, capture_output=True, cwd=ROOT,
-                       preexec_fn=limit, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    with sandbox() as d:
+        p = subprocess.run([sys.executable, "-m", "tinyc"], input=data, capture_output=True, cwd=d,
+                           preexec_fn=limit)
     if p.returncode < 0:
         sig = -p.returncode
         return Outcome("timeout" if sig in (signal.SIGXCPU, signal.SIGKILL) else f"crash-signal-{sig}")
@@ -183,3 +218,38 @@ def piped_session(data: bytes, seconds: int = 10) -> Outcome:
     if p.returncode not in (0, 1):
         return Outcome(f"exit-{p.returncode}", p.stderr.decode("latin-1")[-300:])
     return Outcome("ok")
+
+
+# ---- the Gibson dialect
+
+def gibson_run(source: bytes, engine: str, stdin: bytes = b"") -> tuple[bytes, int, str]:
+    """(stdout bytes, exit status, stderr text) of ``tinyc run --dialect gibson -q`` on ``source``, in-process
+    in a :func:`sandbox`.  The error reports are on stdout: they hold the error number and address."""
+    out, err = io.BytesIO(), io.StringIO()
+    saved = sys.stderr
+    with sandbox() as d:
+        (d / "p.tc").write_bytes(source)
+        sys.stderr = err
+        try:
+            status = gibson.run("p.tc", quiet=True, engine=engine, max_depth=200,
+                                console=Console(io.BytesIO(stdin), out))
+        finally:
+            sys.stderr = saved
+    return out.getvalue(), status, err.getvalue()
+
+
+def gibson_differential(source: bytes, stdin: bytes = b"", seconds: float = 3.0) -> Outcome:
+    """Both engines on one Gibson-dialect program: no exception, the same bytes and status."""
+    kind, ref = _guarded(lambda: gibson_run(source, "reference", stdin), seconds)
+    if kind == "timeout":
+        return Outcome("timeout")
+    if kind == "exception":
+        return Outcome("reference-exception", ref)
+    kind, fast = _guarded(lambda: gibson_run(source, "fast", stdin), seconds)
+    if kind == "timeout":
+        return Outcome("fast-timeout", "", ref)
+    if kind == "exception":
+        return Outcome("fast-exception", fast, ref)
+    if fast != ref:
+        return Outcome("mismatch-" + ("output" if fast[0] != ref[0] else "status"), "", ref, fast)
+    return Outcome("ok", "", ref, fast)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from . import gen_gibson
 from .gen import frame_program, mutate, program, session
+from .gen_files import file_program
 
 randoms = st.randoms(use_true_random=False)
 
@@ -19,3 +21,12 @@ sessions = randoms.map(session)
 
 frames = randoms.map(lambda r: frame_program(r).encode("latin-1"))
 """Programs that reach their own and their callers' locals through memory (issue 13 item 6)."""
+
+file_programs = randoms.map(lambda r: file_program(r).encode("latin-1"))
+"""Programs that use the file calls (run in a temporary directory: fuzz.runner.sandbox)."""
+
+gibson_programs = randoms.map(lambda r: gen_gibson.program(r).encode("latin-1"))
+"""Valid programs of the Gibson dialect."""
+
+gibson_mutated = randoms.map(lambda r: gen_gibson.mutate(r, gen_gibson.program(r)))
+"""Gibson-dialect programs after one to three mutations."""

@@ -4,24 +4,36 @@ Exit status: 0 on success, 1 when a tiny-c error stopped the program (its report
 2 for bad command-line use, 130 after Ctrl-C, 70 for an internal error (a bug in tinyc).
 
 Every command takes the same machine options (one argparse parent parser).  A command's module is
-imported only when it is the command, so ``tinyc run`` does not load the stage views.
+imported only when it is the command, so ``tinyc run`` does not load the stage views.  The commonest
+command line, ``tinyc run FILE... [--entry NAME]``, is read by :func:`quick_args` without argparse:
+importing it and building the parsers (help formatters, gettext's look-ups, ``shutil``) cost a start a
+fifth of its time.
 """
 
 from __future__ import annotations
 
-import argparse
-import contextlib
+import gc
+_COLLECTING = gc.isenabled()
+gc.disable()  # until the end of this module's imports: see NoCollections
 import os
-import signal
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    import signal
+else:
+    try:  # the C module alone: the signal module turns its constants into enums, 1 ms of every start
+        import _signal as signal
+    except ImportError:
+        import signal
 from functools import lru_cache
 import sys
-from pathlib import Path
 
 from .. import __version__
-from ..machine.console import Console, align_report, byte_transparent_stdio
-from ..machine.session import boot, boot_with_files, make_machine
-from .options import common_options
-from ..machine.shipped import ProgramFileError, find_program, read_source, shipped_programs  # noqa: F401
+from ..machine.console import Console, OutputClosed, align_report, byte_transparent_stdio, flush_consoles
+from ..machine.session import boot, boot_with_files, file_sandbox, make_machine
+from ..machine.shipped import ProgramFileError, find_program, program_path, read_source, shipped_programs  # noqa: F401
+if TYPE_CHECKING:
+    import argparse  # imported only to build a parser: see quick_args
+    from pathlib import Path  # (pathlib costs a start 2 ms: os.path instead)
 
 # Commands with their help.  Those with a module live there: ``add_arguments(parser, name)`` and
 # ``command(args) -> int``.
@@ -37,7 +49,9 @@ TOOLS = {
     "link": ("tinyc.cli.stage_views", "print the symbol levels and the memory map after linking"),
     "trace": ("tinyc.cli.trace", "run a program, printing each statement as it runs"),
     "compile": ("tinyc.cli.compile", "print the Python the fast engine generates for a program"),
-    "check": ("tinyc.cli.check", "list every syntax error and undeclared name of a program up front"),
+    "check": ("tinyc.cli.check", "list every syntax error, undeclared name and duplicate definition up front"),
+    "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),
+    "draw": ("tinyc.cli.draw", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
 }
 
 EPILOG = """\
@@ -45,6 +59,18 @@ With no command, tinyc starts the tc> shell; tinyc FILE.ipl boots a system file 
 A FILE that is not in the current directory is looked up among the programs shipped with tinyc
 (bc.tc, bca.tc, hello.tc, ...), so `tinyc run bc.tc --entry bullcow` plays Bulls and Cows anywhere;
 `tinyc run --list` lists them.  Exit status: 0 ok, 1 tiny-c error, 2 usage, 130 interrupted."""
+
+SECURITY = """\
+What a program may do (docs/security.md):
+  by default     it reads and writes files only in the current directory tree, and reads those in
+                 its own directory and tinyc's shipped library and programs; every other file
+                 (absolute paths, ../.., symbolic links out, devices such as /dev/zero, FIFOs) fails
+                 as a missing file does.  It cannot run commands, load Python code beside it or touch
+                 tinyc's cache (#loadMC loads only the shipped and installed plug-ins).
+  --allow-files PATH       adds the tree PATH (read and write); repeatable.
+  --allow-files-anywhere   no file sandbox: it may read and write every file you can.
+  --allow-system           (gibson) system() runs shell commands as you: it may do anything you can.
+  --allow-plugins          (gibson) #loadMC NAME loads NAME.py beside the program: likewise."""
 
 
 class UsageError(ProgramFileError):
@@ -55,16 +81,25 @@ class UsageError(ProgramFileError):
 
 # ---- running
 
+# The values of `run`'s own options when not given (argparse's defaults, and quick_args's namespace)
+RUN_DEFAULTS = {"entry": "main", "list": False, "dialect": None, "quiet": False, "code": None,
+                "allow_system": False, "allow_plugins": False, "debug": False}
+
+
 def dialect_options(p: argparse.ArgumentParser) -> None:
     """The options of the Gibson dialect (issue 15, docs/dialects.md)."""
-    p.add_argument("--dialect", choices=("pc", "gibson"), default=None,
+    p.add_argument("--dialect", choices=("pc", "gibson"), default=RUN_DEFAULTS["dialect"],
                    help="the language: pc (tiny-c/PC, the default) or gibson (Tom Gibson's tiny-C; "
                         "chosen by itself for a file that starts with #include)")
-    p.add_argument("-q", "--quiet", action="store_true", help="gibson: no banner, no done at the end")
-    p.add_argument("-r", dest="code", metavar="CODE", default=None,
+    p.add_argument("-q", "--quiet", action="store_true", default=RUN_DEFAULTS["quiet"], help="gibson: no banner, no done at the end")
+    p.add_argument("-r", dest="code", metavar="CODE", default=RUN_DEFAULTS["code"],
                    help="gibson: run the statement CODE instead of main()")
-    p.add_argument("--allow-system", action="store_true",
-                   help="gibson: let the library's system() run shell commands (off by default)")
+    p.add_argument("--allow-system", action="store_true", default=RUN_DEFAULTS["allow_system"],
+                   help="gibson: let the library's system() run any shell command as you (off by default): "
+                        "the program can then do anything you can; only for programs you trust")
+    p.add_argument("--allow-plugins", action="store_true", default=RUN_DEFAULTS["allow_plugins"],
+                   help="gibson: let #loadMC NAME load NAME.py beside the program: Python code that runs "
+                        "with your rights (off by default; shipped and installed plug-ins need no switch)")
 
 
 def chosen_dialect(args: argparse.Namespace, path: str | Path) -> str:
@@ -72,12 +107,14 @@ def chosen_dialect(args: argparse.Namespace, path: str | Path) -> str:
     (with a note on stderr), else pc."""
     if getattr(args, "dialect", None):
         return args.dialect
-    from ..syntax.dialect import detect
     try:
         with open(path, "rb") as f:
             start = f.read(16)
     except OSError:
         return "pc"
+    if not start.startswith(b"#"):  # no header line: no need to import the dialects (a start's 1 ms)
+        return "pc"
+    from ..syntax.dialect import detect
     if detect(start) is not None:
         print(f"tinyc: {path} starts with a #include/#loadMC header line: running it in the Gibson dialect "
               "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
@@ -97,7 +134,8 @@ def cmd_gibson(path: str | Path, args: argparse.Namespace) -> int:
         code = args.entry  # --entry NAME: the seed runs NAME instead of main()
     return gibson.run(path, code=code, quiet=args.quiet, engine=getattr(args, "engine", "reference"),
                       memory=args.memory, max_depth=args.max_depth, allow_system=args.allow_system,
-                      console=console)
+                      allow_plugins=args.allow_plugins,
+                      console=console, files=file_sandbox(args, []))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -109,19 +147,23 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 0
     if not args.files:
         raise UsageError("run: give a FILE (or - to read the program from standard input)")
+    if args.debug:  # tinyc run -d: the debug command's module (imported by name, as the tools are)
+        import importlib
+        return importlib.import_module("tinyc.cli.debug").command(args)
     if args.files.count("-") > 1:
         raise UsageError("run: standard input (-) can be read only once")
-    if args.files[-1] != "-" and chosen_dialect(args, find_program(args.files[-1])) == "gibson":
+    if args.files[-1] != "-" and chosen_dialect(args, program_path(args.files[-1])) == "gibson":
         if len(args.files) > 1:
             raise UsageError("the Gibson dialect runs one application file (use #include lines)")
-        return cmd_gibson(find_program(args.files[0]), args)
+        return cmd_gibson(program_path(args.files[0]), args)
     console = None
     if "-" not in args.files and sys.stdin.isatty() and sys.stdout.isatty():
         from ..shell.terminal import ProgramConsole
         console = ProgramConsole(strip_cr=args.strip_cr)
-    m, ws = boot_with_files(args, console)
+    with NoCollections():
+        m, ws = boot_with_files(args, console)
     interrupted: list[int] = []
-    with _noting_interrupts(interrupted):
+    with NotingInterrupts(interrupted):
         try:
             err, cu = ws.run(os.fsencode(args.entry))
         except ExitProgram:
@@ -131,27 +173,48 @@ def cmd_run(args: argparse.Namespace) -> int:
     m.console.flush()
     if err:
         sys.stdout.flush()
-        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else align_report(ws.report(err, cu, len(args.files) > 1)))
-        return 130 if err == ErrorCode.KILL and interrupted else 1
+        report = ws.report(err, cu, len(args.files) > 1)
+        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else align_report(report, sys.stderr.isatty()))
+        return 130 if err == ErrorCode.KILL and (interrupted or m.console.interrupted) else 1
     return 0
 
 
-@contextlib.contextmanager
-def _noting_interrupts(seen: list):
+class NoCollections:
+    """No cyclic garbage collection in the block (as when it was entered after it).  Importing tinyc and
+    booting the library (unpickling its AST, loading the programs' code) make thousands of objects that
+    live for the whole run and no garbage: the collections their allocations set off only scan them,
+    a tenth of ``tinyc run hello.tc``."""
+
+    def __enter__(self) -> None:
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc) -> None:
+        if self.was:
+            gc.enable()
+
+
+class NotingInterrupts:
     """Ctrl-C still raises KeyboardInterrupt (the engines turn it into error 99), and is noted in ``seen``
     so that the exit status can tell it (130) from error 99 at the end of the input (1)."""
-    def handler(signum, frame):
-        seen.append(signum)
+
+    def __init__(self, seen: list):
+        self.seen = seen
+        self.old = None  # the handler before, while inside (None: the handler could not be set)
+
+    def handler(self, signum, frame):
+        self.seen.append(signum)
         raise KeyboardInterrupt
-    try:
-        old = signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
+
+    def __enter__(self) -> None:
+        try:
+            self.old = signal.signal(signal.SIGINT, self.handler)  # type: ignore[assignment]
+        except ValueError:  # not the main thread
+            self.old = None
+
+    def __exit__(self, *exc) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
@@ -168,8 +231,10 @@ def cmd_boot(args: argparse.Namespace) -> int:
     except TinyCError as e:
         m.console.flush()
         if e.code == ErrorCode.KILL and m.console.at_eof:
+            if m.console.last != b"\n":  # end the prompt's line, as the shell does at the end of input
+                m.console.write(b"\r\n")
             return 0  # end of input at the IPL's own prompt: exit, as the shell does (14 item 10)
-        sys.stderr.write(align_report(error_report(e.code, b"\n" + text, e.address + 1)))
+        sys.stderr.write(align_report(error_report(e.code, b"\n" + text, e.address + 1), sys.stderr.isatty()))
         return 1
     finally:
         m.console.flush()
@@ -183,32 +248,38 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     imported): nothing parses the others in this run, and each parser argparse builds costs a start a
     fraction of a millisecond in help formatters and message lookups.  ``None`` builds them all, for
     ``--help``."""
+    import argparse
     common = _common()
     parser = argparse.ArgumentParser(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tinyc {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
+                                help="one of these; `tinyc COMMAND --help` describes its options")
 
     def wanted(name: str) -> bool:
         return command is None or name == command
     if wanted("run"):
-        run = sub.add_parser("run", help=BUILTIN["run"], parents=[common], epilog=EPILOG,
+        run = sub.add_parser("run", help=BUILTIN["run"], description=BUILTIN["run"], parents=[common],
+                             epilog=SECURITY + "\n\n" + EPILOG,
                              formatter_class=argparse.RawDescriptionHelpFormatter)
         run.add_argument("files", nargs="*", metavar="FILE", help="program files, loaded in order (- is stdin)")
-        run.add_argument("--entry", default="main", help="statement to run (default: main)")
-        run.add_argument("--list", action="store_true", help="list the programs shipped with tinyc")
+        run.add_argument("--entry", default=RUN_DEFAULTS["entry"], help="statement to run (default: main)")
+        run.add_argument("--list", action="store_true", default=RUN_DEFAULTS["list"],
+                         help="list the programs shipped with tinyc")
+        run.add_argument("-d", "--debug", action="store_true", default=RUN_DEFAULTS["debug"],
+                         help="run under the debugger (as tinyc debug; Gibson's tc -d)")
         dialect_options(run)
     if wanted("shell"):
-        sub.add_parser("shell", help=BUILTIN["shell"], parents=[common])
+        sub.add_parser("shell", help=BUILTIN["shell"], description=BUILTIN["shell"], parents=[common])
     if wanted("boot"):
-        boot_ = sub.add_parser("boot", help=BUILTIN["boot"], parents=[common])
+        boot_ = sub.add_parser("boot", help=BUILTIN["boot"], description=BUILTIN["boot"], parents=[common])
         boot_.add_argument("file", metavar="FILE", help="a system file, such as system.ipl (the one shipped with tinyc)")
         dialect_options(boot_)
     for name, (module, help_) in TOOLS.items():
         if not wanted(name):
             continue
-        tool = sub.add_parser(name, help=help_, parents=[common])
+        tool = sub.add_parser(name, help=help_, description=help_, parents=[common])
         tool.set_defaults(tool_module=module)
         if name == command:
             import importlib
@@ -219,11 +290,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 @lru_cache(maxsize=None)
 def _common() -> argparse.ArgumentParser:
     """The machine options' parent parser, made once per process (a parent is only read)."""
+    from .options import common_options
     return common_options()
 
 
 @lru_cache(maxsize=None)
 def _takes_value() -> frozenset[str]:
+    import argparse
     dialect = argparse.ArgumentParser(add_help=False)
     dialect_options(dialect)  # --dialect and -r take a value before the command or file, too
     return frozenset(s for p in (_common(), dialect) for a in p._actions if a.nargs != 0 for s in a.option_strings)
@@ -246,6 +319,25 @@ def locate_command(argv: list[str]) -> int | None:
             continue
         return i
     return None
+
+
+def quick_args(argv: list[str]) -> argparse.Namespace | None:
+    """The namespace ``build_parser().parse_args(argv)`` gives for ``run FILE... [--entry NAME]`` (no other
+    option; ``-`` is a FILE), built without argparse; None for any other command line, which argparse
+    reads.  tests/test_startup.py checks that both give the same namespace."""
+    if len(argv) < 2 or argv[0] != "run":
+        return None
+    files, entry = argv[1:], str(RUN_DEFAULTS["entry"])
+    if len(files) >= 2 and files[-2] == "--entry":
+        files, entry = files[:-2], files[-1]
+    elif files[-1].startswith("--entry="):
+        files, entry = files[:-1], files[-1][len("--entry="):]
+    if not files or entry.startswith("-") or any(f.startswith("-") and f != "-" for f in files):
+        return None
+    from types import SimpleNamespace
+    from .options import MACHINE_DEFAULTS
+    args = SimpleNamespace(command="run", files=files, **{**MACHINE_DEFAULTS, **RUN_DEFAULTS, "entry": entry})
+    return args  # type: ignore[return-value]  # the attributes of an argparse.Namespace, which is all it is read for
 
 
 def _starts_with_include(path: str) -> bool:
@@ -271,13 +363,16 @@ def route(argv: list[str]) -> list[str]:
             return argv
         return ["shell"] + argv
     word, rest = argv[at], argv[:at] + argv[at + 1:]
+    if at > 0 and argv[at - 1] in ("-e", "-c"):
+        raise UsageError(f"{argv[at - 1]} STATEMENT is an option of the views: `tinyc tokens -e {word!r}` "
+                         f"(or parse, ast) shows the statement; `echo {word!r} | tinyc` runs it in the shell")
     if word in BUILTIN or word in TOOLS:
         return [word] + rest
     if word.lower().endswith(".ipl"):
         return ["boot", word] + rest
     is_file = word.lower().endswith((".tc", ".c")) or os.sep in word
     try:
-        is_file = is_file or Path(word).exists()
+        is_file = is_file or os.path.exists(word)
     except (OSError, ValueError):
         pass
     if is_file and (_starts_with_include(word) or _asks_gibson(argv)):
@@ -318,33 +413,68 @@ def cmd_shell(args: argparse.Namespace) -> int:
         return 130
 
 
+def internal_error(e: Exception) -> str:
+    """The one line that reports an internal error (exit 70).  A package data file that is missing (the
+    system file, a grammar, the Gibson library) is a broken installation, not a bug in the program: the
+    line names the file."""
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__))) + os.sep
+    if isinstance(e, FileNotFoundError) and e.filename and os.path.realpath(str(e.filename)).startswith(package):
+        return f"tinyc: the installation is incomplete: {e.filename} is missing (reinstall tinyc)"
+    return f"tinyc: internal error (a bug in tinyc; TINYC_DEBUG=1 shows the traceback): {type(e).__name__}: {e}"
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     limit = sys.getrecursionlimit()  # the machine raises it for deep tiny-c recursion: confine that to this run
     try:
         with byte_transparent_stdio():
             try:
-                argv = route(argv)
-                args = build_parser(argv[0] if argv else None).parse_args(argv)
+                args = quick_args(argv)
+                if args is None:
+                    argv = route(argv)
+                    named = argv[0] if argv and (argv[0] in BUILTIN or argv[0] in TOOLS) else None
+                    parser = build_parser(named)
+                    args, extra = parser.parse_known_args(argv)
+                    if extra:
+                        from .options import unrecognized
+                        raise UsageError(unrecognized(parser, named, extra))
                 return dispatch(args)
             except ProgramFileError as e:  # UsageError, or a program file that cannot be read
                 print(f"tinyc: {e}", file=sys.stderr)
                 return 2
+            except OutputClosed:
+                return _output_closed()
             except KeyboardInterrupt:
+                flush_consoles()
                 sys.stdout.flush()
                 print("\nstopped", file=sys.stderr)
                 return 130
             except MemoryError:
+                flush_consoles()
                 print("tinyc: out of memory: try a smaller --memory or --max-depth", file=sys.stderr)
                 return 1
             except Exception as e:  # a bug in tinyc: one clear line, the traceback only when asked for
+                flush_consoles()  # what the program printed before it is not lost
                 if os.environ.get("TINYC_DEBUG"):
                     raise
-                print(f"tinyc: internal error (a bug in tinyc; TINYC_DEBUG=1 shows the traceback): "
-                      f"{type(e).__name__}: {e}", file=sys.stderr)
+                print(internal_error(e), file=sys.stderr)
                 return 70
     finally:
+        flush_consoles()
         sys.setrecursionlimit(limit)
+
+
+def _output_closed() -> int:
+    """The end after a broken pipe: nothing more is written to stdout (its file descriptor now points at
+    the null device, so that flushing it at exit finds no pipe to break), no message, status 141 (128 +
+    SIGPIPE: what the shell shows for a process that SIGPIPE ended, ``yes | head -1``)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 141
 
 
 def entry() -> None:
@@ -378,6 +508,9 @@ def entry() -> None:
             status = status or 120
     os._exit(status)
 
+
+if _COLLECTING:
+    gc.enable()  # this module's imports are done (gc.disable() at the top)
 
 if __name__ == "__main__":
     entry()

@@ -1,8 +1,10 @@
-"""tinyc in IPython and Jupyter: ``%load_ext tinyc``.
+"""tinyc in IPython and Jupyter: ``%load_ext tinyc``.  docs/notebook.md documents every magic.
 
 * ``%%tinyc [--entry NAME] [--input TEXT] [machine options]``: the cell is a tiny-c program; it is loaded as
   ``tinyc run`` loads a file and ``NAME`` (default ``main``) runs.  Its output is printed (CR bytes
-  dropped); an error prints the tiny-c report.  The cell becomes the *current program*.
+  dropped); an error prints the tiny-c report; reading past the input (none without ``--input``) says
+  so.  The cell becomes the *current program*.  ``--dialect gibson`` (chosen by itself for a cell that
+  starts with ``#include``), ``-q`` and ``-r CODE`` run it in Gibson's dialect, as ``tinyc run`` does.
 * ``%%tinyc_tokens``, ``%%tinyc_parse``, ``%%tinyc_ast``, ``%%tinyc_link``: the stage views of the cell's
   program (as ``tinyc tokens FILE`` ...), which also becomes the current program.
 * ``%tinyc_tokens STATEMENT`` (and parse, ast): the view of one statement typed against the current
@@ -11,7 +13,9 @@
   program): the traced run, one line per statement.
 
 Program text is the cell's UTF-8 bytes, and is shown back the same way.  The options are those of the
-command line (``--int-bits 16``, ``--memory``, ``--engine`` ...).
+command line (``--int-bits 16``, ``--memory``, ``--engine`` ...), the file sandbox's included: a cell's
+program opens files only in the notebook's current directory tree unless ``--allow-files PATH`` or
+``--allow-files-anywhere`` says otherwise (docs/security.md).
 """
 
 from __future__ import annotations
@@ -41,20 +45,61 @@ class _Parser(argparse.ArgumentParser):
         raise MagicError("")
 
 
-def _parser(name: str, entry: bool = False, calls: bool = False) -> argparse.ArgumentParser:
+def _parser(name: str, entry: bool = False, calls: bool = False, dialect: bool = False) -> argparse.ArgumentParser:
     from .options import common_options
     p = _Parser(prog=f"%%{name}", parents=[common_options()], add_help=True)
     if entry:
         p.add_argument("--entry", default="main", help="statement to run (default: main)")
-        p.add_argument("--input", default="", help="the program's standard input (\\n for a line end)")
+        p.add_argument("--input", default=None, help="the program's standard input (\\n for a line end)")
     if calls:
         p.add_argument("--calls", action="store_true", help="show only calls and returns")
+    if dialect:
+        from .main import dialect_options
+        dialect_options(p)
     return p
+
+
+class _Input(io.BytesIO):
+    """A program's input (the ``--input`` text) that notes when the program read past its end."""
+
+    ended = False
+
+    def readline(self, size=-1) -> bytes:
+        data = super().readline(size)
+        self.ended = self.ended or not data
+        return data
+
+    def read(self, size=-1) -> bytes:
+        data = super().read(size)
+        self.ended = self.ended or not data
+        return data
+
+
+def _input(text: str | None) -> _Input:
+    """The ``--input`` text as bytes: ``\\n`` and the other escapes are decoded, characters are UTF-8."""
+    if not text:
+        return _Input()
+    return _Input(text.encode().decode("unicode_escape").encode("latin-1"))
+
+
+def _input_note(given: str | None, magic: str) -> str:
+    """Why a program stopped at an input read in a notebook, and how to give it input."""
+    if given is None:
+        return (f"stopped: the program read input, and a notebook cell has none: give it with --input, "
+                f"e.g. %%{magic} --input '21\\n' (\\n ends a line)\n")
+    return "stopped: the program read past the end of its --input text (\\n ends a line)\n"
 
 
 def _shown(text: str) -> str:
     """A view's text (program bytes as Latin-1 characters) as the notebook shows it: UTF-8."""
     return text.encode("latin-1", "tinyc.bytes").decode("utf-8", "replace")
+
+
+def _print_output(data: bytes) -> None:
+    """A program's output bytes as the cell's output: UTF-8, the newline ``pl`` puts first dropped."""
+    text = data.decode("utf-8", "replace")
+    if text:
+        print(text.removeprefix("\n"), end="" if text.endswith("\n") else "\n")
 
 
 def _with_limit(run):
@@ -86,16 +131,18 @@ class TinyCMagics(Magics):
         return self._guard(lambda: self._run(line, cell))
 
     def _run(self, line, cell):
-        args = self._args(_parser("tinyc", entry=True), line)
+        args = self._args(_parser("tinyc", entry=True, dialect=True), line)
         if cell is not None:
             self.program = cell.encode()
+        if self._dialect(args) == "gibson":
+            return self._run_gibson(args)
         from ..machine.session import boot
         from ..errors import ErrorCode, ExitProgram
         out = io.BytesIO()
-        stdin = args.input.encode().decode("unicode_escape").encode("latin-1")
+        stdin = _input(args.input)
 
         def run():
-            m, ws = boot(args, Console(io.BytesIO(stdin), out, strip_cr=True))
+            m, ws = boot(args, Console(stdin, out, strip_cr=True))
             if not ws.append(self.program.replace(b"\r", b"")):
                 raise MagicError("the program does not fit the program buffer")
             try:
@@ -105,12 +152,52 @@ class TinyCMagics(Magics):
             m.console.flush()
             return ws, err, cursor
         ws, err, cursor = _with_limit(run)
-        text = out.getvalue().decode("utf-8", "replace")
-        if text:
-            print(text.removeprefix("\n"), end="" if text.endswith("\n") else "\n")
-        if err:
+        _print_output(out.getvalue())
+        if err == ErrorCode.KILL and stdin.ended:
+            print(_input_note(args.input, "tinyc"), end="", file=sys.stderr)
+        elif err:
             report = "stopped\n" if err == ErrorCode.KILL else align_report(ws.report(err, cursor))
             print(_shown(report), end="", file=sys.stderr)
+
+    def _dialect(self, args) -> str:
+        """--dialect, else gibson for a cell that starts with a #include/#loadMC line (as ``tinyc run``)."""
+        from ..syntax.dialect import detect
+        if args.dialect:
+            return args.dialect
+        if detect(self.program[:16]) is None:
+            return "pc"
+        print("tinyc: the cell starts with a #include/#loadMC header line: running it in the Gibson dialect "
+              "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
+        return "gibson"
+
+    def _run_gibson(self, args) -> None:
+        """The cell as a Gibson-dialect application file; its #include files are found as ``tinyc run``
+        finds them, the notebook's directory standing for the file's own."""
+        import tempfile
+        from pathlib import Path
+        from ..machine import drawing, gibson
+        from ..machine.session import file_sandbox
+        out, stdin = io.BytesIO(), _input(args.input)
+        code = args.code if args.code is not None or args.entry == "main" else args.entry
+        pictures: list[Path] = []  # what the cell's graphics drew, shown inline after its output
+        drawing.PICTURE_HOOKS.append(pictures.append)
+        try:
+            with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+                path = Path(tmp) / "cell.tc"
+                path.write_bytes(self.program)
+                _with_limit(lambda: gibson.run(
+                    path, code=code, quiet=args.quiet, engine=args.engine, memory=args.memory,
+                    max_depth=args.max_depth, allow_system=args.allow_system, allow_plugins=args.allow_plugins,
+                    console=Console(stdin, out, strip_cr=True), files=file_sandbox(args, [])))
+        finally:
+            drawing.PICTURE_HOOKS.remove(pictures.append)
+        _print_output(out.getvalue())
+        if pictures:
+            from IPython.display import Image, display
+            for png in pictures:
+                display(Image(filename=str(png)))
+        if stdin.ended:
+            print(_input_note(args.input, "tinyc"), end="", file=sys.stderr)
 
     # -- the stage views
     def _view(self, name: str, line: str, cell: str | None):
@@ -162,17 +249,22 @@ class TinyCMagics(Magics):
         return self._guard(lambda: self._trace(line, cell))
 
     def _trace(self, line, cell):
+        from ..machine.session import file_sandbox
         from ..views.tracer import trace
         if cell is None and line.strip() and not line.strip().startswith("-"):
             line = "--entry " + shlex.quote(line.strip())
         args = self._args(_parser("tinyc_trace", entry=True, calls=True), line)
         if cell is not None:
             self.program = cell.encode()
-        stdin = args.input.encode().decode("unicode_escape").encode("latin-1")
+        stdin = _input(args.input)
         text = _with_limit(lambda: trace(self.program, args.entry, calls=args.calls, stdin=stdin,
                                          int_bits=args.int_bits, memory=args.memory,
-                                         max_depth=args.max_depth, random_divisor=args.random_divisor))
-        print(_shown(text), end="")
+                                         max_depth=args.max_depth, random_divisor=args.random_divisor,
+                                         files=file_sandbox(args)))
+        ran_out = stdin.ended and text.endswith("stopped\n")
+        print(_shown(text.removesuffix("stopped\n") if ran_out else text), end="")
+        if ran_out:
+            print(_input_note(args.input, "tinyc_trace"), end="", file=sys.stderr)
 
     def _guard(self, action):
         try:

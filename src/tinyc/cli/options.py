@@ -3,18 +3,25 @@ IPython magics and the tool commands."""
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Set as AbstractSet
-
 from ..machine.session import MIN_MEMORY
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from collections.abc import Set as AbstractSet
+    import argparse  # imported where a parser is built: `tinyc run FILE` needs none (cli.main.quick_args)
 
 DEFAULT_MEMORY = 1 << 20   # as tinyc.interpreter.DEFAULT_MEMORY (not imported: it would load the parser)
 MAX_MEMORY = 1 << 30       # 1 GiB: more than any tiny-c program has used, and Python must allocate it
 MAX_DEPTH = 100_000        # active calls; each costs Python stack, so the limit keeps a run in bounds
 
 
+# The machine options' values when not given: argparse's defaults and cli.main.quick_args's namespace
+MACHINE_DEFAULTS = {"int_bits": 32, "memory": DEFAULT_MEMORY, "strip_cr": False, "echo": False, "engine": "fast",
+                    "random_divisor": 8, "max_depth": 1000, "allow_files": [], "allow_files_anywhere": False}
+
+
 def _bounded(low: int, high: int, what: str):
     def parse(text: str) -> int:
+        import argparse
         try:
             value = int(text, 0)
         except ValueError:
@@ -26,11 +33,12 @@ def _bounded(low: int, high: int, what: str):
 
 
 def default_engine() -> str:
-    return "fast"
+    return str(MACHINE_DEFAULTS["engine"])
 
 
 def common_options() -> argparse.ArgumentParser:
     """The options of reference section 14 that every command accepts (the ``parents=`` of each one)."""
+    import argparse
     p = argparse.ArgumentParser(add_help=False)
     g = p.add_argument_group("machine options (every command)")
     _add_machine_options(g)
@@ -40,22 +48,45 @@ def common_options() -> argparse.ArgumentParser:
 def _add_machine_options(g, present: AbstractSet[str] = frozenset(), engine: bool = True) -> None:
     def add(flag, **kw):
         if flag not in present:
-            g.add_argument(flag, **kw)
-    add("--int-bits", type=int, choices=(16, 32), default=32,
+            g.add_argument(flag, default=MACHINE_DEFAULTS[flag[2:].replace("-", "_")], **kw)
+    add("--int-bits", type=int, choices=(16, 32),
         help="int width: 32 (Linux port, default) or 16 (DOS era)")
-    add("--memory", type=_bounded(MIN_MEMORY, MAX_MEMORY, "--memory"), default=DEFAULT_MEMORY, metavar="BYTES",
+    add("--memory", type=_bounded(MIN_MEMORY, MAX_MEMORY, "--memory"), metavar="BYTES",
         help=f"size of the flat memory, {MIN_MEMORY}..{MAX_MEMORY} (default {DEFAULT_MEMORY})")
     add("--strip-cr", action="store_true", help="drop CR bytes from the output")
     add("--echo", action="store_true", help="echo each input line read")
     if engine:
-        add("--engine", choices=("reference", "fast"), default=default_engine(),
+        add("--engine", choices=("reference", "fast"),
             help="execution engine (default: %(default)s; trace always uses reference)")
-    add("--random-divisor", type=int, choices=(7, 8), default=8,
+    add("--random-divisor", type=int, choices=(7, 8),
         help="divisor in the library's random: 8 (2015, default) or 7 (2017 library)")
-    add("--max-depth", type=_bounded(1, MAX_DEPTH, "--max-depth"), default=1000, metavar="N",
+    add("--max-depth", type=_bounded(1, MAX_DEPTH, "--max-depth"), metavar="N",
         help=f"active function calls before error 17, 1..{MAX_DEPTH} (default 1000)")
+    add("--allow-files", action="append", metavar="PATH",
+        help="let the program read and write files under PATH too (repeatable); by default it writes only in "
+             "the current directory tree and reads only there, in its own directory and tinyc's shipped files")
+    add("--allow-files-anywhere", action="store_true",
+        help="let the program open any file you can (no file sandbox): only for programs you trust")
 
 
 def machine_options(p: argparse.ArgumentParser, engine: bool = True) -> None:
     """Add the machine options to ``p``; options it already has (from the parent parser) are kept."""
     _add_machine_options(p, set(p._option_string_actions), engine)
+
+
+def unrecognized(parser: argparse.ArgumentParser, command: str | None, extra: list[str]) -> str:
+    """The usage message for arguments ``extra`` that ``parser`` (for ``command``) did not recognize,
+    with the closest option of that command for a mistyped one (``--entyr``: did you mean --entry?)."""
+    import difflib  # only for a mistake
+    target = parser
+    if command is not None:
+        for action in parser._subparsers._group_actions if parser._subparsers else ():
+            target = getattr(action, "choices", {}).get(command, target)
+    options = [s for s in target._option_string_actions if s.startswith("--")]
+    where = f"tinyc {command}" if command else "tinyc"
+    words = []
+    for arg in extra:
+        close = difflib.get_close_matches(arg.split("=", 1)[0], options, n=1, cutoff=0.6) if arg.startswith("-") else []
+        words.append(f"{arg!r} (did you mean {close[0]}?)" if close else repr(arg))
+    return f"{command + ': ' if command else ''}unrecognized argument{'s' if len(extra) > 1 else ''} {', '.join(words)} " \
+           f"(`{where} --help` lists the options)"

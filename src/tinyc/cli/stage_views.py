@@ -10,7 +10,7 @@ from ..errors import TinyCError
 from ..machine.console import align_report
 from ..machine.session import memory_ok
 from ..machine.shipped import ProgramFileError, read_source
-from ..views.stages import VIEWS, load, parse_tree, tokens, link_map
+from ..views.stages import VIEWS, load, parse_tree, token_listing, link_map
 from .options import machine_options
 
 
@@ -62,9 +62,11 @@ def command(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.command == "tokens":
-            text = tokens(loaded, layout=args.layout)
-            sys.stdout.write(text)
+            text, error = token_listing(loaded, layout=args.layout)
+            sys.stdout.write(text)  # the tokens before a bad character, too
             text = ""
+            if error is not None:
+                raise error
             parse_tree(loaded)  # the tokens are shown; a syntax error the parser finds is reported too
         elif args.command == "link":
             text = link_map(loaded, show_library=args.library)
@@ -72,7 +74,7 @@ def command(args: argparse.Namespace) -> int:
             text = VIEWS[args.command](loaded)
     except TinyCError as e:
         sys.stdout.flush()  # the tokens first, then the report, also when both go to one pipe
-        sys.stderr.write(align_report(loaded.report(e)))
+        sys.stderr.write(align_report(loaded.report(e), sys.stderr.isatty()))
         return 1
     sys.stdout.write(text)
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..machine.session import memory_ok
+from ..machine.session import file_sandbox, memory_ok
 from ..machine.workspace import LINE
 from ..views.tracer import DEFAULT_LIMIT, report, run_traced, same_destination
 from .options import machine_options
@@ -37,7 +37,7 @@ def command(args: argparse.Namespace) -> int:
         loaded, err, cu = run_traced(
             program, args.entry, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls, args.limit,
             args.library, same_destination(sys.stdout, sys.stderr), args.strip_cr, args.echo,
-            args.int_bits, args.memory, args.max_depth, args.random_divisor)
+            args.int_bits, args.memory, args.max_depth, args.random_divisor, files=file_sandbox(args))
     except ValueError as e:
         print(f"tinyc: {args.file}: {e}", file=sys.stderr)
         return 2

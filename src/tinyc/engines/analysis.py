@@ -240,6 +240,9 @@ class Analysis:
     def __init__(self, params: list[tuple[str, ast.Declarator]], body: list, bits: int = 32):
         self.bits = bits
         self.locals: dict[str, Local] = {}
+        # (type, elements) of each declaration of a name already local: it takes fresh value space, but
+        # the name keeps its first place (section 3), so the frame is larger than the locals say
+        self.again: list[tuple[str, int]] = []
         sc = scan(body)
         reassigned = sc.assigned
         for type_, d in params:
@@ -247,20 +250,22 @@ class Analysis:
                 raise Unsupported("duplicate parameter")
             self.locals[d.name] = self._local(type_, d, reassigned, False, bits)
         count = 0
-        # the top-level statements in order, up to the first that nests a declaration (raised there)
+        # names a nested block declares, by the id of that block's statement list (codegen: their scope)
+        self.scoped: dict[int, list[str]] = {}
         for i, s in sc.decls:
-            if sc.nested is not None and i > sc.nested:
-                break
             for d in s.names:
                 count += 1
                 if d.name not in self.locals:
                     if sc.first_use.get(d.name, i) < i:
                         raise Unsupported("name used before its declaration")
                     self.locals[d.name] = self._local(s.type, d, reassigned, True, bits)
-                elif d.size is not None and constant(d.size, bits) is None:
-                    raise Unsupported("array bound not constant")
+                else:
+                    n = 0 if d.size is None else constant(d.size, bits)
+                    if n is None:
+                        raise Unsupported("array bound not constant")
+                    self.again.append((s.type, n + 1))
         if sc.nested is not None:
-            raise Unsupported("declaration in a nested statement")
+            count += self._scoped(body, bits)
         if count > MAX_LOCALS:
             raise Unsupported("too many declarations")
         self.free = set(sc.first_use)
@@ -270,6 +275,59 @@ class Analysis:
         self.free -= set(self.locals)
         # scalar locals assigned by name: their Python variable may be ahead of their memory cell
         self.modified = {k for k in reassigned if k in self.locals and not self.locals[k].array}
+
+    def _scoped(self, body: list, bits: int) -> int:
+        """Make the names declared in nested blocks static locals, when each runs at most once per call
+        and every use follows it in its block, where the name is surely local (``syntax.runtime_names``
+        marks no such use); else :class:`Unsupported` (the reference evaluator runs the function).
+        Returns the number of declarators."""
+        found: list = []  # (block's statement list, index, declaration)
+
+        def visit(x, loop: bool) -> None:
+            if isinstance(x, ast.Block):
+                for j, y in enumerate(x.body):
+                    if isinstance(y, ast.Decl):
+                        if loop:
+                            raise Unsupported("declaration in a loop")
+                        found.append((x.body, j, y))
+                    else:
+                        visit(y, loop)
+            elif isinstance(x, ast.If):
+                for b in (x.then, x.orelse):
+                    visit(b, loop)
+            elif isinstance(x, (ast.While, ast.For)):
+                visit(x.body, True)
+            elif isinstance(x, ast.Decl):
+                raise Unsupported("declaration as a branch or loop body")
+            elif isinstance(x, (ast.Reparse, ast.Recheck)):
+                raise Unsupported("a name the run decides")
+        for x in body:
+            if not isinstance(x, ast.Decl):
+                visit(x, False)
+        named: dict[str, list] = {}
+        for n in walk(body):
+            if isinstance(n, (ast.Reparse, ast.Recheck)):
+                raise Unsupported("a name the run decides")
+            if isinstance(n, (ast.Var, ast.Index, ast.Call)):
+                named.setdefault(n.name, []).append(n)
+        count = 0
+        for lst, j, decl in found:
+            after = {id(n) for n in walk(lst[j + 1:])}
+            for d in decl.names:
+                count += 1
+                if d.name in self.locals:
+                    raise Unsupported("a name declared twice")
+                if not all(id(n) in after for n in named.get(d.name, ())):
+                    raise Unsupported("a use the declaration may not precede")
+                self.locals[d.name] = Analysis._local(decl.type, d, scan(body).assigned, True, bits)
+                self.scoped.setdefault(id(lst), []).append(d.name)
+        return count
+
+    def frame(self, isz: int) -> int:
+        """Bytes of value space one call takes (``isz``: the int size): parameters (an array parameter
+        passed 0 included), the top-level declarations, and those that declare a name again."""
+        items = [(loc.type, loc.length) for loc in self.locals.values()] + self.again
+        return sum(max(n, 0) * (isz if t == "int" else 1) for t, n in items)
 
     @staticmethod
     def _local(type_, d, reassigned, allocated, bits=32) -> Local:

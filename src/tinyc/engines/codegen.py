@@ -244,6 +244,8 @@ class Codegen(StatementGen):
             self.settle()
             self.flush_alloc(1, pending, lead, writes)
             lead = 0
+            if self.bits == 16:  # the int passed is read as an address (section 14 item 21)
+                self.emit(1, f"p_{d.name} &= 65535")
             self.array_param(d, max(loc.length, 0) * size)
             self.bind_array(1, loc)
         if lead and pending:  # tested on entry: the frame's space is taken where it is first needed

@@ -18,7 +18,9 @@ from .. import ast
 from . import analysis
 from .analysis import Analysis, Unsupported, assigned_names, facts, walk
 from ..errors import ErrorCode, TinyCError
-from .evaluator import Evaluator
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from .evaluator import Evaluator
 from .fastrt import Linkage, runtime_globals
 
 _CODE: dict = {}          # (id(fn), int_bits, shape) -> (fn, factory code, nodes)
@@ -30,6 +32,27 @@ def _renamed(code: types.CodeType, filename: str) -> types.CodeType:
     """``code`` and the code objects it holds, with ``filename`` as the file their frames report."""
     consts = tuple(_renamed(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
     return code.replace(co_filename=filename, co_consts=consts)
+
+
+class _python_depth:
+    """Python's recursion limit at least ``frames`` above the current depth while the engine works on a
+    tree (``with _python_depth():``): pickling a function's AST for its cache key and generating its code
+    recurse once or more per level of an expression, and the limit the machine set for tiny-c calls
+    (``--max-depth``) must not decide whether a program runs (the parser keeps trees below 2,000 levels:
+    error 16).  A class, not contextlib's decorator: contextlib is not imported by ``tinyc run``."""
+
+    def __init__(self, frames: int = 20000):
+        self.frames = frames
+
+    def __enter__(self) -> None:
+        depth, f = 0, sys._getframe()  # type: tuple[int, types.FrameType | None]
+        while f is not None:
+            depth, f = depth + 1, f.f_back
+        self.saved = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(self.saved, depth + self.frames))
+
+    def __exit__(self, *exc) -> None:
+        sys.setrecursionlimit(self.saved)
 
 
 def _params(fn: ast.Function) -> list[tuple[str, ast.Declarator]]:
@@ -45,12 +68,25 @@ class FastEngine:
 
     def __init__(self, machine, disk_cache=None):
         self.m = machine
-        self.ref = Evaluator(machine)
+        self._ref: Evaluator | None = None  # made when first needed (see ``ref``)
         # ``disk_cache(key, make)``: marshalled code for ``key`` kept across runs (the machine's start
         # cache, :func:`tinyc.machine.startcache.code`); None generates every function in every process
         self.disk_cache = disk_cache
         self.depth = 0
         self._runtime: dict | None = None
+
+    @property
+    def ref(self) -> Evaluator:
+        """The reference evaluator, for the functions and statements not compiled.  Made (and its module
+        imported) when first asked for: a program whose code is all compiled never needs it."""
+        if self._ref is None:
+            from .evaluator import Evaluator
+            self._ref = Evaluator(self.m)
+        return self._ref
+
+    @ref.setter
+    def ref(self, evaluator: Evaluator) -> None:
+        self._ref = evaluator
 
     @property
     def runtime(self) -> dict:
@@ -61,6 +97,8 @@ class FastEngine:
     # ---- the engine interface
 
     def evaluate_constant(self, expr: ast.Expr) -> int:
+        if expr.__class__ is ast.Number:  # an array bound is nearly always a number: as Evaluator.eval_number
+            return self.m.memory.wrap(expr.value)
         return self.ref.evaluate_constant(expr)
 
     def run(self, stmts: list[ast.Stmt]) -> None:
@@ -106,20 +144,29 @@ class FastEngine:
         """Names ``fn`` assigns as a whole that may be globals (its own static locals are left out)."""
         return facts(fn).assigned
 
+    label = "tinyc"  # the generated code's file names: <tinyc NAME serial>
+
+    def codegen(self, name, params, body, link: Linkage, toplevel: bool, source: bool):
+        """The code generator of one function body (the Gibson engine has its own)."""
+        from .codegen import Codegen  # imported only to generate: a warm start loads code from the cache
+        gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
+                      self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
+        gen.room = link.room
+        return gen
+
     def generate(self, name, params, body, link: Linkage, toplevel=False, source=True):
         """(factory code, line map, nodes) for one function body; raises Unsupported, also when the
         Python would exceed CPython's limits (nesting, recursion in the compiler, memory)."""
-        filename = f"<tinyc {name} {next(_serial)}>"
-        from .codegen import Codegen  # imported only to generate: a warm start loads code from the cache
+        filename = f"<{self.label} {name} {next(_serial)}>"
         try:
-            gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
-                          self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
-            gen.room = link.room
-            src, linemap = gen.generate()
-            module = compile(src, filename, "exec")
+            with _python_depth():
+                gen = self.codegen(name, params, body, link, toplevel, source)
+                src, linemap = gen.generate()
+                module = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError) as e:
             # IndentationError is a SyntaxError; "too many statically nested blocks", "too many levels
-            # of indentation", expressions too deep for the compiler: the reference evaluator runs it
+            # of indentation", "too many nested parentheses", expressions too deep for the compiler:
+            # the reference evaluator runs it
             raise Unsupported(f"beyond the Python compiler's limits ({type(e).__name__})") from None
         code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
         _LINEMAPS[filename] = linemap
@@ -172,7 +219,10 @@ class FastEngine:
         names (``shapes``); the cache adds the generator's sources and the Python version.  The MC nodes
         the code reports at (``_N``) are kept as their places in a walk of ``tree``."""
         import marshal
-        import pickle
+        try:  # the C pickler alone: the pickle module's Python half costs a start 1 ms
+            from _pickle import dumps
+        except ImportError:
+            from pickle import dumps
 
         def make() -> bytes:
             if generate is None:
@@ -181,8 +231,12 @@ class FastEngine:
                 code, linemap, nodes = generate()
             place = {id(n): k for k, n in enumerate(walk(tree))}
             return marshal.dumps((code, linemap, [place[id(n)] for n in nodes]))
-        key = pickle.dumps((tree, shapes), pickle.HIGHEST_PROTOCOL)
-        code, linemap, places = marshal.loads(self.disk_cache(key, make))
+        try:
+            with _python_depth():
+                key = dumps((tree, shapes), 5)  # protocol 5: pickle.HIGHEST_PROTOCOL since Python 3.8
+        except RecursionError:  # (not expected below the parser's limit) generated, not kept
+            key = None
+        code, linemap, places = marshal.loads(make() if key is None else self.disk_cache(key, make))
         name = "_run" if generate is not None else tree.name
         filename = f"<tinyc {name} {next(_serial)}>"  # each copy its own line map, as generate() gives
         _LINEMAPS[filename] = linemap
@@ -192,10 +246,12 @@ class FastEngine:
         return _renamed(code, filename), [nodes[k] for k in places]
 
     def _fallback(self, sym):
-        """A function with dynamic locals: the reference evaluator runs it."""
-        ref, m = self.ref, self.m
+        """A function with dynamic locals: the reference evaluator runs it (made at the first such call:
+        every function a program names gets its fallback, few are ever called)."""
+        m = self.m
 
         def call(*a):
+            ref = self.ref
             m.top = a[-2]
             ref.depth = a[-1] - 1
             return ref.call(sym, list(a[:-2]), sym.function)

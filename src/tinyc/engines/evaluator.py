@@ -172,7 +172,7 @@ class Evaluator:
             if isinstance(item, ast.NameCheck):
                 sym = self.lookup(item.name, item)
                 if sym.kind != "func" and not sym.array:
-                    raise TinyCError(ErrorCode.CLASERR, item.paren)
+                    raise TinyCError(ErrorCode.CLASERR, item.paren + 1)  # just after the ( (section 10.2)
             else:
                 self.eval(item)
         raise TinyCError(node.code, node.address)
@@ -234,8 +234,8 @@ class Evaluator:
         sym = self.lookup(node.name, node)
         if sym.kind == "func":
             return self.call(sym, [], node)
-        if sym.array:
-            return sym.address
+        if sym.array:  # the pointer as an int (with 16-bit ints, -25536 for an array at 40000)
+            return self.mem.wrap(sym.address)
         return self.load((sym.address, sym.type), node)
 
     def eval_index(self, node: ast.Index) -> int:
@@ -290,7 +290,7 @@ class Evaluator:
             if sym.kind == "func":  # a call's value is not a place to store into
                 raise TinyCError(ErrorCode.LVALERR, node.end)
             if not sym.array:
-                raise TinyCError(ErrorCode.CLASERR, node.index.pos - 1)
+                raise TinyCError(ErrorCode.CLASERR, node.paren)
             i = self.eval(node.index)
             if sym.length > 1 and not 0 <= i < sym.length:
                 raise TinyCError(ErrorCode.RANGERR, node.end)
@@ -300,16 +300,16 @@ class Evaluator:
 
     def load(self, ref, node: ast.Node) -> int:
         if isinstance(ref, Symbol):
-            return ref.address
+            return self.mem.wrap(ref.address)
         try:
             return self.mem.read(*ref)
         except MemoryFault:
             raise TinyCError(ErrorCode.RANGERR, node.end) from None
 
     def store(self, ref, value: int, node: ast.Node) -> int:
-        if isinstance(ref, Symbol):
-            ref.address = self.mem.wrap(value)
-            return ref.address
+        if isinstance(ref, Symbol):  # a pointer holds an address (section 14 item 21), its value is an int
+            ref.address = self.mem.address(self.mem.wrap(value))
+            return self.mem.wrap(ref.address)
         try:
             return self.mem.write(ref[0], ref[1], value)
         except MemoryFault:
@@ -357,6 +357,7 @@ class Evaluator:
             length = self.eval(d.size) + 1
         finally:
             self.frame = saved
+        value = self.mem.address(value)  # the int passed is read as an address (section 14 item 21)
         if value == 0:
             value = self.m.allocate(type_, max(length, 0), d.end)
         return Symbol(d.name, "var", type_, True, value, length)

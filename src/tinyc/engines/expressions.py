@@ -170,7 +170,7 @@ class ExpressionGen(CellsGen):
         loc = self.an.locals.get(n.name)
         if loc is not None:
             if loc.array:
-                return E(f"p_{n.name}", "int", self.imin, self.imax, True, True)
+                return E(self.pointer_int(f"p_{n.name}"), "int", self.imin, self.imax, True, True)
             return E(f"v_{n.name}", "int", *self.var_bounds(n.name), True, True)
         shape = self.resolve(n.name)
         if shape is None:
@@ -180,13 +180,23 @@ class ExpressionGen(CellsGen):
         _, typ, array, frozen, _, fixed = shape
         if array:
             if frozen:
-                return E(str(fixed[3]), "int", fixed[3], fixed[3], True, True)
-            return E(f"gs_{n.name}.address", "int", self.imin, self.imax, True)
+                a = ((fixed[3] - self.imin) & ((1 << self.bits) - 1)) + self.imin  # its int (item 21)
+                return E(str(a), "int", a, a, True, True)
+            return E(self.pointer_int(f"gs_{n.name}.address"), "int", self.imin, self.imax, True)
         lo, hi = fixed[4] if len(fixed) > 4 else self.bounds(typ)  # a global that only holds constants
         if n.name in self.hoisted:
             lo, hi = self.refined.get(n.name, (lo, hi))
             return E(self.hoisted[n.name], "int", lo, hi, True, True)
         return E(self.gcell(typ, fixed), "int", lo, hi, True)
+
+    def pointer_int(self, code: str) -> str:
+        """The int value of an array pointer (an address): with 16-bit ints the address is unsigned and
+        its int the signed 16-bit number (section 14 item 21); with 32-bit ints the same number."""
+        return f"((({code}) ^ 32768) - 32768)" if self.bits == 16 else code
+
+    def pointer_store(self, code: str) -> str:
+        """An int (wrapped) made an address, as a pointer holds it (section 14 item 21)."""
+        return f"(({code}) & 65535)" if self.bits == 16 else code
 
     def gcell(self, typ: str, fixed) -> str:
         """The memory cell of a global scalar at a constant address."""
@@ -205,13 +215,13 @@ class ExpressionGen(CellsGen):
         """The error of subscripting a name that is not an array (before the index is evaluated)."""
         loc = self.an.locals.get(n.name)
         if loc is not None:
-            return f"_err(7, {n.index.pos - 1})"
+            return f"_err(7, {n.paren})"
         shape = self.resolve(n.name)
         if shape is None:
             return f"_err(26, {n.name_end})"
         if shape[0] == "func":
             return f"_err(14, {n.end})"
-        return f"_err(7, {n.index.pos - 1})"
+        return f"_err(7, {n.paren})"
 
     def x_Call(self, n: ast.Call) -> E:
         loc = self.an.locals.get(n.name)
@@ -269,7 +279,8 @@ class ExpressionGen(CellsGen):
             _, typ, array, frozen, _, fixed = shape
             v = self.expr(n.value)
             if array:
-                return E(f"_setp(gs_{t.name}, {self.wrap(v).code})", "int", self.imin, self.imax)
+                store = f"_setp(gs_{t.name}, {self.pointer_store(self.wrap(v).code)})"
+                return E(self.pointer_int(store), "int", self.imin, self.imax)
             if typ == "int":
                 return E(f"_sts(_IV{fixed[0]}, {fixed[1]}, {self.wrap(v).code})", "int", self.imin, self.imax)
             return E(f"_stb({fixed[3]}, {self.wrapc(v).code}, {n.end})", "int", -128, 127)
@@ -289,7 +300,8 @@ class ExpressionGen(CellsGen):
         """Assign ``v`` to a local: an array's pointer (wrapped) or a scalar (wrapped to its type, its
         bounds then known)."""
         if loc.array:
-            return E(f"(p_{name} := {self.wrap(v).code})", "int", self.imin, self.imax)
+            store = f"(p_{name} := {self.pointer_store(self.wrap(v).code)})"
+            return E(self.pointer_int(store), "int", self.imin, self.imax)
         v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
         self.set_bounds(name, v.lo, v.hi)
         return E(f"(v_{name} := {v.code})", "int", v.lo, v.hi)
@@ -346,7 +358,7 @@ class ExpressionGen(CellsGen):
         if isinstance(t, ast.Var):
             loc = self.an.locals.get(t.name)
             if loc is not None:
-                old = (E(f"p_{t.name}", "int", self.imin, self.imax) if loc.array else
+                old = (E(self.pointer_int(f"p_{t.name}"), "int", self.imin, self.imax) if loc.array else
                        E(f"v_{t.name}", "int", *self.var_bounds(t.name), True, True))
                 return self.store_local(t.name, loc, self.add(old, delta))
             shape = self.global_lvalue(t)
@@ -354,7 +366,7 @@ class ExpressionGen(CellsGen):
                 return shape
             _, typ, array, frozen, _, fixed = shape
             if array:
-                return E(f"_incp(gs_{t.name}, {delta})", "int", self.imin, self.imax)
+                return E(self.pointer_int(f"_incp(gs_{t.name}, {delta})"), "int", self.imin, self.imax)
             return E(f"_inc{typ[0]}({fixed[3]}, {delta}, {n.end})", "int", *self.bounds(typ))
         if isinstance(t, ast.Index):
             acc = self.array(t)

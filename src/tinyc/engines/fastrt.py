@@ -36,7 +36,7 @@ def runtime_globals(engine: FastEngine) -> dict:
                   for k in range(isz))
     signed_bytes = whole.cast("b")
     mask, shift = isz - 1, 2 if isz == 4 else 1
-    wrap = mem.wrap
+    wrap, address = mem.wrap, mem.address
 
     def _err(code_, at):
         raise TinyCError(code_, at)
@@ -141,8 +141,8 @@ def runtime_globals(engine: FastEngine) -> dict:
         sym.address = v
         return v
 
-    def _incp(sym, delta):
-        sym.address = wrap(sym.address + delta)
+    def _incp(sym, delta):  # ++ of a global array's pointer: an address (section 14 item 21)
+        sym.address = address(wrap(sym.address + delta))
         return sym.address
 
     def _inci(a, delta, at):
@@ -366,8 +366,7 @@ def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[
         return True, True, callees, None
     local = an.locals
     callees = [c for c in callees if c not in local]
-    isz = link.engine.m.memory.int_size
-    frame = sum(max(loc.length, 0) * (isz if loc.type == "int" else 1) for loc in local.values())
+    frame = an.frame(link.engine.m.memory.int_size)
     reads = writes = False
     for n, target in sc.accesses:
         if target is None:  # a machine call

@@ -27,11 +27,9 @@
 from __future__ import annotations
 
 import copy
-import types
 
 from .. import ast
 
-from . import compiler
 from .codegen import Codegen, walk
 from .compiler import FastEngine
 from ..errors import ErrorCode, TinyCError, MemoryFault
@@ -310,16 +308,13 @@ class GibsonFastEngine(FastEngine):
             rt["_mc"] = _mc
         return rt
 
-    def generate(self, name, params, body, link, toplevel=False, source=True):
+    label = "tinyc gibson"
+
+    def codegen(self, name, params, body, link, toplevel, source):
         gen = GibsonCodegen(name, params, body, link.resolve, self.m.memory.int_bits,
                             self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
         gen.lookup = link.lookup
-        src, linemap = gen.generate()
-        filename = f"<tinyc gibson {name} {next(compiler._serial)}>"
-        module = compile(src, filename, "exec")
-        code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
-        compiler._LINEMAPS[filename] = linemap
-        return code, linemap, gen.nodes
+        return gen
 
     def _source(self, node) -> str | None:
         """The statement's first line for the comments of the generated code (CR ends a line too)."""

@@ -24,10 +24,24 @@ class StatementGen(RangeGen):
 
     # ---- statements (section 5)
 
+    def end_scope(self, names: list[str], ind: int) -> None:
+        """The end of a block that declared ``names``: no code names them after it (analysis._scoped), but
+        their cells stay in the frame, so they are written once more and leave the flushed set; the next
+        generation of the block (a value version of an ``if``) binds them again."""
+        for k in self.flush_set():
+            if k in names:
+                self.emit(ind, f"{self.cell(k)} = v_{k}")
+        self.bound[:] = [k for k in self.bound if k not in names]
+        for k in names:
+            self.an.locals[k].bound = False
+
     def stmt(self, s, ind: int) -> None:
         if isinstance(s, ast.Block):
             for x in s.body:
                 self.stmt(x, ind)
+            scoped = self.an.scoped.get(id(s.body))
+            if scoped:
+                self.end_scope(scoped, ind)
             return
         if not isinstance(s, ast.Null):
             self.comment(ind, s)

@@ -7,29 +7,108 @@ read, so prompts appear before the input they ask for.
 
 from __future__ import annotations
 
+import codecs
 import os
 import sys
+import weakref
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
     from typing import BinaryIO
+
+
+def binary_stream(stream) -> BinaryIO:
+    """The byte stream under the text stream ``stream``: its ``.buffer`` where it has one (a real file),
+    else a :class:`TextBytes` over it (ipykernel's OutStream, io.StringIO, any text stream); an empty
+    input for None (no standard stream at all)."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        return buffer
+    if stream is None:
+        import io
+        return io.BytesIO()
+    return TextBytes(stream)  # type: ignore[return-value]  # the part of BinaryIO a Console uses
+
+
+class TextBytes:
+    """Bytes over a text stream without a ``.buffer``: what is written is decoded as UTF-8 (a character
+    split between two writes is kept whole; bytes that are not UTF-8 show as U+FFFD), what is read is
+    the text encoded as UTF-8.  Only the calls a :class:`Console` makes: write, flush, readline, read."""
+
+    def __init__(self, stream):
+        import codecs
+        self.stream = stream
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._pending = b""  # bytes of a character read but not yet handed out
+
+    def write(self, data: bytes) -> int:
+        self.stream.write(self._decoder.decode(data))
+        return len(data)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def readline(self) -> bytes:
+        line, self._pending = self._pending, b""
+        if not line.endswith(b"\n"):
+            line += self.stream.readline().encode("utf-8", "surrogateescape")
+        return line
+
+    def read(self, n: int = 1) -> bytes:
+        """Up to ``n`` (at least 1) bytes; b"" at the end of the text."""
+        if not self._pending:
+            self._pending = self.stream.read(1).encode("utf-8", "surrogateescape")
+        data, self._pending = self._pending[:n], self._pending[n:]
+        return data
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+
+class OutputClosed(BaseException):
+    """The reader of the output has gone (a broken pipe, as after ``tinyc run p.tc | head -1``): the
+    program stops here.  A BaseException, so that nothing on the way (a tiny-c error handler, the shell's
+    guard against internal errors) takes it for something else; ``tinyc`` ends with status 141, as a
+    process that SIGPIPE ended."""
+
+
+_LIVE: weakref.WeakSet[Console] = weakref.WeakSet()  # every console, for flush_consoles
+
+
+def flush_consoles() -> None:
+    """Write out what every console still buffers (``tinyc`` calls it on every way out, an internal
+    error included, so that output already printed is not lost); a closed output is passed over."""
+    for console in list(_LIVE):
+        try:
+            console.flush()
+        except OutputClosed:
+            pass
 
 
 class Console:
     """Byte-level I/O: ``write`` bytes out, ``read_line``/``read_char`` in.
 
     ``strip_cr`` drops CR bytes from the output (section 14 item 9); ``echo`` writes each line read back to
-    the output (section 14 item 10).  ``read_line`` returns None at end of input.
+    the output (section 14 item 10).  ``read_line`` returns None at end of input.  ``interrupted`` says
+    that Ctrl-C came at an input read as a key (a terminal's line editor), not as SIGINT;
+    ``read_ended`` that the last input read ended with Ctrl-C or Ctrl-D in that editor, which ended the
+    line on the terminal itself.
     """
+
+    interrupted = False
+    read_ended = False
 
     def __init__(self, inp: BinaryIO | None = None, out: BinaryIO | None = None,
                  strip_cr: bool = False, echo: bool = False):
-        self.inp = inp if inp is not None else sys.stdin.buffer
-        self.out = out if out is not None else sys.stdout.buffer
+        self.inp = inp if inp is not None else binary_stream(sys.stdin)
+        self.out = out if out is not None else binary_stream(sys.stdout)
         self.strip_cr = strip_cr
         self.echo = echo
         self._buf = bytearray()
         self._last = b"\n"  # the last byte flushed (see ``last``)
         self.at_eof = False  # input has ended
+        # a UTF-8 terminal drops bytes that are not UTF-8 (a Latin-1 file's "café"): show them as Latin-1
+        self._terminal = utf8_terminal(self.out) and codecs.getincrementaldecoder("utf-8")("tinyc.latin1")
+        _LIVE.add(self)
 
     @property
     def last(self) -> bytes:
@@ -39,24 +118,31 @@ class Console:
     def write(self, data: bytes) -> None:
         self._buf += data
         if len(self._buf) > 8192:
-            self.flush()
+            self.flush(final=False)
 
     def put(self, c: int) -> None:
         """One byte (0..255) out: MC 1, which programs call once per character (the library's ``ps``)."""
         buf = self._buf
         buf.append(c)
         if len(buf) > 8192:
-            self.flush()
+            self.flush(final=False)
 
-    def flush(self) -> None:
+    def flush(self, final: bool = True) -> None:
+        """Write the buffered output; ``final`` False (a full buffer) may hold back the start of a UTF-8
+        character that the next bytes complete.  Raises OutputClosed when the reader has gone (a broken
+        pipe): a program writing into a closed pipe would otherwise run for ever."""
         if self._buf:
             self._last = bytes(self._buf[-1:])
             data = bytes(self._buf).replace(b"\r", b"") if self.strip_cr else bytes(self._buf)
             self._buf.clear()
+            if self._terminal:
+                data = self._terminal.decode(data, final).encode("utf-8")
             try:
                 self.out.write(data)
                 self.out.flush()
-            except (BrokenPipeError, ValueError):
+            except BrokenPipeError:
+                raise OutputClosed from None
+            except ValueError:  # the stream was closed on our side (a test's buffer, a notebook's cell)
                 pass
 
     def read_line(self) -> bytes | None:
@@ -106,8 +192,6 @@ class Console:
 # whatever the locale or PYTHONIOENCODING says.  Characters of tinyc's own messages that are not Latin-1
 # are written in UTF-8, and the surrogates of an undecodable file name as the bytes they stand for.
 
-import codecs  # noqa: E402
-import contextlib  # noqa: E402
 import io  # noqa: E402
 
 
@@ -123,22 +207,53 @@ def _as_bytes(error: UnicodeError) -> tuple[bytes, int]:
 codecs.register_error("tinyc.bytes", _as_bytes)
 
 
-@contextlib.contextmanager
-def byte_transparent_stdio():
-    """While inside, ``sys.stdout``/``sys.stderr`` (real text streams) write program text as its bytes."""
-    saved = []
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper) and hasattr(stream, "reconfigure"):
-            try:
-                stream.flush()
-                saved.append((stream, stream.encoding, stream.errors))
-                stream.reconfigure(encoding="latin-1", errors="tinyc.bytes")
-            except (ValueError, OSError, io.UnsupportedOperation):
-                saved.pop() if saved and saved[-1][0] is stream else None
+def _as_latin1(error: UnicodeError) -> tuple[str, int]:
+    assert isinstance(error, UnicodeDecodeError)  # used only to decode output for a UTF-8 terminal
+    return error.object[error.start:error.end].decode("latin-1"), error.end
+
+
+codecs.register_error("tinyc.latin1", _as_latin1)
+
+
+def utf8_terminal(stream) -> bool:
+    """Whether ``stream`` is a terminal that decodes UTF-8 (the locale's encoding)."""
     try:
-        yield
-    finally:
-        for stream, encoding, errors in saved:
+        if not os.isatty(stream.fileno()):
+            return False
+    except (AttributeError, OSError, ValueError):
+        return False
+    import locale
+    return locale.getpreferredencoding(False).lower().replace("-", "") == "utf8"
+
+
+def for_terminal(text: str) -> str:
+    """Program text (the Latin-1 view of its bytes) as a UTF-8 terminal should show it in a report: valid
+    UTF-8 as it is, any other byte as its Latin-1 character, and control bytes other than a tab (which
+    would move the cursor, ring the bell or clear the screen) escaped as ``\\xNN``."""
+    shown = text.encode("latin-1").decode("utf-8", "tinyc.latin1")
+    shown = "".join(f"\\x{ord(c):02x}" if (ord(c) < 32 and c != "\t") or 0x7F <= ord(c) < 0xA0 else c
+                    for c in shown)
+    return shown.encode("utf-8").decode("latin-1")
+
+
+class byte_transparent_stdio:
+    """While inside (``with byte_transparent_stdio():``), ``sys.stdout``/``sys.stderr`` (real text streams)
+    write program text as its bytes.  A class, not contextlib's decorator: every ``tinyc run`` enters it,
+    and importing contextlib costs a start 1 ms."""
+
+    def __enter__(self) -> None:
+        self.saved: list = []
+        for stream in (sys.stdout, sys.stderr):
+            if isinstance(stream, io.TextIOWrapper) and hasattr(stream, "reconfigure"):
+                try:
+                    stream.flush()
+                    self.saved.append((stream, stream.encoding, stream.errors))
+                    stream.reconfigure(encoding="latin-1", errors="tinyc.bytes")
+                except (ValueError, OSError, io.UnsupportedOperation):
+                    self.saved.pop() if self.saved and self.saved[-1][0] is stream else None
+
+    def __exit__(self, *exc) -> None:
+        for stream, encoding, errors in self.saved:
             try:
                 stream.flush()
                 stream.reconfigure(encoding=encoding, errors=errors)
@@ -154,14 +269,33 @@ def display_width(text: str) -> int:
     return width if width >= 0 else len(shown)
 
 
-def align_report(report: str) -> str:
+SHOWN = 160  # characters of a long report line shown on a terminal, around the error point
+
+
+def align_report(report: str, terminal: bool = False) -> str:
     """A tiny-c error report with its ``<`` moved under the same character as the terminal shows it.
 
     ``error_report`` pads with one space per byte; a UTF-8 character before the error point takes fewer
-    columns than bytes.  Reports of ASCII lines are returned unchanged."""
+    columns than bytes.  With ``terminal`` (the report goes to one) the line is shown by
+    :func:`for_terminal`, and a line longer than SHOWN characters (a binary file run as a program) is cut
+    to the part around the error point, with ``...`` where it was cut.  Reports of plain ASCII lines are
+    returned unchanged."""
     lines = report.split("\n")
-    if len(lines) < 3 or not lines[2].endswith("<") or lines[1].isascii():
+    at = next((i for i in range(1, len(lines)) if lines[i].endswith("<") and not lines[i].strip(" <")), None)
+    if at is None:
         return report
-    pad = len(lines[2]) - 1
-    lines[2] = " " * display_width(lines[1][:pad]) + "<"
+    source, pad = lines[at - 1], len(lines[at]) - 1
+    plain = source.isascii() and source.isprintable() and len(source) <= SHOWN
+    if plain or (not terminal and source.isascii()):
+        return report
+    if terminal:
+        start = max(0, pad - SHOWN // 2)
+        head = "..." if start else ""
+        tail = "..." if len(source) > start + SHOWN else ""
+        prefix = head + for_terminal(source[start:pad])
+        source = prefix + for_terminal(source[pad:start + SHOWN]) + tail
+    else:
+        prefix = source[:pad]
+    lines[at - 1] = source
+    lines[at] = " " * display_width(prefix) + "<"
     return "\n".join(lines)

@@ -24,6 +24,9 @@ from .interpreter import Machine
 from ..link.linker import link
 from .gibson_calls import GibsonState, QuietExit, close_units, machine_call
 from .gibson_report import Layout, gibson_code, report
+from .plugins import Plugin, PluginError
+from .plugins import find as find_plugin
+from .sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
 
 BANNER = (b"***  TINY-C VERSION 1.0,  COPYRIGHT 1977, T A GIBSON  ***\n"
           b"        This C version copyright 2017, T A Gibson\n")
@@ -48,6 +51,7 @@ class Loaded:
     memory: bytes
     layout: Layout
     includes: list[str] = field(default_factory=list)
+    plugin: str | None = None  # the last #loadMC name: only the last one counts, as in the original
 
 
 def header(app: bytes) -> tuple[list[str], list[str]]:
@@ -70,43 +74,83 @@ def header(app: bytes) -> tuple[list[str], list[str]]:
             return includes, plugins
 
 
-def resolve(name: str, app_dir: Path) -> Path | None:
+def resolve(name: str, app_dir: Path, files: FileSandbox = DEFAULT_SANDBOX) -> Path | None:
     """An include file: relative to the including application's directory, then to the current
     directory (where the original looked), then in the dialect's own library directory by its last
-    component (``pps/library.tc`` is our ``library.tc``, ``pps/lrblib.tc`` our ``lrblib.tc``...)."""
+    component (``pps/library.tc`` is our ``library.tc``, ``pps/lrblib.tc`` our ``lrblib.tc``...).  Only
+    a file the sandbox ``files`` lets a program read is found (issue 24); a name the system cannot take
+    (too long, a NUL) is not found."""
     for p in (app_dir / name, Path(name), library_dir() / Path(name).name):
-        if p.is_file():
-            return p
+        try:
+            if files.permits(p) is not None and p.is_file():
+                return p
+        except (OSError, ValueError):
+            continue
     return None
 
 
-def load(path: str | Path, code: str | None = None) -> Loaded:
-    """The program memory for the application file ``path`` (StartError when it cannot start)."""
+def _read_include(p: Path | None, files: FileSandbox, limit: int) -> bytes:
+    """At most ``limit`` + 1 bytes of the include file ``p`` (enough to tell that it does not fit), read
+    within the sandbox; b"" when there is none or it cannot be read."""
+    if p is None:
+        return b""
     try:
-        app = Path(path).read_bytes()
-    except OSError:
+        with files.open(str(p), "rb") as f:
+            return f.read(limit + 1)
+    except (OSError, ValueError):
+        return b""
+
+
+def load(path: str | Path, code: str | None = None, files: FileSandbox | None = None,
+         limit: int = 1 << 20) -> Loaded:
+    """The program memory for the application file ``path`` (StartError when it cannot start).
+
+    The includes are read within ``files`` (by default the current directory tree, the application's own
+    directory tree and the shipped library).  ``limit`` is the size of the program memory (``--memory``,
+    the original's PRLEN, section 1.9): it holds the seed, the libraries, the application, the slack and
+    the variables.  Files are read only as far as fits, so a program that does not fit is refused at
+    once, whatever its size."""
+    if files is None:
+        files = FileSandbox(program_dirs=[Path(path).parent])
+    app = _read(Path(path), limit)
+    if app is None:
         raise StartError("APPERR, app not found\n", 255, stdout=True) from None
-    includes, plugins = header(app)
-    for plugin in plugins:
-        raise StartError(f"tinyc: #loadMC {plugin}: plug-ins (native machine-call modules) are not supported\n", 1)
+    includes, plugin_names = header(app)
     seed = b"[main();]" if code is None else b"[" + code.encode("latin-1") + b"]\n"
     libs = []
     names: list[str | None] = [*includes] if includes else [None]  # no #include: the dialect's library.tc
     for name in names:
-        p: Path | None
-        if name is None:
-            p = library_dir() / "library.tc"
+        if name is None:  # the default library: pps/library.tc where an #include of it would find it (1.3,
+            own = library_dir() / "library.tc"  # step 5); ours is package data, a missing one a broken install
+            found = resolve("pps/library.tc", Path(path).parent, files)
+            if found not in (None, own):
+                data = _read_include(found, files, limit)
+            else:
+                with open(own, "rb") as f:
+                    data = f.read(limit + 1)
         else:
-            p = resolve(name, Path(path).parent)
-        data = p.read_bytes() if p is not None else b""
+            data = _read_include(resolve(name, Path(path).parent, files), files, limit)
         if not data:
             raise StartError(f"No such file: {name}\n", 1)
         libs.append(data)
     lib = b"".join(libs)
     memory = seed + lib + MARKER + app
+    if len(memory) + SLACK > limit:
+        raise StartError(f"tinyc: {path}: too big: the seed, the libraries and the application do not fit "
+                         f"in the {limit} bytes of program memory (--memory)\n", 2)
     layout = Layout(lib=len(seed), marker=len(seed) + len(lib), app=len(seed) + len(lib) + len(MARKER),
                     end=len(memory))
-    return Loaded(memory, layout, includes)
+    return Loaded(memory, layout, includes, plugin_names[-1] if plugin_names else None)
+
+
+def _read(path: Path, limit: int) -> bytes | None:
+    """At most ``limit`` + 1 bytes of ``path`` (enough to tell that it does not fit), None if it cannot
+    be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(limit + 1)
+    except (OSError, ValueError):
+        return None
 
 
 def _bracket_check(memory: bytes, layout: Layout) -> None:
@@ -153,9 +197,15 @@ def link_program(m: Machine, loaded: Loaded) -> ast.Block:
 
 
 def make_machine(console: Console, engine: str = "reference", memory: int = 1 << 20,
-                 max_depth: int = 1000, allow_system: bool = False) -> Machine:
+                 max_depth: int = 1000, allow_system: bool = False, plugin: Plugin | None = None,
+                 files: FileSandbox | None = None) -> Machine:
+    """A machine of the dialect: its machine calls, ``system`` only with ``allow_system``, the ``#loadMC``
+    ``plugin``, files within ``files`` (the default sandbox when None)."""
     m = Machine(memory, 32, console, "reference", max_depth)
     m.gibson = GibsonState(allow_system)
+    m.gibson.plugin = plugin
+    if files is not None:
+        m.files = files
     m.machine_call = machine_call  # the engines call MCs through the machine
     m.engine = make_engine(engine, m)
     return m
@@ -171,11 +221,22 @@ def make_engine(name: str, m: Machine):
 
 def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engine: str = "reference",
         memory: int = 1 << 20, max_depth: int = 1000, allow_system: bool = False,
-        console: Console | None = None) -> int:
-    """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status."""
+        console: Console | None = None, allow_plugins: bool = False, files: FileSandbox | None = None) -> int:
+    """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status.
+    ``allow_plugins`` lets a ``#loadMC NAME`` line load ``NAME.py`` beside the program (:mod:`.plugins`).
+    Includes and the program's files stay within ``files`` (by default the current directory tree, and for
+    reading the application's directory and the shipped library: :mod:`tinyc.machine.sandbox`)."""
     console = console or Console()
+    if files is None:
+        files = FileSandbox()
+    files.add_program(path)
     try:
-        loaded = load(path, code)
+        loaded = load(path, code, files, memory)
+        plugin = find_plugin(loaded.plugin, Path(path).parent, allow_plugins) if loaded.plugin else None
+    except PluginError as e:
+        console.flush()
+        sys.stderr.write(e.message)
+        return e.status
     except StartError as e:
         console.flush()
         if e.stdout:
@@ -183,7 +244,7 @@ def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engin
         elif e.message:
             sys.stderr.write(e.message)
         return e.status
-    m = make_machine(console, engine, max(memory, len(loaded.memory) + SLACK + 4096), max_depth, allow_system)
+    m = make_machine(console, engine, memory, max_depth, allow_system, plugin, files)
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + SLACK
     if not quiet:

@@ -2,7 +2,8 @@
 
 ``machine_call(m, values, node)`` takes the argument values in source order (``values[-1]`` is the MC
 number), as that interpreter's dispatcher does.  Routines get ``(m, node, args)`` with ``args`` the
-values before the number, and check their own argument counts (too few is error 21).
+values before the number, and check their own argument counts (too few is error 21).  The file calls
+live in :mod:`tinyc.machine.gibson_files`.
 
 Numbers (section 5.1): 1, 2, 7, 8, 9, 12, 13, 14 and 101-120 are defined; 0 is the debug call (a no-op
 here); 3-6, 10, 11, 15, 121-125 and 201-210 are unassigned slots (error 24, with ``MC: no such number``
@@ -19,39 +20,23 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import ErrorCode, TinyCError
-from .machine_calls import OPENED
+from .gibson_files import (GibsonState, close_units, mc_fclose, mc_fgets, mc_fopen, mc_fpn, mc_fputc,  # noqa: F401
+                           mc_fputs, mc_getproperty, mc_readfile, mc_writefile, state)
+from .drawing import draw_for_program, gibson_viewer_command
+from .gibson_report import after_remarks
+from . import plugins
 from .memory import MemoryFault
 
 if TYPE_CHECKING:
     from .interpreter import Machine
 
 MAX_VALUES = 10        # values that may reach one machine call (section 3.7, 5.1)
-MAX_UNITS = 10         # unit table size; unit 0 is the application file (section 4.6)
 EOF_LIMIT = 10         # consecutive reads at end of input before the program is stopped (our choice, error 99)
 ARGSERR, MCERR = ErrorCode.ARGSERR, ErrorCode.MCERR
 
 
 class QuietExit(Exception):
     """MC 109 (``abort``) and Ctrl-C read by MC 2: the interpreter ends at once, status 0, no report."""
-
-
-class GibsonState:
-    """Per-machine state of these calls: the file units, one byte of input looked at but not taken."""
-
-    def __init__(self, allow_system: bool = False):
-        self.units: dict[int, object] = {}
-        self.next_unit = 1         # unit 0 is the application file, never given back
-        self.pending: int | None = None
-        self.eofs = 0
-        self.allow_system = allow_system
-        self.warned_system = False
-
-
-def state(m: Machine) -> GibsonState:
-    st = getattr(m, "gibson", None)
-    if st is None:
-        st = m.gibson = GibsonState()
-    return st
 
 
 def _need(args: list[int], k: int, node) -> None:
@@ -242,21 +227,6 @@ def mc_sleep(m: Machine, node, args):
     return 0
 
 
-def mc_readfile(m: Machine, node, args):
-    """MC 103: read up to len bytes of a file into buff, NUL after them; 0 if missing."""
-    _need(args, 3, node)
-    name, buff, length = args[:3]
-    try:
-        with open(_cstr(m, name).decode("latin-1"), "rb") as f:
-            data = f.read(max(length, 0))
-    except FileNotFoundError:
-        return 0
-    except OSError:
-        return -1
-    m.memory.store(buff, data + b"\0")
-    return len(data)
-
-
 def mc_strlen(m: Machine, node, args):
     _need(args, 1, node)
     return len(_cstr(m, args[0]))
@@ -276,23 +246,6 @@ def mc_strcpy(m: Machine, node, args):
     return a
 
 
-def mc_writefile(m: Machine, node, args):
-    """MC 107: create or truncate a file and write len bytes of buff; 0 if it cannot be opened."""
-    _need(args, 3, node)
-    name, buff, length = args[:3]
-    data = m.memory.block(buff, buff + length - 1)
-    try:
-        f = open(_cstr(m, name).decode("latin-1"), "wb")
-    except OSError:
-        return 0
-    try:
-        with f:
-            f.write(data)
-    except OSError:
-        return -1
-    return len(data)
-
-
 def mc_exit(m: Machine, node, args):
     raise TinyCError(98, node.end)
 
@@ -307,121 +260,13 @@ def mc_cdate(m: Machine, node, args):
     return args[0]
 
 
-def _mode(mode: str) -> str | None:
-    if not mode or mode[0] not in "rwa":
-        return None
-    return mode[0] + ("+" if "+" in mode else "") + "b"
-
-
-def mc_fopen(m: Machine, node, args):
-    """MC 111: a unit from 1 up, never reused; -1 if the file cannot be opened, -9 when none is left."""
-    _need(args, 2, node)
-    st = state(m)
-    mode = _mode(_cstr(m, args[1]).decode("latin-1"))
-    if mode is None:
-        return -1
-    try:
-        f = open(_cstr(m, args[0]).decode("latin-1"), mode)
-    except OSError:
-        return -1
-    if st.next_unit >= MAX_UNITS:
-        f.close()
-        return -9
-    unit = st.next_unit
-    st.next_unit += 1
-    st.units[unit] = f
-    OPENED.append(f)
-    return unit
-
-
-def _unit(m: Machine, unit: int):
-    if unit < 0 or unit > MAX_UNITS:
-        return -8
-    f = state(m).units.get(unit)
-    return -9 if f is None else f
-
-
-def _put(m: Machine, node, args, text) -> int:
-    """Write ``text(args[0])`` to the unit ``args[1]``: its length, -2 if writing failed, or the unit's
-    own error number."""
-    _need(args, 2, node)
-    f = _unit(m, args[1])
-    if isinstance(f, int):
-        return f
-    data = text(args[0])
-    try:
-        f.write(data)
-    except OSError:
-        return -2
-    return len(data)
-
-
-def mc_fputs(m: Machine, node, args):
-    return _put(m, node, args, lambda a: _cstr(m, a))
-
-
-def mc_fputc(m: Machine, node, args):
-    _need(args, 2, node)
-    f = _unit(m, args[1])
-    if isinstance(f, int):
-        return f
-    try:
-        f.write(bytes([args[0] & 0xFF]))
-    except OSError:
-        return -3
-    return -3 if args[0] & 0xFF == 0 else 1
-
-
-def mc_fgets(m: Machine, node, args):
-    """MC 114: one line (at most len-1 bytes, LF included) and a NUL; -4 at the end of the file."""
-    _need(args, 3, node)
-    buff, length, unit = args[:3]
-    f = _unit(m, unit)
-    if isinstance(f, int):
-        return f
-    try:
-        line = f.readline(max(length - 1, 0)) if length > 1 else b""
-    except OSError:
-        return -4
-    if not line:
-        return -4
-    m.memory.store(buff, line + b"\0")
-    return len(line)
-
-
-def mc_fclose(m: Machine, node, args):
-    _need(args, 1, node)
-    f = _unit(m, args[0])
-    if isinstance(f, int):
-        return f
-    f.close()
-    del state(m).units[args[0]]
-    return 0
-
-
-def mc_getproperty(m: Machine, node, args):
-    """MC 116 (section 4.9): the first line of a file that begins with name, after blanks and '='."""
-    file, name, buff, blen, default = (args + [0] * 5)[:5]
-    blen = max(blen, 0)
-    d = _cstr(m, default)[:blen] if default else b""
-    m.memory.store(buff, d + (b"\0" if len(d) < blen else b""))
-    key = _cstr(m, name)
-    try:
-        with open(_cstr(m, file).decode("latin-1"), "rb") as f:
-            lines = f.read().split(b"\n")
-    except OSError:
-        return -1
-    for line in lines:
-        if line.startswith(key):
-            value = line[len(key):].lstrip(b" \t=")[:blen]
-            m.memory.store(buff, value + (b"\0" if len(value) < blen else b""))
-            return 1
-    return 0
-
-
 def mc_system(m: Machine, node, args):
-    """MC 117: run a shell command (only with --allow-system); returns the raw wait status."""
+    """MC 117: run a shell command (only with --allow-system); returns the raw wait status.  Gibson's
+    ``python cairopy.py NAME`` starts nothing: tinyc renders NAME.draw itself (:mod:`.drawing`)."""
     _need(args, 1, node)
+    if (drawing := gibson_viewer_command(_cstr(m, args[0]))) is not None:
+        m.console.flush()
+        return draw_for_program(drawing, m.files)
     st = state(m)
     if not st.allow_system:
         if not st.warned_system:
@@ -431,10 +276,6 @@ def mc_system(m: Machine, node, args):
     m.console.flush()
     r = subprocess.run(_cstr(m, args[0]).decode("latin-1"), shell=True)
     return (r.returncode & 0xFF) << 8 if r.returncode >= 0 else -r.returncode
-
-
-def mc_fpn(m: Machine, node, args):
-    return _put(m, node, args, lambda a: str(a).encode())
 
 
 def mc_sqrt(m: Machine, node, args):
@@ -471,6 +312,8 @@ def machine_call(m: Machine, values: list[int], node) -> int:
         if len(values) > MAX_VALUES + 1:  # the original overflows a C array here
             raise TinyCError(ARGSERR, node.end)
         routine = ROUTINES.get(number)
+        if routine is None and number >= 300:
+            return plugins.call(state(m).plugin, m, number, args, node.end)
         if routine is None:
             if number in UNASSIGNED:
                 m.console.flush()
@@ -484,17 +327,6 @@ def machine_call(m: Machine, values: list[int], node) -> int:
     except TinyCError as e:
         if int(e.code) not in (98, 99):
             m.console.write(b"\nMC %d not defined" % number)
+            if e.address == node.end:  # the original sets it after skipping what follows the arguments
+                raise TinyCError(e.code, after_remarks(m.memory.data, node.end)) from None
         raise
-
-
-def close_units(m: Machine) -> None:
-    st = getattr(m, "gibson", None)
-    if st is None:
-        return
-    for f in st.units.values():
-        try:
-            f.close()
-        except OSError:
-            pass
-    st.units.clear()
-

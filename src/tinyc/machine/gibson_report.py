@@ -98,3 +98,16 @@ def report(code: int, memory: bytes, error_at: int, layout: Layout) -> str:
     shown = line.decode("latin-1")
     return (f"\n{where} line {line_no} (cursor pr[{e}]){text_of(code)}\n{shown}\n"
             f"{line[:indent].decode('latin-1')}{' ' * spaces}^\n")
+
+
+def after_remarks(data: bytes | bytearray, pos: int) -> int:
+    """Where the original's cursor stands after its ``_rem``: past blanks, tabs, CR and LF bytes and
+    comments (``/*`` and ``//`` both run to the line's end there) from ``pos``.  That interpreter skips them
+    after a machine call's arguments, before the call, so an error the call sets is reported there."""
+    while True:
+        while pos < len(data) and data[pos] in b" \t\r\n":
+            pos += 1
+        if data[pos:pos + 2] not in (b"/*", b"//"):
+            return pos
+        while pos < len(data) and data[pos] not in b"\r\n\0":
+            pos += 1

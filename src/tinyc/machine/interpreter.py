@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Set as AbstractSet
-from contextlib import contextmanager
 from functools import lru_cache
-from pathlib import Path
+import os
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
@@ -25,6 +24,7 @@ from ..syntax.toplevel import LAYOUT, declared_names, scan
 from ..link.linker import LinkedText, link
 from .machine_calls import ROUTINES, machine_call
 from .memory import Memory
+from .sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
 from ..link.symbols import Symbol, SymbolTable
 
 if TYPE_CHECKING:
@@ -36,20 +36,36 @@ DEFAULT_MAX_DEPTH = 1000
 
 def system_file() -> bytes:
     """The project's own system file (library, ``endlibrary``, a small shell), ``src/tinyc/lib/system.ipl``."""
-    return (Path(__file__).resolve().parent.parent / "lib" / "system.ipl").read_bytes()  # package data
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tinyc/ (os.path: no pathlib on a start)
+    with open(os.path.join(here, "lib", "system.ipl"), "rb") as f:  # package data
+        return f.read()
 
 
-@lru_cache(maxsize=256)
 def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = None,
            startup: bool = False) -> ast.Program:
     """Parse and cache (in the process and on disk, :mod:`tinyc.startcache`): the same text at the same
-    address with the same names gives the same AST."""
+    address with the same names gives the same AST, or raises the same TinyCError (what the linker's scan
+    finds: the shell runs every statement against a buffer that may not link, and an edit changes the
+    text, so the key)."""
+    result = _parsed(text, base, outer, program, startup)
+    if isinstance(result, tuple):
+        raise TinyCError(*result)  # a new exception each time: one raised again would grow its traceback
+    return result
+
+
+@lru_cache(maxsize=256)
+def _parsed(text: bytes, base: int, outer: tuple, program: tuple | None,
+            startup: bool) -> ast.Program | tuple[int, int]:
+    """:func:`_parse`'s AST, or the (error number, address) of the TinyCError it raises."""
     def parse() -> ast.Program:
         from ..syntax.parser import parse_program  # Lark only when something must be parsed
         levels = [Level(dict(names)) for names in outer]
         return parse_program(text.decode("latin-1"), levels, base,
                              Level(dict(program)) if program is not None else None, startup)
-    return startcache.parsed(text, base, parse, "prog", repr((outer, program, startup)).encode())
+    try:
+        return startcache.parsed(text, base, parse, "prog", repr((outer, program, startup)).encode())
+    except TinyCError as e:
+        return int(e.code), e.address
 
 
 @lru_cache(maxsize=4)
@@ -113,6 +129,7 @@ class Machine:
     machine_call = staticmethod(machine_call)
     routines = ROUTINES
     gibson: GibsonState  # only on a machine of Gibson's dialect (tinyc.machine.gibson.make_machine sets it)
+    files: FileSandbox = DEFAULT_SANDBOX  # what the file machine calls may open (tinyc.machine.sandbox)
 
     def __init__(self, memory_size: int = DEFAULT_MEMORY, int_bits: int = 32,
                  console: Console | None = None, engine: str = "reference",
@@ -131,17 +148,12 @@ class Machine:
         self.random_divisor = random_divisor
         self.engine = make_engine(engine, self)
 
-    @contextmanager
-    def deep_stack(self):
+    def deep_stack(self) -> DeepStack:
         """Python's recursion limit raised for ``max_depth`` tiny-c calls while a program runs, and
-        restored after (a tiny-c call costs a few Python frames on either engine)."""
-        saved = sys.getrecursionlimit()
-        if saved < 40 * self.max_depth + 1000:
-            sys.setrecursionlimit(40 * self.max_depth + 1000)
-        try:
-            yield
-        finally:
-            sys.setrecursionlimit(saved)
+        restored after (a tiny-c call costs a few Python frames on either engine): ``with m.deep_stack():``.
+        On top, room for the deepest expression the parser lets through (about 2,000 levels, a few frames
+        each to evaluate or to compile), so that a small ``--max-depth`` limits calls, not expressions."""
+        return DeepStack(40 * self.max_depth + 1000 + 20000)
 
     # ---- value space
 
@@ -164,10 +176,17 @@ class Machine:
         self.top = base + len(text) + 1
         return base
 
-    def close_unit(self, unit: int) -> None:
+    def close_unit(self, unit: int) -> bool:
+        """Close the file on ``unit`` if one is open; False when closing it failed (its last bytes could
+        not be written: a full disk, ``/dev/full``).  The unit is free either way."""
         f = self.units.pop(unit, None)
-        if f is not None:
+        if f is None:
+            return True
+        try:
             f.close()
+        except (OSError, ValueError):
+            return False
+        return True
 
     # ---- booting
 
@@ -311,6 +330,22 @@ class Machine:
                     view.symbols[name] = Symbol(name, "func", address=fn.pos, function=fn)
             self._library_views[key] = view
         return view
+
+
+class DeepStack:
+    """The context of :meth:`Machine.deep_stack`: the recursion limit at least ``limit`` inside, as it
+    was after.  A class, not contextlib's decorator: importing contextlib costs every start 1 ms."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+
+    def __enter__(self) -> None:
+        self.saved = sys.getrecursionlimit()
+        if self.saved < self.limit:
+            sys.setrecursionlimit(self.limit)
+
+    def __exit__(self, *exc) -> None:
+        sys.setrecursionlimit(self.saved)
 
 
 def make_engine(name: str, machine: Machine):

@@ -39,22 +39,32 @@ def mc_getc(m: Machine, node):
 OPENED: list = []
 
 
+IOERR = -3  # MC 4/5 on a unit that cannot do it (opened the other way) or a failing device: "< -1 on error"
+
+
 def mc_open(m: Machine, node, rw, name, size, unit):
+    """MC 3: open ``name`` on ``unit`` for reading (rw 1) or writing; 0, or -1 when it cannot be opened
+    or the file sandbox refuses it (:mod:`tinyc.machine.sandbox`)."""
     path = m.memory.cstring(name).decode("latin-1")
     m.close_unit(unit)
     try:
-        m.units[unit] = f = open(path, "rb" if rw == 1 else "wb")
-    except OSError:
+        m.units[unit] = f = m.files.open(path, "rb" if rw == 1 else "wb")
+    except (OSError, ValueError):
         return -1
     OPENED.append(f)
     return 0
 
 
 def mc_read(m: Machine, node, where, unit):
+    """MC 4: one block into ``where``: its length, -1 at the end, -2 with no file on the unit, -3 when
+    the unit cannot be read (opened for writing, a read error)."""
     f = m.units.get(unit)
     if f is None:
         return -2
-    data = f.read(BLOCK)
+    try:
+        data = f.read(BLOCK)
+    except (OSError, ValueError):
+        return IOERR
     if not data:
         return -1
     m.memory.store(where, data)
@@ -62,17 +72,22 @@ def mc_read(m: Machine, node, where, unit):
 
 
 def mc_write(m: Machine, node, first, last, unit):
+    """MC 5: write bytes first..last: their count, -2 with no file on the unit, -3 when the unit cannot
+    be written (opened for reading, a full disk)."""
     f = m.units.get(unit)
     if f is None:
         return -2
     data = m.memory.block(first, last)
-    f.write(data)
+    try:
+        f.write(data)
+    except (OSError, ValueError):
+        return IOERR
     return len(data)
 
 
 def mc_close(m: Machine, node, unit):
-    m.close_unit(unit)
-    return 0
+    """MC 6: 0, or -1 when the file's last bytes could not be written (the unit is closed either way)."""
+    return 0 if m.close_unit(unit) else -1
 
 
 def mc_movebl(m: Machine, node, first, last, k):
@@ -156,6 +171,9 @@ ROUTINES: dict[int, Callable] = {
     15: mc_getln, 16: mc_setmem, 17: mc_beep, 1005: mc_version,
 }
 ARITY = {n: f.__code__.co_argcount - 2 for n, f in ROUTINES.items()}
+# the arguments of each MC that are addresses: with 16-bit ints they are read unsigned (section 14 item 21)
+ADDRESSES = {3: (1,), 4: (0,), 5: (0, 1), 7: (0, 1), 8: (0, 1), 9: (0, 1, 3), 11: (0, 1, 2, 3), 13: (0, 1),
+             15: (0,), 16: (0,)}
 
 
 def machine_call(m: Machine, values: list[int], node) -> int:
@@ -170,4 +188,7 @@ def machine_call(m: Machine, values: list[int], node) -> int:
     if len(values) - 1 < k:
         raise TinyCError(ErrorCode.ARGSERR, node.end)
     args = values[len(values) - 1 - k:len(values) - 1]
+    if m.memory.int_bits == 16:
+        for i in ADDRESSES.get(number, ()):
+            args[i] &= 0xFFFF
     return routine(m, node, *args)

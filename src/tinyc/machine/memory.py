@@ -30,6 +30,12 @@ class Memory:
         """``value`` wrapped to a signed int of ``int_bits`` bits, as C int arithmetic wraps on x86."""
         return ((value + self._half) & self._mask) - self._half
 
+    def address(self, value: int) -> int:
+        """An int used as an address (an array pointer, an address argument of a machine call): with
+        16-bit ints an unsigned 16-bit number, as on the DOS-era machine (section 14 item 21); with
+        32-bit ints the int itself (a negative one is outside memory)."""
+        return value & 0xFFFF if self.int_bits == 16 else value
+
     def sizeof(self, type_: str) -> int:
         """Bytes of one element of ``type_`` ("int" or "char")."""
         return self.int_size if type_ == "int" else 1

@@ -5,10 +5,13 @@ notebook magics all start here.
 
 from __future__ import annotations
 
-import argparse
+import os
 import sys
 
 from .console import Console
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    import argparse  # the annotations only: `tinyc run FILE` parses its arguments without argparse
 
 MIN_MEMORY = 200_000  # the system file, the shell's ln and pr(90000) buffers and room for a program
 
@@ -21,15 +24,31 @@ def memory_ok(args: argparse.Namespace) -> bool:
     return False
 
 
+def file_sandbox(args: argparse.Namespace, programs: list[str] | None = None):
+    """The file sandbox the options in ``args`` ask for (``--allow-files PATH``, ``--allow-files-anywhere``,
+    :mod:`tinyc.machine.sandbox`), with the directories of the program files ``programs`` (by default
+    ``args.files`` or ``args.file``: those the command runs; ``-`` has none)."""
+    from .sandbox import FileSandbox
+    from .shipped import program_path
+    if programs is None:
+        programs = list(getattr(args, "files", None) or []) + [f for f in [getattr(args, "file", None)] if f]
+    return FileSandbox(getattr(args, "allow_files", None) or (), getattr(args, "allow_files_anywhere", False),
+                       [os.path.dirname(os.path.abspath(program_path(p))) for p in programs
+                        if isinstance(p, str) and p != "-"])
+
+
 def make_machine(args: argparse.Namespace, console: Console | None = None):
     """A :class:`~tinyc.interpreter.Machine` with the machine options in ``args`` (``--memory``,
-    ``--int-bits``, ``--engine``, ``--max-depth``, ``--random-divisor``, ``--strip-cr``, ``--echo``);
+    ``--int-bits``, ``--engine``, ``--max-depth``, ``--random-divisor``, ``--strip-cr``, ``--echo``, the
+    file sandbox of :func:`file_sandbox`);
     SystemExit(2), after saying why, when the memory is too small for the shell's buffers."""
     from .interpreter import Machine
     if not memory_ok(args):
         raise SystemExit(2)
     console = console or Console(strip_cr=args.strip_cr, echo=args.echo)
-    return Machine(args.memory, args.int_bits, console, args.engine, args.max_depth, args.random_divisor)
+    m = Machine(args.memory, args.int_bits, console, args.engine, args.max_depth, args.random_divisor)
+    m.files = file_sandbox(args)
+    return m
 
 
 def boot(args: argparse.Namespace, console: Console | None = None):

@@ -1,14 +1,17 @@
 """The programs and examples shipped with tinyc, found by their bare names (``tinyc run bc.tc``, ``.r bc.tc``).
 
 Installed, they are package data (``tinyc/programs``, ``tinyc/examples``); in a checkout they stay at the
-top of it, beside the package.
+top of it, beside the package.  The look-up is done with ``os.path`` (:func:`program_path`): every
+``tinyc run`` does it, and importing pathlib costs a start 2 ms.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PROGRAM_CAPACITY = 90_000  # the shell's pr(90000), as tinyc.workspace.CAPACITY
 
@@ -17,32 +20,45 @@ class ProgramFileError(Exception):
     """A program file that cannot be read: the message names the path (the CLI prints it, status 2)."""
 
 
+def _shipped_dirs() -> list[str]:
+    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # tinyc/
+    dirs = [os.path.join(here, d) for d in ("programs", "examples", "lib")]  # installed: package data
+    src = os.path.dirname(here)
+    checkout = os.path.dirname(src)               # src/tinyc/ in a checkout (an editable install)
+    if os.path.basename(src) == "src" and os.path.isfile(os.path.join(checkout, "pyproject.toml")):
+        dirs += [os.path.join(checkout, "programs"), os.path.join(checkout, "examples")]
+    return [d for d in dirs if os.path.isdir(d)]
+
+
 def shipped_dirs() -> list[Path]:
     """Directories holding the programs, examples and system file shipped with tinyc (package data, or the
     checkout's programs/ and examples/ for an editable install)."""
-    here = Path(__file__).resolve().parent.parent  # tinyc/
-    dirs = [here / "programs", here / "examples", here / "lib"]  # installed: package data
-    checkout = here.parent.parent                            # src/tinyc/ in a checkout (an editable install)
-    if here.parent.name == "src" and (checkout / "pyproject.toml").is_file():
-        dirs += [checkout / "programs", checkout / "examples"]
-    return [d for d in dirs if d.is_dir()]
+    from pathlib import Path
+    return [Path(d) for d in _shipped_dirs()]
+
+
+def program_path(name: str) -> str:
+    """``name`` itself if it exists; else the path of a shipped file of that relative name (``bc.tc``,
+    ``gibson/hello.tc``, ``system.ipl``), from any directory; else ``name``."""
+    try:
+        if os.path.exists(name) or os.path.isabs(name) or ".." in name.replace("\\", "/").split("/"):
+            return name
+    except (ValueError, OSError):
+        return name
+    for d in _shipped_dirs():
+        if os.path.isfile(os.path.join(d, name)):
+            return os.path.join(d, name)
+    return name
 
 
 def find_program(name: str) -> Path:
-    """``name`` itself if it exists; else a shipped program of that name (a bare file name only)."""
-    path = Path(name)
-    try:
-        if path.exists() or os.sep in name or (os.altsep and os.altsep in name):
-            return path
-    except (ValueError, OSError):
-        return path
-    for d in shipped_dirs():
-        if (d / name).is_file():
-            return d / name
-    return path
+    """:func:`program_path` as a Path."""
+    from pathlib import Path
+    return Path(program_path(name))
 
 
 def shipped_programs() -> list[Path]:
+    """The shipped programs (``*.tc``), one per name, sorted by name."""
     seen: dict[str, Path] = {}
     for d in shipped_dirs():
         for p in sorted(d.glob("*.tc")):
@@ -57,10 +73,10 @@ def read_source(name: str, limit: int = PROGRAM_CAPACITY) -> bytes:
         stream = sys.stdin.buffer
         shown = "standard input"
     else:
-        path = find_program(name)
+        path = program_path(name)
         shown = name
         try:
-            if path.is_dir():
+            if os.path.isdir(path):
                 raise ProgramFileError(f"{name}: is a directory, not a tiny-c program")
             stream = open(path, "rb")
         except ProgramFileError:

@@ -7,19 +7,23 @@ directory (:mod:`tinyc.dirs`: ``~/.cache/tinyc`` on Linux; the environment varia
 turns the cache off).  An entry holds its whole key and is used only if the key is equal: the text, its
 address, what else the result depends on (the names of the symbol levels it was parsed with) and the
 size and modification time of every stage source that builds it, so that a change to any of them
-makes a new entry.  At most ``KEEP`` entries of a kind are kept (the oldest go).  Reading or
+makes a new entry.  Entries are sealed with the user's key (:func:`tinyc.dirs.sealed_read`): one that
+this user's tinyc did not write is never unpickled.  At most ``KEEP`` entries of a kind are kept (the oldest go).  Reading or
 writing the cache never fails a run: any problem means parsing as usual.
 """
 
 from __future__ import annotations
 
 import os
-import pickle
 import zlib
-from pathlib import Path
+try:  # the C unpickler without the pickle module (its Python half costs every start 1 ms)
+    import _pickle as pickle
+except ImportError:
+    import pickle  # type: ignore[no-redef]
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
     from typing import Callable
+# os.path, not pathlib, on the way to a hit: importing pathlib costs every start 2 ms
 
 STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "syntax/to_ast.py", "ast.py",
           "syntax/recovery.py", "syntax/toplevel.py", "syntax/positions.py", "syntax/runtime_names.py",
@@ -33,10 +37,10 @@ KEEP = {"code": 1000}  # entries of a kind (200 if not listed); more are pruned,
 
 
 
-def cache_dir() -> Path:
-    """Where parsed texts are kept: the platform's user cache directory (:func:`tinyc.dirs.cache_dir`)."""
-    from ..dirs import cache_dir as user_cache
-    return user_cache()
+def cache_dir() -> str:
+    """Where parsed texts are kept: the platform's user cache directory (:func:`tinyc.dirs.cache_path`)."""
+    from ..dirs import cache_path
+    return cache_path()
 
 
 _STAGES: tuple | None = None
@@ -46,8 +50,8 @@ _ENGINE: tuple | None = None
 def _stats(names: tuple[str, ...]) -> tuple:
     """The size and modification time of every source in ``names``: a change to any of them is a new
     entry (as Python's own bytecode cache decides, without reading the files)."""
-    here = Path(__file__).resolve().parent.parent  # tinyc/
-    return tuple((s.st_size, s.st_mtime_ns) for s in (os.stat(here / name) for name in names))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tinyc/
+    return tuple((s.st_size, s.st_mtime_ns) for s in (os.stat(os.path.join(here, name)) for name in names))
 
 
 def _stages() -> tuple:
@@ -86,22 +90,20 @@ def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast
     if os.environ.get("TINYC_NO_CACHE"):
         return parse()
     key = ((stages or _stages)(), base, extra, text)
+    from ..dirs import sealed_read, sealed_write
     try:
-        path = cache_dir() / _name(kind, text, base, extra)
-        with open(path, "rb") as f:
-            stored_key, result = pickle.load(f)
-        if stored_key == key:
-            return result
-    except Exception:  # missing, unreadable, stale or another text's: parse
+        path = os.path.join(cache_dir(), _name(kind, text, base, extra))
+        payload = sealed_read(path)  # None unless this user's tinyc wrote it: only then is it unpickled
+        if payload is not None:
+            stored_key, result = pickle.loads(payload)
+            if stored_key == key:
+                return result
+    except Exception:  # missing, unreadable, forged, stale or another text's: parse
         pass
     program = parse()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            pickle.dump((key, program), f, pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)  # atomic: a concurrent start sees the old state or the whole file
-        _prune(path.parent, kind)
+        if sealed_write(path, pickle.dumps((key, program), 5)):  # protocol 5: HIGHEST_PROTOCOL since 3.8
+            _prune(os.path.dirname(path), kind)
     except Exception:
         pass
     return program
@@ -110,7 +112,7 @@ def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast
 _PRUNED: set[str] = set()  # kinds pruned by this process
 
 
-def _prune(folder: Path, kind: str) -> None:
+def _prune(folder: str, kind: str) -> None:
     """Keep the most recently written entries of ``kind``, as many as ``KEEP`` says: counted by kind, the
     code of many programs never pushes out the parsed library, which is written once.  Once a process
     per kind, at its first write: listing the folder on every write would cost a new program's first
@@ -118,7 +120,8 @@ def _prune(folder: Path, kind: str) -> None:
     if kind in _PRUNED:
         return
     _PRUNED.add(kind)
-    entries = list(folder.glob(f"{kind}-*.pickle"))
+    from pathlib import Path  # a write: the parse or the code generation cost far more
+    entries = list(Path(folder).glob(f"{kind}-*.pickle"))
     keep = KEEP.get(kind, 200)
     if len(entries) <= keep:
         return

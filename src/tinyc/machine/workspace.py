@@ -8,9 +8,11 @@ the shell both use this buffer, so a program's globals and string addresses are 
 
 from __future__ import annotations
 
-from pathlib import Path
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from pathlib import Path  # annotations only: pathlib costs a start 2 ms (it imports urllib)
 
-from ..errors import error_report, line_report
+from ..errors import error_report, line_report, position
 from .interpreter import Machine
 
 LINE = 133       # ln(133): the typed line
@@ -62,9 +64,9 @@ class Workspace:
         exceeded, so an endless file (``/dev/zero``) is -2 like any file too big.  A bare file name that is
         not in the current directory is looked for among the programs shipped with tinyc.
         """
-        from .shipped import find_program
+        from .shipped import program_path
         try:
-            with open(find_program(str(path)), "rb") as f:
+            with open(program_path(str(path)), "rb") as f:
                 data, raw = bytearray(), 0
                 while True:
                     chunk = f.read(65536)
@@ -115,3 +117,15 @@ class Workspace:
                     text = b"\n" + mem.block(self.pr + first, self.pr + end - 1)
                     return error_report(error, text, cursor - first + 1, name)
         return error_report(error, self.text, cursor)
+
+    def locate(self, cursor: int) -> tuple[str | None, int, int]:
+        """``(file, line, column)`` of ``cursor`` (relative to ``pr``) for editor-style reports: the file
+        read into the buffer that holds it (None: not in a file) and the line in that file, both from 1,
+        the column of the report's ``<`` (just after the place found, as tiny-c points), from 1."""
+        for name, first, end in self.files:
+            if first <= cursor < end or (cursor == end and end == self.pe + 1):
+                text = b"\n" + self.machine.memory.block(self.pr + first, self.pr + end - 1)
+                line, column = position(text, cursor - first + 1)
+                return name, line, column + 1
+        line, column = position(self.text, cursor)
+        return None, line, column + 1

@@ -18,6 +18,7 @@ from typing import Callable
 
 from .. import __version__
 from ..machine.console import align_report
+from . import extras
 from .editor import LineBuffer
 from ..errors import ExitProgram
 from ..machine.interpreter import Machine
@@ -39,6 +40,11 @@ COMMANDS = {
 TERMINAL_COMMANDS = {  # on a terminal only: through a pipe these stay what the original made of them (???)
     ".h": "this help",
     ".e": "edit the program buffer in $EDITOR",
+    ".n": "print n lines with line numbers",
+    ".u": "undo the last edit",
+    ".k": "clear the program buffer",
+    ".o": "open a file in place of the buffer",
+    ".=": "print an expression's value",
 }
 HELP_FORMS = [
     (".r file", "read (append) a file to the program buffer"),
@@ -51,6 +57,7 @@ HELP_FORMS = [
     (".N  +n  -n", "go to line N, n lines down, n lines up; an empty line goes one down"),
     (".name args", "run a statement against the program, e.g. .main or .pn 2+3"),
     (".e", "edit the program buffer in $EDITOR (also Ctrl-X Ctrl-E)"),
+    *extras.TERMINAL_FORMS,
     (".h", "this help"),
     (".x", "leave the shell (Ctrl-D too); any other line is inserted after the current one"),
 ]
@@ -101,6 +108,7 @@ class Shell:
         self.edit_buffer: Callable[[], None] | None = None  # .e
         self.dirty = False             # edits not yet written with .w
         self._warned = False
+        self.undo: list[tuple[bytes, int, bool]] = []  # (buffer text, current line, dirty) before each edit
 
     # -- output, as ps/pl/pn would write it
     def say(self, text: bytes) -> None:
@@ -160,13 +168,8 @@ class Shell:
     def help(self) -> None:
         """``.h`` on a terminal: every command in one line, then the error numbers and their meaning."""
         from ..errors import ErrorCode
-        out = [b"", b"commands:"]
-        out += [b"  %-12s %s" % (form.encode(), text.encode()) for form, text in HELP_FORMS]
-        out.append(b"errors ( N --- err  E, then the line and a < under the point):")
         codes = [b"%4d %s" % (int(c), c.text.encode()) for c in ErrorCode]
-        for i in range(0, len(codes), 2):
-            out.append(b"  " + b"  ".join(b"%-34s" % c for c in codes[i:i + 2]).rstrip())
-        self.console.write(CRLF.join(out) + CRLF)
+        self.console.write(CRLF.join(extras.help_lines(HELP_FORMS, codes)) + CRLF)
 
     def function_names(self) -> list[str]:
         """Functions of the loaded program (definitions at the start of a line) and of the library."""
@@ -178,7 +181,23 @@ class Shell:
         return sorted(names)
 
     def command(self, line: bytes) -> bool:
-        """Obey one input line; True when the shell is to end."""
+        """Obey one input line; True when the shell is to end.  On a terminal an edit can be undone (``.u``):
+        the buffer before each command that changed it is kept (not before a statement, whose run may
+        write into the buffer, nor before ``.u`` itself)."""
+        if not self.interactive or line[:2] == b".u" or self._is_statement(line):
+            return self.obey(line)
+        before = (self.ws.text, self.buf.lo, self.dirty)
+        done = self.obey(line)
+        if self.ws.text != before[0]:
+            self.undo = self.undo[1 - extras.UNDO_DEPTH:] + [before]
+        return done
+
+    @staticmethod
+    def _is_statement(line: bytes) -> bool:
+        return len(line) > 2 and line[0] == ord(".") and _alnum(line[2]) and not chr(line[1]).isdigit()
+
+    def obey(self, line: bytes) -> bool:
+        """Obey one input line as the original shell does (plus the terminal's commands); True to end."""
         if not line:
             self.goto(self.buf.lo + 1)
         elif line[0] == ord("."):
@@ -191,6 +210,8 @@ class Shell:
             self.say(b"won't fit")
         else:
             self.edited()
+            if self.interactive and extras.leave_word(line):  # `exit` typed to leave is now program text
+                self.say(b"  inserted as line %d (.u takes it back);" % self.buf.lo + extras.LEAVE_HINT[1:])
         return False
 
     def dot(self, line: bytes) -> bool:
@@ -209,8 +230,13 @@ class Shell:
             return True
         if self.interactive and letter == "h":
             handler = lambda rest: self.help()  # noqa: E731
-        if self.interactive and letter == "e" and self.edit_buffer is not None:
-            handler = lambda rest: self.edit_buffer()  # noqa: E731
+        edit = self.edit_buffer
+        if self.interactive and letter == "e" and edit is not None:
+            handler = lambda rest: edit()  # noqa: E731
+        if self.interactive and letter == "=":
+            return self.statement(b"pn " + rest.strip())
+        if self.interactive and letter in "nuko":
+            handler = {"n": self.cmd_numbered, "u": self.cmd_undo, "k": self.cmd_clear, "o": self.cmd_open}[letter]
         if handler is None:
             self.say(b"???")
         else:
@@ -218,8 +244,8 @@ class Shell:
         return False
 
     # -- the commands
-    def cmd_read(self, rest: bytes) -> None:
-        """``.r file``: append the file; `` N`` (bytes read), then the status line."""
+    def cmd_read(self, rest: bytes) -> int:
+        """``.r file``: append the file; `` N`` (bytes read), then the status line.  Returns N."""
         empty = self.ws.pe == 0
         n = self.ws.read_file(rest.strip().decode("latin-1"))
         if n == -1:
@@ -228,12 +254,51 @@ class Shell:
             self.console.write(CRLF + b"Too big")
         self.say(b" %d" % n)
         if n < 0:
-            return
+            return n
         if self.ws.pe and not self.ws.text.endswith(b"\n"):
             self.ws.append(b"\n")  # keep every line newline-terminated (docs/shell.md)
         if not empty:
             self.edited()  # the buffer is no longer the file just read
         self.status()
+        if self.interactive and extras.looks_binary(self.ws.text[-n:] if n else b""):
+            self.say(b"warning: that file looks binary, not tiny-c text (.u takes it back)")
+        return n
+
+    # -- the terminal's own commands (extras)
+    def cmd_numbered(self, rest: bytes) -> None:
+        """``.n [n]``: ``.p`` with each line's number in front."""
+        n = max(1, _number(rest))
+        self.show(extras.numbered(self.buf.lines(self.buf.lo, n).replace(b"\0", b'"'), self.buf.lo))
+        self.buf.lo = min(self.buf.lo + n - 1, self.buf.la)
+
+    def cmd_undo(self, rest: bytes) -> None:
+        """``.u``: the buffer, the current line and the unsaved-edits mark as before the last edit."""
+        if not self.undo:
+            self.say(b"nothing to undo")
+            return
+        text, lo, dirty = self.undo.pop()
+        self.buf.replace(1, self.ws.pe + 1, text[1:])
+        self.buf.lo, self.dirty = min(lo, self.buf.la), dirty
+        self.status()
+
+    def cmd_clear(self, rest: bytes) -> None:
+        """``.k``: an empty program buffer (what was there can be brought back with ``.u``)."""
+        self.buf.replace(1, self.ws.pe + 1, b"")
+        self.ws.files.clear()
+        self.buf.lo, self.dirty = 0, False
+        self.status()
+
+    def cmd_open(self, rest: bytes) -> None:
+        """``.o file``: the file in place of the program buffer; the buffer is kept if it cannot be read."""
+        text, lo = self.ws.text, self.buf.lo
+        self.buf.replace(1, self.ws.pe + 1, b"")
+        self.buf.lo = 0
+        if self.cmd_read(rest) < 0 and len(text) > 1:  # nothing read: the old buffer stays
+            self.buf.replace(1, 1, text[1:])
+            self.buf.lo = lo
+        else:
+            self.ws.files[:] = self.ws.files[-1:]
+            self.dirty = False
 
     def cmd_write(self, rest: bytes) -> None:
         """``.w file``: the status line, then write ``pr(1..pe)`` and print the byte count.
@@ -303,6 +368,7 @@ class Shell:
     def statement(self, text: bytes) -> bool:
         """``.anything-else``: run ``text`` against the program (MC 11); True if it ended the interpreter."""
         self.console.flush()  # the command line shows before a long run
+        self.console.read_ended = False
         try:
             err, cursor = self.ws.run(text)
         except ExitProgram:  # MC 10 ends the interpreter, shell and all, with nothing more written
@@ -314,15 +380,18 @@ class Shell:
             self.console.write(CRLF)
             self.say(f"internal error: {type(e).__name__}: {e}".encode("latin-1", "replace"))
             return False
-        self.console.write(CRLF)
+        if not (err == 99 and self.console.read_ended):  # else the line editor has ended the line
+            self.console.write(CRLF)
         self.buf.lo = self.buf.line_of(cursor) if err else 0
         if err == 99:
             self.say(b"stopped")
         elif err:
             report = self.ws.report(err, cursor)
             if self.interactive:
-                report = align_report(report)
+                report = align_report(report, terminal=True)
             self.console.write(report.replace("\n", "\r\n").encode("latin-1"))
             if self.explain is not None:
                 self.explain(err)
+            if self.interactive and err == 26 and extras.leave_word(text):
+                self.say(extras.LEAVE_HINT)
         return False

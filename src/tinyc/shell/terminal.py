@@ -94,26 +94,49 @@ class ProgramConsole(Console):
         head, newline, tail = pending.rpartition(b"\n")
         self._buf += head + newline
         self.flush()
-        self._last = pending[-1:] or self._last  # the prompt was written too (``last``)
         message = tail.replace(b"\r", b"").decode("utf-8", errors="replace")
+        started: list[bool] = []
         try:
-            text = session.prompt(ANSI(message), **options)
+            text = session.prompt(ANSI(message), pre_run=lambda: started.append(True), **options)
         except EOFError:
             self.at_eof = True
             return None
+        finally:
+            self._last = self._line_end(started, tail)
         return text.encode("utf-8", errors="surrogateescape")
+
+    def _line_end(self, started: list[bool], prompt: bytes) -> bytes:
+        """The last byte on the terminal after a prompt (``last``): a line end once the line editor ran
+        (it ends its line however it stops: Enter, Ctrl-C, Ctrl-D), else the prompt's own last byte
+        (Ctrl-C came as SIGINT before the editor started, or a dumb terminal's editor ran: it calls no
+        pre_run, and a blank line is better than ``stopped`` after ``^C`` on one line)."""
+        if started:
+            return b"\n"
+        return prompt[-1:] or self._last
+
+    def _program_prompt(self) -> bytes | None:
+        """A line for the running program.  Ctrl-C there is a key to the line editor, not SIGINT: it is
+        noted (``interrupted``), so that ``tinyc run`` exits 130 as after Ctrl-C while computing; Ctrl-C
+        and Ctrl-D are noted in ``read_ended`` (the editor has ended the line: no blank line follows)."""
+        try:
+            line = self._prompt(self.program)
+        except KeyboardInterrupt:
+            self.interrupted = self.read_ended = True
+            raise
+        self.read_ended = line is None
+        return line
 
     def read_line(self) -> bytes | None:
         """A line for the running program (MC 15)."""
         if self._chars:
             line, self._chars = self._chars.rstrip(b"\n"), b""
             return line
-        return self._prompt(self.program)
+        return self._program_prompt()
 
     def read_char(self) -> int | None:
         """A byte for the running program (MC 2): lines are read whole, then handed out byte by byte."""
         if not self._chars:
-            line = self._prompt(self.program)
+            line = self._program_prompt()
             if line is None:
                 return None
             self._chars = line + b"\n"

@@ -3,7 +3,7 @@
 Independent of the tiny-c interpreter (it imports nothing from ``tinyc`` outside this
 package). Modules: games (codes, scoring, bc.tc's 0-13 code), table (NumPy score tables),
 rng (tiny-c ``random``), strategies/ (one file per strategy), evaluate, seeds (bca.tc's seed
-search), cli (``tinyc-solver``), plot (optional matplotlib).
+search), cli (``tinyc-solver``), interactive (its play command), common (what they share), plot (optional matplotlib).
 """
 from .evaluate import Evaluation, evaluate, play
 from .games import GAMES, Game, GameError, bc_code, from_bc_code, get_game, score

@@ -12,46 +12,18 @@ import sys
 
 import numpy as np
 
-from .games import GAMES, Game, GameError, bc_code, from_bc_code, get_game, score
+from .games import GAMES, GameError, bc_code, get_game, score
 from .strategies import STRATEGIES, make_strategy
 from .table import score_table
 
+from .common import UsageError, _strategy_options, parse_score, plural
+
 PROG = "tinyc-solver"
-
-
-class UsageError(Exception):
-    """Bad command-line input: reported in one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, no usage dump
         raise UsageError(message)
-
-
-def _strategy_options(args) -> dict:
-    opts = {}
-    rnd = {"seed": args.seed, "divisor": args.divisor, "bits": args.int_bits}
-    given = {k: v for k, v in rnd.items() if v is not None}
-    if args.strategy == "random":
-        opts.update(given)
-    elif given:
-        raise UsageError("--seed, --divisor and --int-bits apply to the random strategy only")
-    if getattr(args, "opening", None):
-        opts["opening"] = args.opening
-    if getattr(args, "depth_limit", None) is not None:
-        if args.strategy != "optimal":
-            raise UsageError("--depth-limit applies to the optimal strategy only")
-        opts["max_depth"] = args.depth_limit
-    if getattr(args, "checkpoint", None) is not None:
-        if args.strategy != "optimal":
-            raise UsageError("--checkpoint applies to the optimal strategy only")
-        opts["checkpoint"] = args.checkpoint
-    if args.strategy == "optimal" and getattr(args, "jobs", 1) > 1:
-        opts["jobs"] = args.jobs
-    if args.strategy == "optimal" and sys.stderr.isatty():
-        from .strategies.optimal import stderr_progress
-        opts["progress"] = stderr_progress
-    return opts
 
 
 def _make_strategy(args, game, table=None):
@@ -65,25 +37,25 @@ def _make_strategy(args, game, table=None):
     return make_strategy(args.strategy, game, table, **_strategy_options(args))
 
 
-def parse_score(text: str, game: Game, bc: bool = False) -> tuple[int, int]:
-    """A typed score: "B,C", "B C", "1b2c" (bulls, cows), or with ``bc`` bc.tc's 0-13 code."""
-    t = text.strip().lower()
-    if bc:
-        if not t.isdigit():
-            raise GameError(f"score {text!r}: give bc.tc's score code 0-13")
-        bulls, cows = from_bc_code(int(t))
-    else:
-        m = re.fullmatch(r"(\d+)\s*b?\s*[, ]?\s*(\d+)\s*c?", t)
-        if not m:
-            raise GameError(f"score {text!r}: give bulls and cows, e.g. '1,2' or '1b2c'")
-        bulls, cows = int(m.group(1)), int(m.group(2))
-    game.score_id(bulls, cows)  # validates
-    return bulls, cows
+def at_least(low: int):
+    """An argparse type: a whole number of at least ``low`` (a usage error otherwise)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+    return parse
+
+
+DEFAULT_GAME = "bulls-cows-1to9"
 
 
 def _add_game(p, strategy=True):
-    p.add_argument("--game", "-g", default="bulls-cows-1to9",
-                   help=f"one of {', '.join(GAMES)} (default bulls-cows-1to9)")
+    p.add_argument("--game", "-g", default=None,
+                   help=f"one of {', '.join(GAMES)} (default {DEFAULT_GAME}; with --tree, the file's game)")
     if strategy:
         p.add_argument("--strategy", "-s", default="knuth",
                        help=f"one of {', '.join(STRATEGIES)} (default knuth)")
@@ -104,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("evaluate", help="play every secret and summarise the tries")
     _add_game(e)
-    e.add_argument("--secrets", "--first", type=int, dest="secrets", metavar="N",
+    e.add_argument("--secrets", "--first", type=at_least(1), dest="secrets", metavar="N",
                    help="only the first N secrets, ascending (--first is the old name)")
     e.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="N processes: a deterministic strategy's decision tree split by "
@@ -114,13 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="optimal: search, keeping the solved parts in FILE (SQLite) to resume")
     e.add_argument("--tree", metavar="FILE.json",
                    help="replay a decision tree (from 'tree --json') over the secrets")
-    e.add_argument("--max-guesses", type=int, default=60, help="give a game up after N guesses")
+    e.add_argument("--max-guesses", type=at_least(1), default=60, metavar="N", help="give a game up after N guesses")
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.add_argument("--plot", metavar="FILE.png|DIR",
                    help="draw the histogram into FILE.png (.svg, .pdf), or into DIR/GAME-STRATEGY.png "
                         "(needs matplotlib)")
-    e.add_argument("--show-last", type=int, default=0, metavar="K",
-                   help="print the guesses of the last K games, as bca.tc does")
+    e.add_argument("--show-last", type=at_least(0), default=0, metavar="K",
+                   help="print the guesses of the last K games, as bca.tc does (with --json: as last_games)")
 
     pl = sub.add_parser("play", help="the computer guesses the code you think of")
     _add_game(pl)
@@ -135,14 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
     h = sub.add_parser("hint", help="remaining candidates and the next guess after GUESS=B,C ...")
     _add_game(h)
     h.add_argument("moves", nargs="*", metavar="GUESS=B,C", help="guesses with their scores")
-    h.add_argument("--limit", type=int, default=20, help="list at most N candidates")
+    h.add_argument("--limit", type=at_least(0), default=20, metavar="N", help="list at most N candidates")
 
     t = sub.add_parser("tree", help="the decision tree of a deterministic strategy")
     _add_game(t)
     fmt = t.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="the tree document as JSON")
     fmt.add_argument("--dot", action="store_true", help="Graphviz DOT")
-    t.add_argument("--levels", type=int, default=2, metavar="K",
+    t.add_argument("--levels", type=at_least(0), default=2, metavar="K",
                    help="text outline: show K levels (default 2; 0 = all)")
     t.add_argument("--output", "-o", metavar="FILE", help="write to FILE (.gz: compressed)")
     t.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
@@ -162,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_evaluate(args) -> int:
     """``evaluate``: play every secret (or --first N) and print the summary."""
     from .evaluate import evaluate
+    if args.game is None and args.tree:  # the tree file names its game
+        from .tree import load_tree_file
+        args.game = load_tree_file(args.tree)["game"]
     game = get_game(args.game)
     if args.secrets is not None and args.secrets < 1:
         raise UsageError("--secrets (--first) must be at least 1")
@@ -190,8 +165,9 @@ def cmd_evaluate(args) -> int:
         if bar:
             bar.close()
     if args.json:
+        last = {"last_games": _last_games(ev, game, args.show_last)} if args.show_last else {}
         print(json.dumps({**ev.as_json(), **_random_settings(args), "first": args.secrets,
-                          "max_guesses": args.max_guesses}))
+                          "max_guesses": args.max_guesses, **last}))
     else:
         _print_evaluation(ev, game, args, opts)
     if ev.failed or ev.repeated:
@@ -210,6 +186,13 @@ def cmd_evaluate(args) -> int:
         sys.stdout.flush()
         print(f"histogram written to {plot_path}", file=sys.stderr)
     return 1 if ev.failed else 0
+
+
+def _last_games(ev, game, k: int) -> list[dict]:
+    """The last ``k`` games of ``ev`` for JSON: index, secret, guesses, tries, solved."""
+    return [{"index": i, "secret": game.codes[r.secret], "guesses": [game.codes[g] for g in r.guesses],
+             "tries": len(r.guesses), "solved": r.solved}
+            for i, r in ((i, ev.games[i]) for i in range(max(0, ev.secrets - k), ev.secrets))]
 
 
 def _random_settings(args) -> dict:
@@ -251,109 +234,6 @@ def _print_problems(ev, game, stream):
               "they are left out of the histogram and average; exit status 1", file=stream)
     if ev.repeated:
         print(f"REPEATED A GUESS: {len(ev.repeated)} of {ev.secrets} games", file=stream)
-
-
-def _read_line(prompt: str) -> str:
-    print(prompt, end="", flush=True)
-    line = sys.stdin.readline()
-    if not line:
-        raise UsageError("input ended")
-    return line
-
-
-def rank_guesses(strat, candidates, history, k: int = 5) -> list[tuple[int, str]]:
-    """The strategy's best next guesses: [(code id, note)], best first. Look-ahead strategies
-    rank every guess by their own rating (at most k); the others give their one guess."""
-    from .strategies.partition import PartitionStrategy, partition_counts
-    if isinstance(strat, PartitionStrategy) and len(candidates) > 1 and (
-            history or strat.first_guess() is None):
-        game = strat.game
-        pool = np.arange(game.size) if strat.pool == "all" else np.asarray(candidates)
-        r = strat.rate(partition_counts(strat.table, pool, candidates), len(candidates))
-        cons = np.isin(pool, candidates)
-        order = np.lexsort((pool, ~cons, r))[:k]
-        return [(int(pool[i]), f"rating {float(r[i]):.4g}"
-                 + (", could be the secret" if cons[i] else "")) for i in order]
-    g = strat.next_guess(candidates if strat.uses_candidates else None, history)
-    return [(g, "the strategy's next guess")]
-
-
-def _codemaker(args, game, table, strat) -> int:
-    import random as _random
-    if args.secret:
-        secret = game.code_id(args.secret)
-    else:
-        secret = _random.Random(args.draw).randrange(game.size)
-    cands = np.arange(game.size)
-    history: list[tuple[int, int]] = []
-    print(f"I have a {game.name} code: {game.description}. Type a guess, 'hint' or 'quit'.")
-    turn = 1
-    while True:
-        text = _read_line(f"guess {turn}? ").strip()
-        if text.lower() in ("quit", "q"):
-            print(f"The code was {game.codes[secret]}.")
-            return 0
-        if text.lower() in ("hint", "h"):
-            if not strat.deterministic or not strat.uses_candidates:
-                print(f"the {strat.name} strategy gives no hints here")
-                continue
-            print(f"{len(cands)} codes fit the scores so far")
-            for g, note in rank_guesses(strat, cands, history):
-                print(f"  {game.codes[g]}  ({note})")
-            continue
-        try:
-            g = game.code_id(text)
-        except GameError as exc:
-            print(f"{exc}; try again")
-            continue
-        sid = table.score(g, secret)
-        bulls, cows = game.split_score(sid)
-        if sid == game.win:
-            print(f"{game.codes[g]}: {plural(bulls, 'bull')}. Found in {turn} "
-                  f"{'guess' if turn == 1 else 'guesses'}.")
-            return 0
-        print(f"{game.codes[g]}: {plural(bulls, 'bull')} {plural(cows, 'cow')}")
-        history.append((g, sid))
-        cands = cands[table.block([g], cands)[0] == sid]
-        turn += 1
-
-
-def cmd_play(args) -> int:
-    """``play``: the computer guesses the code the user thinks of (scores read from stdin);
-    with ``--codemaker`` the computer keeps a secret and scores the user's guesses."""
-    game = get_game(args.game)
-    if args.codemaker:
-        if args.bc:
-            raise UsageError("--bc is for scoring the computer's guesses, not with --codemaker")
-        table = score_table(game)
-        strat = make_strategy(args.strategy, game, table, **_strategy_options(args))
-        return _codemaker(args, game, table, strat)
-    if args.secret or args.draw is not None:
-        raise UsageError("--secret and --draw go with --codemaker")
-    table = score_table(game)
-    strat = make_strategy(args.strategy, game, table, **_strategy_options(args))
-    strat.reset()
-    cands = np.arange(game.size)
-    history: list[tuple[int, int]] = []
-    how = "bc.tc score code 0-13" if args.bc else "bulls,cows"
-    print(f"Think of a {game.name} code: {game.description}. Score each guess as {how}.")
-    for turn in range(1, 61):
-        g = strat.next_guess(cands if strat.uses_candidates else None, history)
-        while True:  # a typo asks again, as bc.tc does
-            try:
-                bulls, cows = parse_score(_read_line(f"guess {turn}: {game.codes[g]}  score? "), game, args.bc)
-                break
-            except GameError as exc:
-                print(f"  {exc}; try again")
-        if bulls == game.length:
-            print(f"Got it in {turn} {'guess' if turn == 1 else 'guesses'}.")
-            return 0
-        sid = game.score_id(bulls, cows)
-        history.append((g, sid))
-        cands = cands[table.block([g], cands)[0] == sid]
-        if len(cands) == 0:
-            raise GameError("inconsistent scores: no code fits them all")
-    raise GameError(f"the {strat.name} strategy gave up after 60 guesses")
 
 
 def cmd_hint(args) -> int:
@@ -430,10 +310,6 @@ def cmd_tree(args) -> int:
     return 0
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def cmd_score(args) -> int:
     """``score``: bulls, cows and bc.tc's 0-13 code of two codes."""
     game = get_game(args.game)
@@ -444,6 +320,12 @@ def cmd_score(args) -> int:
     return 0
 
 
+def cmd_play(args) -> int:
+    """``play`` (:mod:`tinyc.solver.interactive`, imported only for it)."""
+    from .interactive import cmd_play as play
+    return play(args)
+
+
 COMMANDS = {"evaluate": cmd_evaluate, "play": cmd_play, "hint": cmd_hint, "tree": cmd_tree,
             "score": cmd_score}
 
@@ -452,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``tinyc-solver``; returns the exit status."""
     try:
         args = build_parser().parse_args(argv)
+        if args.game is None and not getattr(args, "tree", None):
+            args.game = DEFAULT_GAME
         return COMMANDS[args.command](args)
     except (UsageError, ValueError, RuntimeError) as exc:  # GameError is a ValueError;
         # RuntimeError: PhaseStuck, TreeGap, bc.tc's RANGERR in play/hint

@@ -10,7 +10,8 @@ import importlib.util
 __all__ = ["plot_histogram", "require_matplotlib", "PlotUnavailable"]
 
 _MISSING = ("--plot needs matplotlib: `pip install matplotlib` in tinyc's environment "
-            "(or, in a tinyc checkout, `pip install -e '.[plot]'`)")
+            "(or, in a tinyc checkout, `pip install '.[test,plot]'` as the README installs; "
+            "`pip install -e '.[test,plot]'` for an editable install)")
 FORMATS = (".png", ".svg", ".pdf")
 
 

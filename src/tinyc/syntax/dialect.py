@@ -3,7 +3,7 @@
 A dialect is a set of differences applied to one interpreter (issue 15), not a second interpreter.
 :class:`Dialect` lists them as data; the lexer, the grammar, the library, the machine calls, the
 evaluator and the error report read the switches they need.  ``docs/dialects.md`` compares the two
-dialects point by point; ``/work/shared/spec/gibson-dialect.md`` (section 7) is the source.
+dialects point by point; the project's Gibson-dialect reference (section 7; not in the repository) is the source.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from lark.exceptions import VisitError
 from .. import ast
 from .dialect import GIBSON
 from ..errors import ErrorCode, TinyCError
-from .lexer import Level, classify
+from .lexer import Level, cached_lark, classify, lex_all
 from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
 from .to_ast import _ToAST
 from .positions import end_of, start_of
@@ -37,18 +37,19 @@ canonical = GIBSON.canonical
 
 @lru_cache(maxsize=1)
 def _lexer() -> Lark:
-    return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program", cache=True)
+    return cached_lark("gibson-lexer", GRAMMAR, parser="lalr", lexer="basic", start="program")
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR, parser="lalr", lexer=_TokenList, start=["program", "statements", "funcdef"],
-                propagate_positions=True, maybe_placeholders=False, cache=True)
+    return cached_lark("gibson-parser", GRAMMAR, parser="lalr", lexer=_TokenList,
+                       start=["program", "statements", "funcdef"], propagate_positions=True,
+                       maybe_placeholders=False)
 
 
 def tokenize(text: str) -> list[Token]:
     """Every token of ``text``, layout included; a byte no token starts with is a BADCHAR token."""
-    return list(_lexer().lex(text, dont_ignore=True))
+    return list(lex_all(_lexer(), text))
 
 
 Broken = ast.ErrorStmt  # a statement (or function header) that did not parse: raised when it runs
@@ -65,6 +66,11 @@ class _GibsonToAST(_ToAST):
     """The PC transformer with the dialect's names (15 significant characters) and its new forms."""
 
     canonical = staticmethod(canonical)
+
+    def index(self, meta, ch):
+        node = super().index(meta, ch)
+        node.paren = node.index.pos - 1  # this dialect's CLASERR stands before the index (§6.2)
+        return node
 
     def funcdef(self, meta, ch):
         ellipsis = [c for c in ch if isinstance(c, Token) and c.type == "ELLIPSIS"]
@@ -273,8 +279,13 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
     except VisitError as e:
+        if isinstance(e.orig_exc, RecursionError):  # as the PC dialect: expression stack overflow
+            raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
         if isinstance(e.orig_exc, TinyCError):
             raise e.orig_exc from None
+        if isinstance(e.orig_exc, RecursionError):  # nesting the transformer could not follow (a chain
+            # of assignments): expression-stack overflow, as in the PC dialect
+            raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
         raise
 
 
@@ -427,3 +438,19 @@ def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]
         raise TinyCError(decl.code if isinstance(decl, ast.ErrorStmt) else ErrorCode.LINKERR,
                          decl.address if isinstance(decl, ast.ErrorStmt) else at)
     return decl
+
+
+def parse_typed(code: str, base: int, outer: list[Level]) -> list[ast.Stmt]:
+    """Statements typed at the debugger (:mod:`tinyc.views.debugger`), parsed as a ``-r`` seed is: ``code``
+    lies at address ``base`` of the program memory, its names resolve in ``outer`` (levels keyed by
+    canonical name: the selected frame's locals, the application's globals, the libraries).  A statement
+    that does not parse becomes an ErrorStmt."""
+    text = "[" + code + "]"
+    full = " " * (base - 1) + text
+    tokens = tokenize(text)
+    for t in tokens:
+        t.start_pos = start_of(t) + base - 1
+        t.end_pos = end_of(t) + base - 1
+    item = TopItem("seed", 0, len(tokens))
+    block = parse_item(tokens, item, full, outer)
+    return list(block.body) if isinstance(block, ast.Block) else [block]

@@ -10,8 +10,8 @@ the "(" after a function name or MC (CALLPAREN), and a "return" that ends its li
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
@@ -20,9 +20,11 @@ from .positions import column_of, end_of, line_of, start_of
 from .toplevel import declared_names, scan
 
 if TYPE_CHECKING:  # Lark is imported only when something is tokenized: cached runs never need it
+    from collections.abc import Iterator
     from lark import Lark, Token
 
-GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
+with open(os.path.join(os.path.dirname(__file__), "grammar.lark"), encoding="utf-8") as _f:  # os.path: no pathlib
+    GRAMMAR = _f.read()
 _LAYOUT = {"WS", "COMMENT", "NEWLINE"}
 
 
@@ -31,25 +33,53 @@ def canonical(name: str) -> str:
     return name if len(name) < 8 else name[:7] + name[-1]
 
 
-def lark_cache(role: str, grammar: str) -> str | bool:
-    """Where Lark keeps its analysis of ``grammar`` for ``role`` (a file in the user cache directory,
-    named by the grammar's hash; Lark checks the hash it stores before it uses the file), or True
-    (Lark's own temporary file) if that directory cannot be made."""
+def cached_lark(role: str, grammar: str, **options) -> Lark:
+    """``Lark(grammar, **options)``, its analysis kept in the user cache directory as a sealed entry
+    (:func:`tinyc.dirs.sealed_read`): named by a hash of the grammar, the options and Lark's version, and
+    loaded (unpickled by Lark) only when its tag proves that this user's tinyc wrote it.  Lark's own
+    ``cache=`` option unpickles whatever file it finds (in a shared temporary directory, for ``True``)."""
     import hashlib
-    from ..dirs import cache_dir
-    folder = cache_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return True
-    digest = hashlib.sha256(grammar.encode()).hexdigest()[:16]
-    return str(folder / f"lark-{role}-{digest}.cache")
+    import io
+    import lark
+    from ..dirs import cache_dir, sealed_read, sealed_write
+    shown = {k: getattr(v, "__qualname__", v) for k, v in sorted(options.items())}
+    digest = hashlib.sha256(f"{lark.__version__}\0{shown!r}\0{grammar}".encode()).hexdigest()[:16]
+    path = cache_dir() / f"lark-{role}-{digest}.sealed"
+    data = sealed_read(path)
+    if data is not None:
+        try:
+            return lark.Lark.load(io.BytesIO(data))
+        except Exception:  # an entry of another Lark: analyse again
+            pass
+    made = lark.Lark(grammar, **options)
+    out = io.BytesIO()
+    made.save(out)
+    sealed_write(path, out.getvalue())
+    return made
 
 
 @lru_cache(maxsize=1)
 def _tokenizer() -> Lark:
-    from lark import Lark
-    return Lark(GRAMMAR, parser="lalr", lexer="basic", start="program", cache=lark_cache("lexer", GRAMMAR))
+    return cached_lark("lexer", GRAMMAR, parser="lalr", lexer="basic", start="program")
+
+
+@lru_cache(maxsize=None)
+def _keeping_lexer(lark: Lark):
+    """A lexer of ``lark``'s grammar that keeps the ignored tokens, built once: ``Lark.lex(text,
+    dont_ignore=True)`` builds a new one at every call (a millisecond: one per chunk of text between
+    two characters no token starts with, which made lexing quadratic)."""
+    return lark._build_lexer(dont_ignore=True)
+
+
+def lex_all(lark: Lark, text: str) -> Iterator[Token]:
+    """The tokens of ``text`` by ``lark``'s lexer, the ignored ones (layout) included, as
+    ``lark.lex(text, dont_ignore=True)`` gives them (UnexpectedCharacters where none matches)."""
+    try:
+        from lark.lexer import LexerThread
+        thread = LexerThread.from_text(_keeping_lexer(lark), text)
+    except (ImportError, AttributeError):  # an older Lark: its own way, a lexer per call
+        return lark.lex(text, dont_ignore=True)
+    return thread.lex(None)
 
 
 def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
@@ -67,7 +97,7 @@ def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
     while True:
         chunk = text[offset:]
         try:
-            for t in _tokenizer().lex(chunk, dont_ignore=True):
+            for t in lex_all(_tokenizer(), chunk):
                 out.append(t if not offset else _moved(t, offset, line0, col0))
             return out
         except UnexpectedCharacters as e:
@@ -90,15 +120,16 @@ def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:
 
 
 def _moved(t: Token, offset: int, line0: int, col0: int) -> Token:
-    """A token lexed from a chunk that starts at ``offset`` (line ``line0``, column ``col0`` of the text),
-    with its position in the whole text; each chunk's start is counted once, so lexing stays linear."""
-    from lark import Token
+    """``t``, a token just lexed from a chunk that starts at ``offset`` (line ``line0``, column ``col0`` of
+    the text), moved in place to its position in the whole text; each chunk's start is counted once, so
+    lexing stays linear."""
     line = line0 + line_of(t) - 1
     column = column_of(t) + col0 - 1 if t.line == 1 else column_of(t)
     end_line = line + t.value.count("\n")
-    end_column = (column if end_line == line else 1) + len(t.value.rsplit("\n", 1)[-1])
-    return Token(t.type, t.value, start_pos=start_of(t) + offset, line=line, column=column, end_line=end_line,
-                 end_column=end_column, end_pos=end_of(t) + offset)
+    t.end_column = (column if end_line == line else 1) + len(t.value.rsplit("\n", 1)[-1])
+    t.start_pos, t.end_pos = start_of(t) + offset, end_of(t) + offset
+    t.line, t.column, t.end_line = line, column, end_line
+    return t
 
 
 class Level:

@@ -25,7 +25,7 @@ from lark.lexer import Lexer
 
 from .. import ast
 from ..errors import ErrorCode, TinyCError
-from .lexer import GRAMMAR, Level, canonical, classify, lark_cache, run_time_names, scan_levels, tokenize
+from .lexer import GRAMMAR, Level, canonical, cached_lark, classify, run_time_names, scan_levels, tokenize
 from .positions import end_of, start_of
 from .recovery import parse_recovering
 from .runtime_names import wrap
@@ -47,8 +47,9 @@ class _TokenList(Lexer):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR, parser="lalr", lexer=_TokenList, start=["program", "statements", "funcdef", "decl"],
-                propagate_positions=True, maybe_placeholders=False, cache=lark_cache("parser", GRAMMAR))
+    return cached_lark("parser", GRAMMAR, parser="lalr", lexer=_TokenList,
+                       start=["program", "statements", "funcdef", "decl"], propagate_positions=True,
+                       maybe_placeholders=False)
 
 
 def prepare(text: str, outer: list[Level] | None = None, base: int = 0,
@@ -235,15 +236,28 @@ def _nesting_limit(frames: int = 4000):
         sys.setrecursionlimit(saved)
 
 
+def _deepest(tree: Tree) -> int:
+    """The offset of the deepest subtree of ``tree`` (found without recursion): where an expression
+    nests too deeply to build, the place error 16 points at (not the start of the function)."""
+    best, best_depth = (tree.meta.start_pos if not tree.meta.empty else 0), -1
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > best_depth and not node.meta.empty:
+            best, best_depth = node.meta.start_pos, depth
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return best
+
+
 def _to_ast(tree: Tree, base: int, text: str = "", prefixes: list | None = None):
     try:
         with _nesting_limit():
             return _ToAST(base, text, prefixes).transform(tree)
     except RecursionError:
-        raise TinyCError(ErrorCode.PUSHERR, base + (tree.meta.start_pos if not tree.meta.empty else 0)) from None
+        raise TinyCError(ErrorCode.PUSHERR, base + _deepest(tree)) from None
     except VisitError as e:  # a literal the grammar accepts but the AST rejects
         if isinstance(e.orig_exc, RecursionError):
-            raise TinyCError(ErrorCode.PUSHERR, base + (tree.meta.start_pos if not tree.meta.empty else 0)) from None
+            raise TinyCError(ErrorCode.PUSHERR, base + _deepest(tree)) from None
         if isinstance(e.orig_exc, TinyCError):
             raise TinyCError(e.orig_exc.code, base + e.orig_exc.address) from None
         raise

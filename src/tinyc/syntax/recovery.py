@@ -3,7 +3,9 @@
 The original parsed a statement when it ran it, so a statement that does not parse is an error only
 when it runs, after everything before it has run.  :func:`parse_recovering` gets the same effect from
 Lark: when the parse fails it finds the statement that failed, replaces its tokens by one ERRSTMT
-token that carries the error number and cursor, and parses again, until the text parses.
+token that carries the error number and cursor, and goes on parsing from that statement, with what
+the parser had built before it kept (the result of parsing the changed token list again from the start,
+in linear time).
 
 * **Which statement.** If a statement could begin at the token that failed (the statement before it
   is complete, as in ``x=3<2<1``), the new statement starts there.  Otherwise it is the innermost
@@ -23,15 +25,25 @@ token that carries the error number and cursor, and parses again, until the text
 
 from __future__ import annotations
 
-from typing import Callable
+from collections import deque
+from typing import Callable, Protocol
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput
+from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.parsers.lalr_analysis import Shift
 
 from .. import ast
 from ..errors import ErrorCode, TinyCError
 from .lexer import Level
 from .positions import start_of
+
+class Tokens(Protocol):
+    """Tokens read by index: a list, or :class:`_Joined`."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, k: int) -> Token: ...
+
 
 SyntaxErrorMap = Callable[[UnexpectedInput, list[Token], int, str], TinyCError]
 
@@ -45,63 +57,176 @@ def parse_recovering(parser: Lark, tokens: list[Token], start: str, text: str, b
     statement (a function's header).  The value of each ERRSTMT token is ``code:address:k``, and
     ``prefixes[k]`` the parse-tree values the statement had parsed (see the module's docstring).
     ``syntax_error`` maps a Lark error to the tiny-c error (number, address).
+
+    The result is the parse of the token list with each failed statement replaced by its ERRSTMT, as
+    if the list were parsed again from the start after each replacement; but the parse goes on from
+    where the statement began (:class:`_Feeder` undoes what came after), so the cost stays linear.
     """
-    tokens = list(tokens)
+    try:
+        return parser.parse(tokens, start=start), None, []
+    except UnexpectedInput:
+        pass
+    return _recover(_Feeder(parser, start), tokens, text, base, syntax_error)
+
+
+def _recover(feeder: _Feeder, tokens: list[Token], text: str, base: int, syntax_error: SyntaxErrorMap
+             ) -> tuple[Tree | None, ast.ErrorStmt | None, list[list]]:
+    """:func:`parse_recovering` once the plain parse has failed: token by token through ``feeder``."""
+    out: list[Token] = []          # the tokens fed so far (ERRSTMT marks among them)
+    undo_at: list[int] = []        # the journal's length before each of ``out`` was fed
+    rest = deque(tokens)           # the tokens still to feed; ``out`` + ``rest`` is the current list
     prefixes: list[list] = []
     for _ in range(2 * len(tokens) + 2):
+        before = feeder.mark()
         try:
-            return parser.parse(tokens, start=start), None, prefixes
-        except UnexpectedInput as e:
-            failed = _index(tokens, getattr(e, "token", None))
-            err = syntax_error(e, tokens, base, text)
-            found = _statement_start(e, tokens, failed)
+            while rest:
+                t = rest[0]
+                before = feeder.mark()
+                feeder.feed(t)
+                out.append(rest.popleft())
+                undo_at.append(before)
+            before = feeder.mark()
+            end_token = Token.new_borrow_pos("$END", "", out[-1]) if out else Token("$END", "", 0, 1, 1)
+            return feeder.feed(end_token, is_end=True), None, prefixes
+        except UnexpectedToken as e:
+            failed = len(out)
+            err = syntax_error(e, out[-1:] + ([] if e.token.type == "$END" else [e.token]), base, text)
+            found = _statement_start(feeder.state, out, failed)
             if found is None:
                 return None, ast.ErrorStmt(err.address, err.address, int(err.code), err.address), []
             first, values = found
-            end = _statement_end(tokens, first, failed, text)
-            code, address = _error(err, tokens, first, failed, base)
-            at = tokens[first] if first < len(tokens) else None
+            current = _Joined(out, rest)
+            end = _statement_end(current, first, failed, text)
+            code, address = _error(err, current, first, failed, base)
+            at = current[first] if first < len(current) else None
             pos = at.start_pos if at is not None else len(text)
             prefixes.append(values)
             mark = Token("ERRSTMT", f"{code}:{address}:{len(prefixes) - 1}", start_pos=pos,
-                         end_pos=tokens[end - 1].end_pos if end > first else pos,
+                         end_pos=current[end - 1].end_pos if end > first else pos,
                          line=getattr(at, "line", 1), column=getattr(at, "column", 1),
                          end_line=getattr(at, "line", 1), end_column=getattr(at, "column", 1))
-            tokens[first:end] = [mark]
+            # the current list becomes current[:first] + [mark] + current[end:]
+            feeder.undo(undo_at[first] if first < len(out) else before)
+            if end <= len(out):
+                rest.extendleft(reversed(out[end:]))  # fed after the statement's end: fed again
+            else:
+                for _ in range(end - len(out)):
+                    rest.popleft()
+            del out[first:], undo_at[first:]
+            rest.appendleft(mark)
     raise TinyCError(ErrorCode.STATERR, base)  # not reached: each round consumes or passes a token
 
 
-def _index(tokens: list[Token], token) -> int:
-    if token is None or token.type == "$END":
-        return len(tokens)
-    for k, t in enumerate(tokens):
-        if t is token:
-            return k
-    return len(tokens)
+class _Joined:
+    """``a + b`` (a list and a deque) read by index, without copying them."""
+
+    def __init__(self, a: list, b: deque):
+        self.a, self.b = a, b
+
+    def __len__(self) -> int:
+        return len(self.a) + len(self.b)
+
+    def __getitem__(self, k: int) -> Token:
+        n = len(self.a)
+        return self.a[k] if k < n else self.b[k - n]
 
 
-def _statement_start(e: UnexpectedInput, tokens: list[Token], failed: int) -> tuple[int, list] | None:
+class _Feeder:
+    """Lark's LALR step (``ParserState.feed_token``), keeping a journal of what each step popped, so
+    that :meth:`undo` can take the parser back to any earlier point exactly, in the time the steps
+    since then took.  (Lark's own ``copy`` deep-copies the whole value stack instead.)"""
+
+    def __init__(self, parser: Lark, start: str):
+        self.state = parser.parse_interactive([], start=start).parser_state
+        conf = self.state.parse_conf
+        self.states, self.callbacks, self.end_state = conf.states, conf.callbacks, conf.end_state
+        # per step: None for a shift, else (states popped, values popped, their children's lengths)
+        self.journal: list[tuple[list, tuple, list[int]] | None] = []
+
+    def mark(self) -> int:
+        """A point to :meth:`undo` to."""
+        return len(self.journal)
+
+    def feed(self, token: Token, is_end: bool = False):
+        """Feed one token (UnexpectedToken as Lark raises it); with ``is_end``, the parse tree."""
+        st = self.state
+        ss, vs, states, callbacks = st.state_stack, st.value_stack, self.states, self.callbacks
+        while True:
+            try:
+                action, arg = states[ss[-1]][token.type]
+            except KeyError:
+                expected = {s for s in states[ss[-1]] if s.isupper()}
+                raise UnexpectedToken(token, expected, state=st, interactive_parser=None) from None
+            if action is Shift:
+                ss.append(arg)
+                vs.append(token if token.type not in callbacks else callbacks[token.type](token))
+                self.journal.append(None)
+                return None
+            size = len(arg.expansion)
+            popped = tuple(vs[-size:]) if size else ()
+            popped_states = ss[-size:] if size else []
+            if size:
+                del ss[-size:], vs[-size:]
+            # a reduction may extend its first child's children in place (Lark's left-recursion shortcut)
+            lengths = [len(v.children) if isinstance(v, Tree) else -1 for v in popped]
+            value = callbacks[arg](list(popped)) if callbacks else list(popped)
+            ss.append(states[ss[-1]][arg.origin.name][1])
+            vs.append(value)
+            self.journal.append((popped_states, popped, lengths))
+            if is_end and ss[-1] == self.end_state:
+                return vs[-1]
+
+    def undo(self, mark: int) -> None:
+        """Take the parser back to the point :meth:`mark` returned."""
+        ss, vs = self.state.state_stack, self.state.value_stack
+        grown: dict[int, tuple[Tree, int]] = {}  # values back on the stack whose children grew since
+        while len(self.journal) > mark:
+            step = self.journal.pop()
+            ss.pop()
+            grown.pop(id(vs.pop()), None)
+            if step is not None:
+                popped_states, popped, lengths = step
+                ss.extend(popped_states)
+                vs.extend(popped)
+                for v, n in zip(popped, lengths):
+                    if n >= 0:
+                        grown[id(v)] = (v, n)
+        for v, n in grown.values():
+            del v.children[n:]
+
+
+def _accepts(states: dict, stack: list, kind: str) -> bool:
+    """Whether the LALR automaton on ``stack`` would shift a token of type ``kind`` (no values built)."""
+    base = len(stack)
+    extra: list[int] = []
+    while True:
+        step = states[extra[-1] if extra else stack[base - 1]].get(kind)
+        if step is None:
+            return False
+        action, rule = step
+        if action is Shift:
+            return True
+        size = len(rule.expansion)
+        k = min(size, len(extra))
+        del extra[len(extra) - k:]
+        base -= size - k
+        extra.append(states[extra[-1] if extra else stack[base - 1]][rule.origin.name][1])
+
+
+def _statement_start(state, out: list[Token], failed: int) -> tuple[int, list] | None:
     """The index of the first token of the statement that failed and the values the parser holds for
     it, or None outside any statement."""
-    state = getattr(e, "state", None)
-    if state is None:
-        return failed, []
-    probe = state.copy()
-    try:
-        probe.feed_token(Token("BREAK", "break"))
-        return failed, []  # a statement may begin here: the one before it is complete
-    except UnexpectedInput:
-        pass
     states = state.parse_conf.states
     stack = state.state_stack
+    if _accepts(states, stack, "BREAK"):
+        return failed, []  # a statement may begin here: the one before it is complete
     for k in range(len(stack) - 1, -1, -1):
         if "stmt" in states[stack[k]]:
             values = list(state.value_stack[k:])
             first = _leftmost(values)
             if first is None:
                 return failed, []
-            return next((j for j, t in enumerate(tokens) if t.start_pos == first.start_pos
-                         and t.type == first.type), failed), values
+            return next((j for j in range(len(out) - 1, -1, -1) if out[j] is first), failed), values
     return None
 
 
@@ -120,11 +245,11 @@ def _leftmost(values) -> Token | None:
     return None
 
 
-def _newline_before(tokens: list[Token], j: int, text: str) -> bool:
+def _newline_before(tokens: Tokens, j: int, text: str) -> bool:
     return "\n" in text[tokens[j - 1].end_pos:tokens[j].start_pos]
 
 
-def _statement_end(tokens: list[Token], first: int, failed: int, text: str) -> int:
+def _statement_end(tokens: Tokens, first: int, failed: int, text: str) -> int:
     """The index just after the failed statement, as the original would skip it: a simple statement
     up to the first ``;`` or line end, an ``if``/``while``/``for`` with its parentheses and branch."""
     compound = first < len(tokens) and tokens[first].type in ("IF", "WHILE", "FOR")
@@ -134,7 +259,7 @@ def _statement_end(tokens: list[Token], first: int, failed: int, text: str) -> i
     return end
 
 
-def _extent(tokens: list[Token], first: int, must: int, text: str, simple: bool = False) -> int:
+def _extent(tokens: Tokens, first: int, must: int, text: str, simple: bool = False) -> int:
     """From ``first``, tokens up to ``must`` always, then to a ``;`` or a line end outside brackets
     and parentheses, or before the ``]`` that closes the enclosing block (an open ``(`` does not
     hold a ``]``: the statement's parentheses were left unbalanced).  A ``simple`` statement ends at
@@ -166,7 +291,7 @@ def _extent(tokens: list[Token], first: int, must: int, text: str, simple: bool 
     return j
 
 
-def _error(err: TinyCError, tokens: list[Token], first: int, failed: int, base: int) -> tuple[int, int]:
+def _error(err: TinyCError, tokens: Tokens, first: int, failed: int, base: int) -> tuple[int, int]:
     """The error number and address the statement raises when it runs."""
     if failed < len(tokens) and tokens[failed].type in ("BADCHAR", "BADQUOTE"):
         t = tokens[failed]  # text no token starts with: 9, or a literal with no closing quote: 2

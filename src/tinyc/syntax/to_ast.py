@@ -241,8 +241,9 @@ class _ToAST(Transformer):
         return ast.Var(*self._pos(meta), name=self.canonical(ch[0].value))
 
     def index(self, meta, ch):
+        k = self.text.find("(", ch[0].end_pos)  # only blanks lie between the name and its (
         return ast.Index(*self._pos(meta), name=self.canonical(ch[0].value), index=ch[1],
-                         name_end=self.base + ch[0].end_pos)
+                         name_end=self.base + ch[0].end_pos, paren=self.base + k + 1 if k >= 0 else 0)
 
     def call(self, meta, ch):
         ch = [c for c in ch if not (isinstance(c, Token) and c.type == "RPAR")]

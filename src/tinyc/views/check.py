@@ -3,7 +3,9 @@
 The interpreter finds these only when the statement runs, as the original did (reference section 14
 item 16).  This linter parses every function eagerly and reports, in text order, each statement that
 does not parse and each name that no level declares (the function's parameters and locals, the
-program, the library), each the way ``tinyc run`` would report it.  Exit status 1 if it found any.
+program, the library), each the way ``tinyc run`` would report it, and each name defined twice at the
+program level (``int x, x``, two functions ``f``, a ``main`` in two files), where the linker silently keeps
+the first.  Exit status 1 if it found any.
 """
 
 from __future__ import annotations
@@ -33,3 +35,28 @@ def problems(program: ast.Program, declared) -> list[tuple[int, int]]:
             elif isinstance(n, (ast.Var, ast.Index, ast.Call)) and n.name not in local and not declared(n.name):
                 found.append((int(ErrorCode.SYMERRA), n.end if isinstance(n, ast.Var) else n.name_end))
     return sorted(set(found), key=lambda p: p[1])
+
+
+def duplicates(program: ast.Program) -> list[tuple[str, int, int]]:
+    """``(name, address, first address)`` of every program-level name defined again after its first
+    definition (a global, a function), and of a name a function declares twice as a parameter: each
+    address is the end of the name, where a report's ``<`` points.  The linker keeps the first one."""
+    found: list[tuple[str, int, int]] = []
+    first: dict[str, int] = {}
+
+    def define(name: str, end: int, seen: dict[str, int]) -> None:
+        if name in seen:
+            found.append((name, end, seen[name]))
+        else:
+            seen[name] = end
+    for item in program.items:
+        if isinstance(item, ast.Decl):
+            for d in item.names:
+                define(d.name, d.end, first)
+        elif isinstance(item, ast.Function):
+            define(item.name, item.pos + len(item.name), first)
+            params: dict[str, int] = {}
+            for decl in item.params:
+                for d in decl.names:
+                    define(d.name, d.end, params)
+    return sorted(found, key=lambda f: f[1])

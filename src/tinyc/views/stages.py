@@ -22,7 +22,7 @@ from .. import ast
 from ..errors import TinyCError, error_report
 from ..machine.interpreter import DEFAULT_MEMORY, Machine
 from ..syntax.lexer import Level, canonical, classify, tokenize
-from ..syntax.positions import start_of
+from ..syntax.positions import end_of, start_of
 from ..link.linker import LinkedText, link
 from ..syntax.parser import parse_program, parse_statements, prepare
 from ..syntax.parser import parse_tree as _lark_tree
@@ -123,7 +123,7 @@ def _token_rows(loaded: Loaded, layout: bool) -> list[tuple[Token, str, str]]:
     for t in raw:
         c = by_pos.get(t.start_pos)
         if c is None:
-            if layout:
+            if layout and not _sentinel(loaded, t):
                 rows.append((t, t.type, ""))
             continue
         depth += {"LSQB": 1, "RSQB": -1}.get(c.type, 0)
@@ -155,14 +155,47 @@ def tokens(text: str | bytes | Loaded, statement: str | None = None, layout: boo
     newlines (which the parser never sees).  Raises TinyCError on a bad character or literal.
     """
     loaded = text if isinstance(text, Loaded) else load(_bytes(text), statement, **machine)
+    listing, error = token_listing(loaded, layout)
+    if error is not None:
+        raise error
+    return listing
+
+
+def token_listing(loaded: Loaded, layout: bool = False) -> tuple[str, TinyCError | None]:
+    """The token listing of :func:`tokens`, and the TinyCError of a bad character or literal (None if
+    the text lexes): then the listing holds the tokens before it, as the lexer made them (not retyped)."""
     src = loaded.statement if loaded.statement is not None else loaded.text
+    try:
+        rows, error = _token_rows(loaded, layout), None
+    except TinyCError as e:
+        rows, error = _rows_before(loaded, layout, e.address), e
     out = []
-    for t, kind, note in _token_rows(loaded, layout):
+    for t, kind, note in rows:
         line, col = _line_col("\n" + src if loaded.statement is not None else src,
                               start_of(t) + (loaded.statement is not None))
         value = _show(t.value)
         out.append(f"{line:>4}:{col:<4} {kind:<10} {value:<12} {note}".rstrip())
-    return "\n".join(out) + "\n"
+    return "".join(line + "\n" for line in out), error
+
+
+def _rows_before(loaded: Loaded, layout: bool, address: int) -> list[tuple[Token, str, str]]:
+    """The raw tokens that end before ``address`` (a lexing error's), each with its lexer type."""
+    text, base = (loaded.statement, loaded.workspace.ln) if loaded.statement is not None else (loaded.text, loaded.base)
+    rows = []
+    for t in tokenize(text, base, tolerant=True):
+        if base + end_of(t) > address:
+            break
+        if (layout or t.type not in _LAYOUT) and not _sentinel(loaded, t):
+            rows.append((t, t.type, ""))
+    return rows
+
+
+_LAYOUT = frozenset({"WS", "COMMENT", "NEWLINE"})
+
+
+def _sentinel(loaded: Loaded, t: Token) -> bool:
+    """Whether ``t`` is the newline ``pr(0)`` before the program (not a line of the file)."""
+    return loaded.statement is None and start_of(t) == 0
 
 
 # ---- stage 2: the Lark parse tree
@@ -203,7 +236,7 @@ def parse_tree(text: str | bytes | Loaded, statement: str | None = None, **machi
 def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) -> None:
     attrs, children = [], []
     for name in ast.fields(node):
-        if name in ("pos", "end", "name_end", "after"):  # cursors of errors 26 and 21, not shown
+        if name in ("pos", "end", "name_end", "after", "paren"):  # cursors of errors 26, 21, 7: not shown
             continue
         v = getattr(node, name)
         if isinstance(v, (int, str)):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Callable
+from typing import BinaryIO, Callable
 
 from .. import ast
 from ..machine.console import align_report
@@ -310,12 +310,13 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
                limit: int = DEFAULT_LIMIT, library: bool = False, shared: bool = False,
                strip_cr: bool = False, echo: bool = False, int_bits: int = 32,
                memory: int = DEFAULT_MEMORY, max_depth: int = 1000, random_divisor: int = 8,
-               system: bytes | None = None):
+               system: bytes | None = None, files=None):
     """Load ``program`` as ``tinyc run`` does and run ``entry`` traced.
 
     ``inp``/``out`` are the program's binary input and output, ``trace_out`` a text stream for the trace;
     ``shared`` says the two outputs end up in one place (then a trace line never starts mid-line);
-    ``system`` is a system file's text to take the library from (default src/tinyc/lib/system.ipl).
+    ``system`` is a system file's text to take the library from (default src/tinyc/lib/system.ipl);
+    ``files`` the file sandbox (:class:`tinyc.machine.sandbox.FileSandbox`; None: the default one).
     Returns ``(loaded, error, cursor)``; ``loaded.workspace.report(error, cursor)`` is the tiny-c report.
     """
     holder: list[Tracer] = []
@@ -335,6 +336,8 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
         trace_out.flush()
 
     m = Machine(memory, int_bits, console, "reference", max_depth, random_divisor)
+    if files is not None:
+        m.files = files
     tracer = Tracer(m, emit, calls, limit, library)
     holder.append(tracer)
     m.engine = tracer
@@ -353,10 +356,11 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
 
 
 def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: int = DEFAULT_LIMIT,
-          stdin: bytes = b"", library: bool = False, **machine) -> str:
+          stdin: bytes | BinaryIO = b"", library: bool = False, **machine) -> str:
     """The transcript of a traced run: program output (CR bytes dropped) and trace lines interleaved,
     then the tiny-c error report if the program stopped with an error (``stopped`` for error 99).  ``machine`` takes the keyword
-    options of :func:`run_traced` (int_bits, memory, max_depth, random_divisor, system)."""
+    options of :func:`run_traced` (int_bits, memory, max_depth, random_divisor, system, files); ``stdin`` is
+    the program's input, bytes or a binary stream."""
     program = text.encode("latin-1") if isinstance(text, str) else text
     out = io.BytesIO()
 
@@ -365,7 +369,8 @@ def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: in
             out.write(s.encode("latin-1"))
             return len(s)
 
-    loaded, err, cu = run_traced(program, entry, io.BytesIO(stdin), out, _Text(), calls, limit, library,
+    inp = io.BytesIO(stdin) if isinstance(stdin, bytes) else stdin
+    loaded, err, cu = run_traced(program, entry, inp, out, _Text(), calls, limit, library,
                                  shared=True, strip_cr=True, **machine)
     result = out.getvalue().decode("latin-1")
     return result + (report(loaded, err, cu) if err else "")

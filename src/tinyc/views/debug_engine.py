@@ -1,0 +1,104 @@
+"""The debugger's engines: the reference evaluators of both dialects with a hook before each statement,
+at each call and return, and at each error (issue 27; :mod:`tinyc.views.debugger` drives them).
+
+Like :mod:`tinyc.views.tracer`, the hooks are added by subclassing the evaluator.  The hooks call the
+debugger ``session`` (an object with ``statement``, ``calling``, ``returned``, ``failed`` and ``popped``
+methods), which may read commands and run expressions before the program goes on.  The engines keep
+their own stack of :class:`CallInfo`, one per active tiny-c call, because the evaluators keep the
+caller's frame only in a Python local.
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ..engines.evaluator import Evaluator
+from ..engines.gibson_evaluator import GibsonEvaluator
+from ..errors import TinyCError
+from ..link.symbols import Frame, Symbol
+
+
+class CallInfo:
+    """One active call: the function's ``name``, its AST (``function``), the call site's node,
+    the callee's ``frame`` once it exists, and ``pos``, the statement it runs now (absolute address)."""
+
+    __slots__ = ("name", "function", "site", "frame", "pos", "entered", "line")
+
+    def __init__(self, name: str, function: ast.Function | None, site: ast.Node, frame: Frame | None, pos: int):
+        self.name = name
+        self.function = function
+        self.site = site
+        self.frame = frame
+        self.pos = pos
+        self.entered = False  # its body's [ has been reported to the session
+        self.line = -1        # the line of its last statement (a line breakpoint stops once per line)
+
+
+class DebugMixin:
+    """The hooks; mixed in before an evaluator class (see :class:`DebugEvaluator`)."""
+
+    session: object
+    frames: list[CallInfo]
+    quiet: int
+
+    def setup_debug(self, session) -> None:
+        """Attach ``session``; the bottom of the stack is the entry statement (``main``, the seed)."""
+        self.session = session
+        self.frames = [CallInfo("", None, ast.Null(0, 0), None, 0)]
+        self.quiet = 0  # > 0 while the debugger evaluates an expression: no stops
+
+    def execute(self, node: ast.Stmt) -> None:
+        top = self.frames[-1]
+        top.frame, top.pos = self.frame, node.pos  # type: ignore[attr-defined]
+        if not self.quiet:
+            self.session.statement(self, node)  # type: ignore[attr-defined]
+        try:
+            super().execute(node)  # type: ignore[misc]
+        except TinyCError as e:
+            if not self.quiet and not getattr(e, "debugged", False):
+                e.debugged = True  # type: ignore[attr-defined]  # the innermost statement reports it once
+                self.session.failed(self, e)  # type: ignore[attr-defined]
+            raise
+
+    def exec_block(self, node: ast.Block) -> None:
+        top = self.frames[-1]
+        if top.function is not None and node is top.function.body and not top.entered:
+            top.entered = True  # a function's body is run without execute(): its [ is a statement too
+            top.frame, top.pos = self.frame, node.pos  # type: ignore[attr-defined]
+            if not self.quiet:
+                self.session.statement(self, node)  # type: ignore[attr-defined]
+        super().exec_block(node)  # type: ignore[misc]
+
+    def call(self, sym: Symbol, args: list, node: ast.Node):
+        if not self.quiet:
+            self.session.calling(self, sym, node)  # type: ignore[attr-defined]
+        info = CallInfo(sym.name, sym.function, node, None, node.pos)
+        self.frames.append(info)
+        try:
+            result = super().call(sym, args, node)  # type: ignore[misc]
+        finally:
+            self.frames.pop()
+            if not self.quiet:
+                self.session.popped(self, info)  # type: ignore[attr-defined]
+        if not self.quiet:
+            self.session.returned(self, info, result)  # type: ignore[attr-defined]
+        return result
+
+    def value(self, raw) -> int:
+        """A call's result as an int (the Gibson dialect may hand back a reference, read late)."""
+        return raw if isinstance(raw, int) else self.rd(raw)  # type: ignore[attr-defined]
+
+
+class DebugEvaluator(DebugMixin, Evaluator):
+    """The tiny-c/PC reference evaluator with the debugger's hooks."""
+
+    def __init__(self, machine, session):
+        Evaluator.__init__(self, machine)
+        self.setup_debug(session)
+
+
+class GibsonDebugEvaluator(DebugMixin, GibsonEvaluator):
+    """The Gibson dialect's reference evaluator with the debugger's hooks."""
+
+    def __init__(self, machine, session):
+        GibsonEvaluator.__init__(self, machine)
+        self.setup_debug(session)

@@ -1,0 +1,291 @@
+"""``tinyc debug``: Tom Gibson's ``tc -d`` debugger in both dialects, with the commands of a modern one.
+
+The session reads its commands from the program's own input (as ``tc -d`` does: a piped session
+interleaves commands and the program's input lines) and writes to the program's output.  Gibson's
+forms (his documented session, debugExample.txt, and debug.c): the prompt ``(tc-db) ``; a function
+breakpoint prints ``break at line L cursor pr[ADDR]: NAME`` and the line of the call; a step prints
+``line L cursor(pr[ADDR])->`` and the next ten bytes of the text; ``p k`` prints ``k:  11``.  In the
+Gibson dialect ``L`` and ``ADDR`` are those of its error reports (the line counted from the application,
+the index in the program memory); in the PC dialect those of tinyc's reports (the line in the program
+buffer, the offset from ``pr``).  The program runs on the reference engine of its dialect
+(:mod:`tinyc.views.debug_engine`); the commands are in :mod:`tinyc.views.debug_commands`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ast
+from ..errors import TinyCError
+from ..machine.console import Console, align_report
+from .debug_engine import CallInfo
+from .debug_state import UNSET, Breakpoint, Quit, Restart, Watch
+
+
+@dataclass
+class Places:
+    """Where things are, as one dialect's error reports say it (see the module docstring)."""
+
+    data: bytearray
+    first: int            # the program's first byte
+    end: int              # one past its last byte
+    base: int             # pr: ADDR = address - base
+    gibson: bool
+    reporter: object = field(default=None)  # (TinyCError) -> the dialect's report text
+    entry: tuple[int, int] = (0, 0)         # where the entry statement (PC) or the seed (Gibson) lies
+
+    def in_program(self, pos: int) -> bool:
+        return self.first <= pos < self.end
+
+    def line(self, pos: int) -> int:
+        if self.gibson:
+            return 0 if pos < self.first else 1 + bytes(self.data[self.first + 1:pos + 2]).count(b"\n")
+        return 0 if pos < self.base else bytes(self.data[self.base:pos]).count(b"\n")
+
+    def source_line(self, pos: int) -> int:
+        """The line of the file ``pos`` lies on (``line`` numbers a statement that ends its line with the
+        next one in the Gibson dialect, as its reports do; a line breakpoint goes by the file)."""
+        if self.gibson and pos >= self.first:
+            return 1 + bytes(self.data[self.first:pos]).count(b"\n")
+        return self.line(pos)
+
+    def addr(self, pos: int) -> int:
+        return pos - self.base
+
+    def line_text(self, pos: int) -> str:
+        """The whole line that holds ``pos`` (a string's closing quote shown, not its NUL)."""
+        data = self.data
+        if self.entry[0] <= pos < self.entry[1]:  # main's call: the statement typed or the seed
+            return bytes(data[self.entry[0]:self.entry[1]]).split(b"\n")[0].rstrip(b" \0").decode("latin-1")
+        begin = pos
+        while begin > 0 and data[begin - 1] not in (10, 13):
+            begin -= 1
+        finish = pos
+        while finish < len(data) and data[finish] not in (10, 13, 0):
+            finish += 1
+        if finish < len(data) and data[finish] == 0 and finish < self.end:  # a string's NUL: keep going
+            finish = self.data.find(b"\n", finish)
+            finish = len(data) if finish < 0 else finish
+        return bytes(data[begin:finish]).replace(b"\0", b'"').decode("latin-1")
+
+    def ahead(self, pos: int) -> str:
+        """The next ten bytes of the text, as Gibson's ``%.10s`` shows them (a NUL ends them)."""
+        chunk = bytes(self.data[pos:pos + 10])
+        return chunk.split(b"\0")[0].decode("latin-1")
+
+
+class Debugger:
+    """One debugging session over ``console`` of the program of ``runner`` (:mod:`tinyc.views.debug_runs`).
+
+    ``runner.start(debugger)`` makes a fresh engine for a run and returns ``(engine, places, go)``:
+    ``go()`` runs the program and returns the tiny-c error it ended with (or None).  ``runner.names`` maps
+    the program's and library's names to True for a function; ``runner.lines`` its lines by number;
+    ``runner.statements`` the numbers of those that hold code."""
+
+    def __init__(self, console: Console, runner, quiet: bool = False):
+        self.console = console
+        self.runner = runner
+        self.start = runner.start
+        self.gibson = runner.gibson
+        self.quiet = quiet
+        self.breaks: list[Breakpoint] = []
+        self.watches: list[Watch] = []
+        self.displays: list[str] = []
+        self.numbers = 0
+        self.engine = None
+        self.places: Places | None = None
+        self.mode = "run"   # run | step | next | finish
+        self.depth = 0      # next: stop at a depth up to this; finish: when this call returns
+        self.target: CallInfo | None = None
+        self.selected = 0   # frames up from the innermost (up/down)
+        self.at_entry: CallInfo | None = None  # stopped at a function breakpoint, at its [
+        self.reported = False
+        self.leaving = False  # Quit or Restart is unwinding the run
+        from .debug_commands import Commands
+        self.commands = Commands(self)
+
+    def names(self) -> dict[str, bool]:
+        return self.runner.names
+
+    def canonical(self, name: str) -> str:
+        return self.runner.canonical(name)
+
+    def lines(self) -> dict[int, str]:
+        return self.runner.lines
+
+    def has_statement(self, line: int) -> bool:
+        return line in self.runner.statements
+
+    # ---- output and input
+
+    def say(self, text: str) -> None:
+        self.console.write(text.encode("latin-1", "replace"))
+
+    def read(self) -> str:
+        self.say("(tc-db) ")
+        line = self.console.read_line()
+        if line is None:
+            if self.console.last != b"\n":
+                self.say("\n")
+            self.console.flush()
+            self.leaving = True
+            raise Quit()
+        return line.decode("latin-1").strip()
+
+    # ---- the session
+
+    def loop(self) -> int:
+        """Read commands until ``q``, ``x`` or the end of input; returns the exit status (0)."""
+        try:
+            while True:
+                if self.commands.loop(stopped=False) == "run":
+                    self.run()
+        except Quit:
+            pass
+        self.console.flush()
+        return 0
+
+    def run(self) -> None:
+        """Run the program from its start (again after ``run``), to its end or an error."""
+        while True:
+            self.engine, self.places, go = self.start(self)
+            self.mode, self.selected, self.reported, self.at_entry = "run", 0, False, None
+            self.leaving = False
+            for w in self.watches:
+                w.scope, w.value = None, UNSET
+            try:
+                error = go()
+            except Restart:
+                continue
+            finally:
+                self.watches = [w for w in self.watches if w.scope is None]  # locals: gone with their run
+            self.finished(error)
+            self.engine = None
+            return
+
+    def finished(self, error: TinyCError | None) -> None:
+        if error is not None and not self.reported:
+            self.say(self.report(error))
+        elif error is None and self.gibson:  # as tc ends a run
+            self.say("\n" if self.quiet else "\ndone\n")
+        elif error is None and self.console.last != b"\n":
+            self.say("\n")
+
+    def report(self, error: TinyCError) -> str:
+        assert self.places is not None and callable(self.places.reporter)
+        return self.places.reporter(error)
+
+    # ---- the engine's hooks
+
+    def statement(self, eng, node: ast.Stmt) -> None:
+        places = self.places
+        assert places is not None
+        top = eng.frames[-1]
+        if not places.in_program(node.pos):  # the library: only a breakpoint on its function stops there
+            if top.function is not None and node is top.function.body and places.in_program(top.site.pos):
+                if self.function_break(eng, top):
+                    self.pause(eng)
+            return
+        line = places.source_line(node.pos)
+        new_line, top.line = line != top.line, line
+        depth = len(eng.frames)
+        stop = self.check_watches(eng)
+        if self.mode == "step" or (self.mode == "next" and depth <= self.depth):
+            stop = True
+            self.say(self.where(node.pos))
+        elif isinstance(node, ast.Block) and top.function is not None and node is top.function.body:
+            stop = self.function_break(eng, top) or stop
+        if not stop and new_line:
+            for bp in self.breaks:
+                if bp.enabled and bp.line == line and self.condition(eng, bp):
+                    self.hit(bp)
+                    self.say(f"\nbreak at line {places.line(node.pos)} cursor pr[{places.addr(node.pos)}]: "
+                             f"{top.name or 'entry'}\n{places.line_text(node.pos)}\n")
+                    stop = True
+                    break
+        if stop:
+            self.pause(eng)
+
+    def function_break(self, eng, top: CallInfo) -> bool:
+        places, fn = self.places, top.function
+        assert places is not None and fn is not None  # asked at a function's body
+        for bp in self.breaks:
+            if bp.enabled and bp.name and bp.name == top.name and self.condition(eng, bp):
+                self.hit(bp)
+                site = top.site.name_end if isinstance(top.site, (ast.Call, ast.Index)) else top.site.end
+                site = site or top.site.end
+                self.say(f"\nbreak at line {places.line(site)} cursor pr[{places.addr(site)}]: {top.name}\n"
+                         f"{places.line_text(top.site.pos)}\n")
+                self.at_entry = top if places.in_program(fn.body.pos) else None
+                return True
+        return False
+
+    def hit(self, bp: Breakpoint) -> None:
+        bp.hits += 1
+        if bp.temporary:
+            self.breaks.remove(bp)
+
+    def condition(self, eng, bp: Breakpoint) -> bool:
+        if not bp.cond:
+            return True
+        try:
+            return self.commands.evaluate(eng, bp.cond, len(eng.frames) - 1) != 0
+        except (TinyCError, ValueError) as e:
+            self.say(f"breakpoint {bp.number}: the condition {bp.cond} fails ({e}): stopping\n")
+            return True
+
+    def where(self, pos: int) -> str:
+        places = self.places
+        assert places is not None
+        return f"line {places.line(pos)} cursor(pr[{places.addr(pos)}])->{places.ahead(pos)}\n"
+
+    def check_watches(self, eng) -> bool:
+        changed = False
+        for w in self.watches:
+            value = self.commands.watch_value(eng, w)
+            if w.value is UNSET:  # a new run: the first value is where it starts
+                w.value = value
+            elif value != w.value:
+                self.say(f"\nwatch {w.number}: {w.expr}\nOld value = {w.value}\nNew value = {value}\n")
+                w.value, changed = value, True
+        if changed:
+            pos = eng.frames[-1].pos
+            self.say(self.where(pos))
+        return changed
+
+    def pause(self, eng) -> None:
+        """Stopped: show the displays, then read commands until one resumes the program."""
+        self.selected = 0
+        self.commands.show_displays(eng)
+        self.commands.loop(stopped=True)
+        self.at_entry = None
+
+    def calling(self, eng, sym, node: ast.Node) -> None:
+        """A call begins (its breakpoints are checked at its body's [, its parameters bound)."""
+
+    def popped(self, eng, info: CallInfo) -> None:
+        if self.leaving:  # q or run unwinds the program: its watches go without a word
+            return
+        for w in [w for w in self.watches if w.scope is info]:
+            self.watches.remove(w)
+            self.say(f"watch {w.number}: {w.expr} is out of scope now: deleted\n")
+
+    def returned(self, eng, info: CallInfo, result) -> None:
+        if self.mode == "finish" and info is self.target:
+            self.say(f"{info.name} returns {eng.value(result)}\n{self.where(eng.frames[-1].pos)}")
+            self.pause(eng)
+
+    def failed(self, eng, error: TinyCError) -> None:
+        """An error: its report, then the debugger at the statement that failed, frames intact."""
+        self.reported = True
+        self.say(self.report(error))
+        self.commands.loop(stopped=True, error=True)
+
+
+def pc_reporter(ws):
+    """The PC dialect's report of an error (``stopped`` for error 99), as ``tinyc run`` prints it."""
+    def report(e: TinyCError) -> str:
+        if int(e.code) == 99:
+            return "stopped\n"
+        return align_report(ws.report(int(e.code), e.address - ws.pr))
+    return report

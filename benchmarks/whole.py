@@ -5,7 +5,7 @@
 Needs the ``bench`` extra (pyperf): measure tinyc as a user has it, a normal (not editable) install in a
 fresh virtual environment, and run this script, from the checkout, with that environment's Python::
 
-    python3 -m venv /tmp/bench-venv && /tmp/bench-venv/bin/pip install '.[bench]'
+    python3 -m venv /tmp/bench-venv && /tmp/bench-venv/bin/pip install '.[test,bench]'
     /tmp/bench-venv/bin/python benchmarks/whole.py
 
 It times the ``tinyc`` console script beside that Python (the package installed there, not the checkout's

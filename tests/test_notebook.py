@@ -66,3 +66,24 @@ def test_the_recursion_limit_is_left_as_it_was(ip, capsys):
     before = sys.getrecursionlimit()
     ip.run_cell_magic("tinyc", "--max-depth 5000", "main [ ]\n")
     assert sys.getrecursionlimit() == before
+
+
+def test_the_line_magic_runs_a_name_of_the_current_program(ip, capsys):
+    """Issue 26 item 18: ``%tinyc NAME`` runs NAME against the last cell's program, as ``%tinyc_trace NAME``."""
+    ip.run_cell_magic("tinyc", "", "main [ pn 1 ]\nhi [ pn 2 ]\n")
+    capsys.readouterr()
+    ip.run_line_magic("tinyc", "hi")
+    out = capsys.readouterr()
+    assert out.out == " 2\n" and "unrecognized" not in out.err
+
+
+def test_the_trace_cell_takes_a_limit(ip, capsys):
+    ip.run_cell_magic("tinyc_trace", "--limit 2", "main [ pn 1; pn 2; pn 3 ]\n")
+    out = capsys.readouterr().out
+    assert "2 lines shown (--limit)" in out and " 1 2 3" in out
+
+
+def test_a_bad_escape_in_the_input_is_one_clear_line(ip, capsys):
+    ip.run_cell_magic("tinyc", "--input '\\x'", "main [ pn gn ]\n")
+    err = capsys.readouterr().err
+    assert err.startswith("--input: ") and "codec" not in err and "Traceback" not in err

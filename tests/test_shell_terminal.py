@@ -115,6 +115,8 @@ def test_completer_offers_commands_functions_and_files(tmp_path):
     assert texts("not a command") == []
     (tmp_path / "prog.tc").write_text("x\n")
     assert texts(f".r {tmp_path}/pr") == ["og.tc"]  # the rest of the file name
+    (tmp_path / "examples").mkdir()
+    assert texts(f".r {tmp_path}/exa") == ["mples/"]  # a folder keeps its / so that Tab goes on into it
 
 
 def test_ctrl_c_at_the_prompt_clears_the_line(hist):

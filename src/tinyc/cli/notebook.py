@@ -52,7 +52,10 @@ def _parser(name: str, entry: bool = False, calls: bool = False, dialect: bool =
         p.add_argument("--entry", default="main", help="statement to run (default: main)")
         p.add_argument("--input", default=None, help="the program's standard input (\\n for a line end)")
     if calls:
+        from ..views.tracer import DEFAULT_LIMIT
         p.add_argument("--calls", action="store_true", help="show only calls and returns")
+        p.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
+                       help=f"trace lines to show before the program runs on untraced (default {DEFAULT_LIMIT})")
     if dialect:
         from .main import dialect_options
         dialect_options(p)
@@ -79,7 +82,11 @@ def _input(text: str | None) -> _Input:
     """The ``--input`` text as bytes: ``\\n`` and the other escapes are decoded, characters are UTF-8."""
     if not text:
         return _Input()
-    return _Input(text.encode().decode("unicode_escape").encode("latin-1"))
+    try:
+        return _Input(text.encode().decode("unicode_escape").encode("latin-1"))
+    except (UnicodeDecodeError, UnicodeEncodeError) as e:
+        raise MagicError(f"--input: {text!r} is not a valid text with escapes ({e.reason}); "
+                         f"write a backslash as \\\\ and a line end as \\n") from None
 
 
 def _input_note(given: str | None, magic: str) -> str:
@@ -131,6 +138,8 @@ class TinyCMagics(Magics):
         return self._guard(lambda: self._run(line, cell))
 
     def _run(self, line, cell):
+        if cell is None and line.strip() and not line.strip().startswith("-"):
+            line = "--entry " + shlex.quote(line.strip())  # %tinyc NAME runs NAME, as %tinyc_trace NAME
         args = self._args(_parser("tinyc", entry=True, dialect=True), line)
         if cell is not None:
             self.program = cell.encode()
@@ -257,7 +266,7 @@ class TinyCMagics(Magics):
         if cell is not None:
             self.program = cell.encode()
         stdin = _input(args.input)
-        text = _with_limit(lambda: trace(self.program, args.entry, calls=args.calls, stdin=stdin,
+        text = _with_limit(lambda: trace(self.program, args.entry, calls=args.calls, limit=args.limit, stdin=stdin,
                                          int_bits=args.int_bits, memory=args.memory,
                                          max_depth=args.max_depth, random_divisor=args.random_divisor,
                                          files=file_sandbox(args)))

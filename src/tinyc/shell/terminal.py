@@ -12,6 +12,7 @@ prompt it clears the line; Ctrl-D at the ``tc>`` prompt ends the shell like ``.x
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from pathlib import Path
 from typing import Callable
@@ -48,7 +49,11 @@ class ShellCompleter(Completer):
             return
         if re.match(r"\.[rw] ", text):
             name = text[3:].lstrip()
-            yield from self.paths.get_completions(Document(name, len(name)), complete_event)
+            for c in self.paths.get_completions(Document(name, len(name)), complete_event):
+                completed = name[:len(name) + c.start_position] + c.text
+                if os.path.isdir(os.path.expanduser(completed)):  # a folder: go on into it (issue 26 item 13)
+                    c = Completion(c.text + "/", c.start_position, display=c.display)
+                yield c
             return
         found = re.search(r"\w*$", text)
         assert found is not None  # \w*$ matches every string, if only with an empty word

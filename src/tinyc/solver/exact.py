@@ -30,7 +30,7 @@ import numpy as np
 from .exact_tasks import Part, Solved, Tried, run_parts
 from .games import Game, GameError
 from .optimal import OptimalSearch, _answer_key
-from .parallel import WorkerLost
+from .pool import WorkerLost
 
 __all__ = ["exact_tree", "Checkpoint", "FORMAT", "SPLIT_PART"]
 

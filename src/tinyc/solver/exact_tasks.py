@@ -25,7 +25,7 @@ import numpy as np
 
 from .games import Game
 from .optimal import OptimalSearch, build_tree
-from .parallel import ignore_ctrl_c, worker_pool
+from .pool import ignore_ctrl_c, worker_pool
 
 __all__ = ["solve_part", "solve_guesses", "run_parts", "Part", "Solved", "Tried"]
 

@@ -17,30 +17,23 @@ strategy once from ``Strategy.worker_spec()`` and uses the process's score table
 """
 from __future__ import annotations
 
-import contextlib
 import heapq
-import multiprocessing
-import signal
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from typing import Callable
 
-from .evaluate import GameResult, play
-from .games import Game, GameError
+from .games import Game
+from .playing import GameResult, play
+from .pool import WorkerLost, ignore_ctrl_c, worker_pool
 from .strategies import Strategy, make_strategy
 from .table import score_table
 from .treewalk import Node, guess_at, settle, walk
 
-__all__ = ["by_subtree", "by_secret", "worker_pool", "ignore_ctrl_c", "WorkerLost", "SPLIT_FACTOR"]
+__all__ = ["by_subtree", "by_secret", "SPLIT_FACTOR", "WorkerLost"]
 
 #: a node with more than total / (SPLIT_FACTOR * jobs) secrets is expanded, not handed out
 SPLIT_FACTOR = 8
 
 _WORKER: dict = {}
-
-
-class WorkerLost(GameError):
-    """A worker process died (killed, out of memory) before its task ended."""
 
 
 Progress = Callable[[int], None] | None
@@ -66,35 +59,6 @@ def _secret_task(task: tuple[int, int, int]) -> list[GameResult]:
     lo, hi, max_guesses = task
     strat, table = _WORKER["strategy"], _WORKER["table"]
     return [play(strat, table, s, max_guesses) for s in range(lo, hi)]
-
-
-def ignore_ctrl_c() -> None:
-    """Worker initialiser: Ctrl-C reaches the whole process group, the parent alone answers
-    it (``worker_pool``)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextlib.contextmanager
-def worker_pool(jobs: int, initializer: Callable[..., None] = ignore_ctrl_c,
-                initargs: tuple = ()) -> Iterator[ProcessPoolExecutor]:
-    """A ``ProcessPoolExecutor`` of ``jobs`` processes (``initializer`` should call
-    ``ignore_ctrl_c``). If the caller stops with an exception (Ctrl-C, a worker's error),
-    the queued tasks are cancelled and the workers of this pool are terminated at once rather
-    than left to finish their tasks. A worker that dies raises ``WorkerLost``."""
-    before = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs)
-    try:
-        try:
-            yield pool
-        except BrokenProcessPool as exc:
-            raise WorkerLost(f"a worker process was lost ({exc})") from None
-    except BaseException:
-        workers = [p for p in multiprocessing.active_children() if p not in before]
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in workers:
-            proc.terminate()
-        raise
-    pool.shutdown(wait=True)
 
 
 def _pool(game: Game, strat: Strategy, jobs: int):

@@ -19,7 +19,7 @@ from typing import Callable
 
 import numpy as np
 
-from .evaluate import GameResult
+from .playing import GameResult
 from .strategies import Strategy
 from .table import ScoreTable
 

@@ -28,7 +28,7 @@ def _bare(doc):
 
 def test_parts_in_two_processes_give_the_one_process_tree():
     serial = optimal_tree(OptimalSearch(MM), MM.code_id("1123"))
-    par = exact_tree(MM, MM.code_id("1123"), jobs=2)
+    par = exact_tree(MM, MM.code_id("1123"), jobs=2, split_part=10**6)   # no part split
     assert par["total"] == 5625 and _bare(par) == serial
     assert par["search"]["parts"] == 13 and par["search"]["resumed"] == 0
 
@@ -163,7 +163,7 @@ def test_a_killed_search_resumes_to_the_same_total(tmp_path):
     assert doc["search"]["resumed"] >= done and doc["search"]["parts"] == 52
     assert doc["search"]["totals"] == {"1111": 6318, "1112": 5791, "1122": 5702,
                                        "1123": 5625, "1234": 5673}
-    assert _bare(doc) == _bare(exact_tree(MM, MM.code_id("1123")))
+    assert _replay(MM, doc) == (5625, 0)          # split parts: same total, ties may differ
 
 
 # ---- large parts split by their second guesses ------------------------------------------

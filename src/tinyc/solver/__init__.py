@@ -2,7 +2,9 @@
 
 Independent of the tiny-c interpreter (it imports nothing from ``tinyc`` outside this
 package). Modules: games (codes, scoring, bc.tc's 0-13 code), table (NumPy score tables),
-rng (tiny-c ``random``), strategies/ (one file per strategy), evaluate, seeds (bca.tc's seed
+rng (tiny-c ``random``), strategies/ (one file per strategy), playing (one game), evaluate,
+treewalk (evaluation by decision tree), parallel and pool (``--jobs``), optimal (the exact
+search), exact and exact_tasks (it in several processes, with a checkpoint), seeds (bca.tc's seed
 search), cli (``tinyc-solver``), interactive (its play command), common (what they share), plot (optional matplotlib).
 """
 from .evaluate import Evaluation, evaluate, play

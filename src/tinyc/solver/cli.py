@@ -79,7 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--secrets", "--first", type=at_least(1), dest="secrets", metavar="N",
                    help="only the first N secrets, ascending (--first is the old name)")
     e.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                   help="play the secrets in N processes (same result as 1)")
+                   help="N processes: a deterministic strategy's decision tree split by "
+                        "subtree, else the secrets in chunks (same result as 1); "
+                        "optimal: also its search, one task per first-level part")
+    e.add_argument("--checkpoint", metavar="FILE",
+                   help="optimal: search, keeping the solved parts in FILE (SQLite) to resume")
     e.add_argument("--tree", metavar="FILE.json",
                    help="replay a decision tree (from 'tree --json') over the secrets")
     e.add_argument("--max-guesses", type=at_least(1), default=60, metavar="N", help="give a game up after N guesses")
@@ -113,6 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--levels", type=at_least(0), default=2, metavar="K",
                    help="text outline: show K levels (default 2; 0 = all)")
     t.add_argument("--output", "-o", metavar="FILE", help="write to FILE (.gz: compressed)")
+    t.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                   help="optimal: search in N processes, one task per first-level part")
+    t.add_argument("--checkpoint", metavar="FILE",
+                   help="optimal: search, keeping the solved parts in FILE (SQLite) to resume")
 
     s = sub.add_parser("score", help="score code A against code B")
     _add_game(s, strategy=False)
@@ -269,6 +277,8 @@ def cmd_tree(args) -> int:
     """``tree``: the decision tree of a deterministic strategy (text outline, JSON or DOT)."""
     from .tree import save_tree, strategy_tree, tree_to_dot, tree_to_text
     game = get_game(args.game)
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     table = score_table(game)
     strat = make_strategy(args.strategy, game, table, **_strategy_options(args))
     doc = getattr(strat, "doc", None)

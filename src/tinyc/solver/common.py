@@ -26,6 +26,12 @@ def _strategy_options(args) -> dict:
         if args.strategy != "optimal":
             raise UsageError("--depth-limit applies to the optimal strategy only")
         opts["max_depth"] = args.depth_limit
+    if getattr(args, "checkpoint", None) is not None:
+        if args.strategy != "optimal":
+            raise UsageError("--checkpoint applies to the optimal strategy only")
+        opts["checkpoint"] = args.checkpoint
+    if args.strategy == "optimal" and getattr(args, "jobs", 1) > 1:
+        opts["jobs"] = args.jobs
     if args.strategy == "optimal" and sys.stderr.isatty():
         from .strategies.optimal import stderr_progress
         opts["progress"] = stderr_progress

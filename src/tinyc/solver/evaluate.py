@@ -2,8 +2,9 @@
 
 The secrets are played in ascending order, one strategy object for the whole run (so the
 ``random`` strategy's generator state runs through every game, as in bca.tc). A deterministic
-strategy's guess for a given history is computed once and reused (a decision tree built as
-it is walked), which is what makes a full Knuth evaluation fast.
+strategy's evaluation walks its decision tree instead (``treewalk``): each node's guess is
+computed once, and each node's candidate set is split once by score, which is what makes a
+full Knuth evaluation fast and lets ``--jobs`` split the work by subtree (``parallel``).
 """
 from __future__ import annotations
 
@@ -12,31 +13,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
-import numpy as np
-
 from .games import Game, GameError
+from .playing import DEFAULT_MAX_GUESSES, GameResult, play
 from .strategies import Strategy, make_strategy
 from .table import ScoreTable, score_table
 
 __all__ = ["Evaluation", "GameResult", "play", "evaluate", "DEFAULT_MAX_GUESSES"]
-
-DEFAULT_MAX_GUESSES = 60
-
-
-@dataclass
-class GameResult:
-    """One game: the secret (code id), the guesses (code ids), solved or why not."""
-
-    secret: int
-    guesses: list[int]
-    solved: bool
-    reason: str = ""
-
-    @property
-    def repeated(self) -> bool:
-        """True if some guess was played twice in this game."""
-        return len(set(self.guesses)) != len(self.guesses)
-
 
 @dataclass
 class Evaluation:
@@ -85,44 +67,11 @@ class Evaluation:
         }
 
 
-def play(strategy: Strategy, table: ScoreTable, secret: int,
-         max_guesses: int = DEFAULT_MAX_GUESSES, cache: dict | None = None) -> GameResult:
-    """Play one game against ``secret`` (code id). ``cache`` (history tuple -> guess) is used
-    only for deterministic strategies."""
-    game = table.game
-    win = game.win
-    full = table.full
-    strategy.reset()
-    cands = np.arange(game.size) if strategy.uses_candidates else None
-    history: list[tuple[int, int]] = []
-    guesses: list[int] = []
-    memo = cache if strategy.deterministic else None  # the cache, if this strategy may use it
-    while len(guesses) < max_guesses:
-        key = tuple(history)
-        g = memo.get(key) if memo is not None else None
-        if g is None:
-            try:
-                g = strategy.next_guess(cands, history)
-            except RuntimeError as exc:      # PhaseStuck, TreeGap, bc.tc's RANGERR
-                return GameResult(secret, guesses, False, str(exc))
-            if memo is not None:
-                memo[key] = g
-        guesses.append(g)
-        sc = int(full[g, secret]) if full is not None else table.score(g, secret)
-        if sc == win:
-            return GameResult(secret, guesses, True)
-        history.append((g, sc))
-        if cands is not None:
-            row = full[g, cands] if full is not None else table.block([g], cands)[0]
-            cands = cands[row == sc]
-            if len(cands) == 0:
-                return GameResult(secret, guesses, False, "no candidate left")
-    return GameResult(secret, guesses, False, f"not solved in {max_guesses} guesses")
-
-
 def _play_range(strat: Strategy, table: ScoreTable, lo: int, hi: int, max_guesses: int,
-                progress=None, cache: dict | None = None) -> list[GameResult]:
-    cache = {} if cache is None else cache
+                progress=None) -> list[GameResult]:
+    """Play secrets lo..hi-1 one after the other with one strategy object (per-secret play;
+    a deterministic strategy shares one cache of its guesses per history)."""
+    cache: dict = {}
     out = []
     for secret in range(lo, hi):
         out.append(play(strat, table, secret, max_guesses, cache))
@@ -131,53 +80,44 @@ def _play_range(strat: Strategy, table: ScoreTable, lo: int, hi: int, max_guesse
     return out
 
 
-_WORKER: dict = {}
-
-
-def _init_worker(game: Game, name: str, options: dict) -> None:
-    table = score_table(game)
-    _WORKER["table"] = table
-    _WORKER["strategy"] = make_strategy(name, game, table, **options)
-    _WORKER["cache"] = {}     # the decision tree of a deterministic strategy, per process
-
-
-def _work(task: tuple[int, int, int]) -> list[GameResult]:
-    lo, hi, max_guesses = task
-    return _play_range(_WORKER["strategy"], _WORKER["table"], lo, hi, max_guesses,
-                       cache=_WORKER["cache"])
-
-
-def _parallel(game: Game, strat: Strategy, n: int, max_guesses: int, jobs: int,
-              progress) -> list[GameResult]:
-    from concurrent.futures import ProcessPoolExecutor
-    name, options = strat.worker_spec()
-    step = max(1, -(-n // (jobs * 8)))
-    tasks = [(lo, min(n, lo + step), max_guesses) for lo in range(0, n, step)]
-    results: list[list[GameResult]] = [None] * len(tasks)  # type: ignore[list-item]
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                             initargs=(game, name, options)) as pool:
-        futures = {pool.submit(_work, t): k for k, t in enumerate(tasks)}
-        from concurrent.futures import as_completed
-        for fut in as_completed(futures):
-            k = futures[fut]
-            results[k] = fut.result()
-            if progress is not None:
-                progress(tasks[k][1] - tasks[k][0])
-    return [r for chunk in results for r in chunk]
+def _results(game: Game, strat: Strategy, table: ScoreTable, n: int, max_guesses: int,
+             jobs: int, by: str, progress) -> list[GameResult]:
+    """Every secret's GameResult, in secret order, by the method ``by`` (see ``evaluate``)."""
+    from . import parallel, treewalk
+    if by == "auto":
+        by = "tree" if strat.deterministic and strat.uses_candidates else "secret"
+    if by == "tree":
+        if not (strat.deterministic and strat.uses_candidates):
+            raise ValueError(f"the {strat.name} strategy has no decision tree to walk")
+        root = treewalk.root_node(game.size, n)
+        if jobs > 1 and n > 1:
+            results = parallel.by_subtree(game, strat, root, max_guesses, jobs, progress)
+        else:
+            results = treewalk.walk(strat, table, root, max_guesses, progress)
+        return sorted(results, key=lambda r: r.secret)
+    if by != "secret":
+        raise ValueError(f"by must be auto, tree or secret, not {by!r}")
+    if jobs > 1 and n > 1:
+        return parallel.by_secret(game, strat, n, max_guesses, jobs, progress)
+    return _play_range(strat, table, 0, n, max_guesses, progress)
 
 
 def evaluate(game: Game, strategy: str | Strategy, first: int | None = None,
              max_guesses: int = DEFAULT_MAX_GUESSES, keep_games: bool = False,
              progress: Callable[[int], None] | None = None, jobs: int = 1,
-             **options) -> Evaluation:
+             by: str = "auto", **options) -> Evaluation:
     """Play every secret of ``game`` in ascending order (or the first ``first``).
 
     ``strategy``: a name (built with ``options``, e.g. seed=N) or a Strategy object.
-    ``progress(k)`` is called as k more games are done. ``jobs`` > 1 splits the secrets into
-    contiguous chunks played by that many processes (``concurrent.futures``), each with its
-    own copy of the strategy; the result is the same as with ``jobs=1`` (``seconds`` aside).
-    Raises GameError if the strategy cannot be split (``random`` carries one generator
-    through all games in order). Returns an ``Evaluation``.
+    ``progress(k)`` is called as k more games are done. ``by``: "tree" walks the decision
+    tree of a deterministic strategy, computing each node's guess once (``treewalk``);
+    "secret" plays every secret on its own (``play``; a deterministic strategy caches its
+    guess per history); "auto" (default) takes "tree" for the deterministic strategies that
+    use the candidate set, else "secret". ``jobs`` > 1 uses that many processes
+    (``parallel``): by subtree for "tree", by chunks of secrets for "secret". The result is
+    the same for every ``by`` and ``jobs`` (``seconds`` aside). Raises GameError if the
+    strategy cannot be split (``random`` carries one generator through all games in order).
+    Returns an ``Evaluation``.
     """
     table = score_table(game)
     strat = make_strategy(strategy, game, table, **options) if isinstance(strategy, str) else strategy
@@ -185,13 +125,10 @@ def evaluate(game: Game, strategy: str | Strategy, first: int | None = None,
     if jobs < 1:
         raise GameError("--jobs must be at least 1")
     t0 = time.perf_counter()
-    if jobs > 1 and n > 1:
-        if not strat.splittable:
-            raise GameError(f"the {strat.name} strategy plays the secrets in one sequence "
-                            "(one generator for all games); it cannot use --jobs")
-        results = _parallel(game, strat, n, max_guesses, jobs, progress)
-    else:
-        results = _play_range(strat, table, 0, n, max_guesses, progress)
+    if jobs > 1 and n > 1 and not strat.splittable:
+        raise GameError(f"the {strat.name} strategy plays the secrets in one sequence "
+                        "(one generator for all games); it cannot use --jobs")
+    results = _results(game, strat, table, n, max_guesses, jobs, by, progress)
     hist: dict[int, int] = {}
     failed, repeated, games = [], [], []
     for r in results:

@@ -37,7 +37,7 @@ import numpy as np
 from .games import Game, GameError
 from .table import ScoreTable, score_table
 
-__all__ = ["OptimalSearch", "optimal_tree", "lower_bounds", "Symmetry"]
+__all__ = ["OptimalSearch", "optimal_tree", "build_tree", "lower_bounds", "Symmetry"]
 
 
 def lower_bounds(n: int, responses: int) -> np.ndarray:
@@ -427,22 +427,27 @@ def optimal_tree(search: OptimalSearch, opening: int | None = None) -> dict:
     if total >= search.INF:
         raise GameError("no strategy from this opening finds every secret within the limit")
     _, first = search.exact[("opening", opening, search.max_depth)]
-
-    def build(S, history, guess=None):
-        if guess is None:
-            _, guess = search.best_guess(S, history)
-        node = {"guess": game.codes[guess], "candidates": int(len(S))}
-        row = search.full[guess, S]
-        answers = {}
-        for sid in np.unique(row).tolist():
-            if sid == search.win:
-                continue
-            answers[_answer_key(game, sid)] = build(S[row == sid], history + (guess,))
-        if answers:
-            node["answers"] = answers
-        return node
-
-    tree = build(np.arange(search.n), (), first)
+    tree = build_tree(search, np.arange(search.n), (), first)
     return {"game": game.name, "strategy": "optimal", "opening": game.codes[opening],
             "total": int(total), "secrets": int(search.n), "max_depth": search.max_depth,
             "tree": tree}
+
+
+def build_tree(search: OptimalSearch, S: np.ndarray, history: tuple,
+               guess: int | None = None) -> dict:
+    """The decision tree (a node dict, see the module docstring) of candidate set ``S``
+    after the guesses ``history``, from ``guess`` if given, else from the best guess
+    (``search.best_guess``, which searches what the search has not solved yet)."""
+    game = search.game
+    if guess is None:
+        _, guess = search.best_guess(S, history)
+    node: dict = {"guess": game.codes[guess], "candidates": int(len(S))}
+    row = search.full[guess, S]
+    answers = {}
+    for sid in np.unique(row).tolist():
+        if sid == search.win:
+            continue
+        answers[_answer_key(game, sid)] = build_tree(search, S[row == sid], history + (guess,))
+    if answers:
+        node["answers"] = answers
+    return node

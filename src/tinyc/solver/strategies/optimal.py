@@ -80,13 +80,16 @@ class TreeStrategy(Strategy):
 class Optimal(TreeStrategy):
     """Exact least expected number of guesses. Options: ``opening`` (code text: best tree
     with that first guess; default the best opening), ``max_depth`` (best average among trees
-    that need at most that many guesses), ``progress`` (callable(str) for search reports)."""
+    that need at most that many guesses), ``progress`` (callable(str) for search reports),
+    ``jobs`` (processes for the search, one task per first-level part) and ``checkpoint`` (an
+    SQLite file that keeps the solved parts, so that a stopped search resumes; giving it
+    always searches, even where a tree is shipped)."""
 
     name = "optimal"
     summary = "exact least expected guesses, branch-and-bound tree (Koyama-Lai 1993)"
 
     def __init__(self, game, table, opening: str | None = None, max_depth: int | None = None,
-                 progress=None):
+                 progress=None, jobs: int = 1, checkpoint: str | None = None):
         from ..optimal import OptimalSearch, optimal_tree
         from ..tree import packaged_tree
         Strategy.__init__(self, game, table)
@@ -97,9 +100,15 @@ class Optimal(TreeStrategy):
         self.search = None
         self._progress = progress
         self._max_depth = max_depth
-        doc = packaged_tree(game.name, None, max_depth)
-        if doc is None or (opening is not None and doc["opening"] != opening):
+        if jobs < 1:
+            raise GameError("--jobs must be at least 1")
+        doc = None if checkpoint else packaged_tree(game.name, None, max_depth)
+        if not checkpoint and (doc is None or (opening is not None and doc["opening"] != opening)):
             doc = packaged_tree(game.name, opening, max_depth)
+        if doc is None and (jobs > 1 or checkpoint):
+            from ..exact import exact_tree
+            doc = exact_tree(game, None if opening is None else game.code_id(opening),
+                             max_depth, jobs, checkpoint, progress)
         if doc is None:
             if progress is not None:
                 progress(f"no shipped optimal tree for {game.name}: searching (seconds on "

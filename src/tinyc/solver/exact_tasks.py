@@ -1,0 +1,187 @@
+"""The tasks of the parallel exact search (``exact``) and their scheduler (issue 29).
+
+A first-level part (the candidates left after the opening gave one answer) is solved either
+whole by one task (``solve_part``) or, when it is large and several processes work, split by
+its second guesses (``solve_guesses``): the guesses go out in the search's trial order
+(ascending bound), in tasks of 1, 2, 4, ... up to ``CHUNK`` consecutive guesses, each task
+with the best total found so far among the guesses before it as its budget, so that the branch and bound prunes as it does in one process; no guess is
+sent once its bound reaches the best total, and none beside the first until one total is
+known (the first guess in trial order is usually the best, and a guess with no budget is
+searched in full). The part's total is the least exact total, and
+its guess the first one in trial order with that total, which is the one-process choice.
+
+Each worker process keeps one ``OptimalSearch`` for the guesses it is given, so its memo of
+solved candidate sets serves its later tasks. Below the second guess the ties between equally
+good guesses may then break otherwise than in one process (the symmetry classes depend on the
+guesses played before a set is first met): the totals are the same, the tree may differ.
+"""
+from __future__ import annotations
+
+import time
+from concurrent.futures import FIRST_COMPLETED, wait
+from typing import Callable
+
+import numpy as np
+
+from .games import Game
+from .optimal import OptimalSearch, build_tree
+from .pool import ignore_ctrl_c, worker_pool
+
+__all__ = ["solve_part", "solve_guesses", "run_parts", "Part", "Solved", "Tried"]
+
+Part = tuple[int, str, np.ndarray]              # (opening id, answer "b,c", candidates)
+Solved = tuple[int, dict | None, int, float]    # (total, subtree, search nodes, CPU s)
+Tried = tuple[int, bool, dict | None, int, float]   # (total, exact?, subtree, nodes, CPU s)
+
+#: most second guesses in one task (the first task has 1, then 2, 4, ...)
+CHUNK = 32
+
+_SEARCH: dict = {}     # per worker process: (game, max_depth, sym_depth) -> OptimalSearch
+
+
+def solve_part(game: Game, opening: int, cands: np.ndarray, max_depth: int | None,
+               sym_depth: int) -> Solved:
+    """Exact total and subtree of the candidates left after ``opening`` gave one answer
+    (a worker's task; a total of ``OptimalSearch.INF`` means no tree within the limit)."""
+    c0 = time.process_time()
+    search = OptimalSearch(game, max_depth=max_depth, sym_depth=sym_depth)
+    total = search.solve(cands, search.INF, (opening,))
+    tree = None if total >= search.INF else build_tree(search, cands, (opening,))
+    return int(total), tree, search.nodes, time.process_time() - c0
+
+
+def solve_guesses(game: Game, opening: int, cands: np.ndarray, guesses: list[int],
+                  budget: int, max_depth: int | None, sym_depth: int) -> list[Tried]:
+    """The part ``cands`` (after ``opening``) played from each of ``guesses`` (in trial
+    order) in turn: a guess's exact total and subtree if the total is below ``budget`` and
+    below every exact total of the guesses before it here, else (a lower bound of that
+    budget, False, None). One task, so that guesses pruned at once cost no round trip."""
+    key = (game, max_depth, sym_depth)
+    search = _SEARCH.get(key)
+    if search is None:
+        search = _SEARCH[key] = OptimalSearch(game, max_depth=max_depth, sym_depth=sym_depth)
+    depth_left = None if max_depth is None else max_depth - 1
+    out: list[Tried] = []
+    for guess in guesses:
+        c0, nodes = time.process_time(), search.nodes
+        total, g = search._expand(cands, budget, (opening,), depth_left, fixed=guess)
+        exact = g >= 0
+        tree = build_tree(search, cands, (opening,), guess) if exact else None
+        if exact:
+            budget = total
+        out.append((int(total), exact, tree, search.nodes - nodes, time.process_time() - c0))
+    return out
+
+
+class _Whole:
+    """A part solved by one task."""
+
+    def __init__(self, part: Part):
+        self.part, self.sent, self.result = part, False, None
+
+    def next_task(self, args):
+        if self.sent:
+            return None
+        self.sent = True
+        return None, solve_part, (args[0], self.part[0], self.part[2], *args[1:])
+
+    def take(self, tag, result, note) -> None:
+        self.result = result
+
+    def done(self) -> bool:
+        return self.result is not None
+
+
+class _Split:
+    """A part solved by its second guesses (see the module docstring). ``tried``: guess ->
+    Tried already known (from a checkpoint)."""
+
+    def __init__(self, search: OptimalSearch, part: Part, tried: dict[int, Tried]):
+        self.part, self.inf = part, search.INF
+        guesses, bounds = search._candidate_guesses(part[2], (part[0],))
+        self.guesses, self.bounds = guesses.tolist(), bounds.tolist()
+        self.tried = dict(tried)
+        self.next, self.flying, self.chunk = 0, 0, 1
+        self.best: tuple[int, int] = (self.inf, len(self.guesses))   # (total, trial index)
+        for i, g in enumerate(self.guesses):
+            if g in self.tried and self.tried[g][1]:
+                self.best = min(self.best, (self.tried[g][0], i))
+
+    def next_task(self, args):
+        if self.best[0] >= self.inf and self.flying:
+            return None          # no total yet: a second guess sent now would have no budget
+        chunk: list[int] = []    # trial indexes, sent as one task
+        while self.next < len(self.guesses) and len(chunk) < self.chunk:
+            i = self.next
+            if self.bounds[i] >= self.best[0]:
+                self.next = len(self.guesses)      # the bounds ascend: none of the rest can win
+                break
+            self.next += 1
+            if self.guesses[i] not in self.tried:
+                chunk.append(i)
+        if not chunk:
+            return None
+        self.flying += 1
+        self.chunk = min(2 * self.chunk, CHUNK)
+        o, _, cands = self.part
+        guesses = [self.guesses[i] for i in chunk]
+        return chunk, solve_guesses, (args[0], o, cands, guesses, self.best[0], *args[1:])
+
+    def take(self, chunk: list[int], results: list[Tried], note) -> None:
+        self.flying -= 1
+        for i, result in zip(chunk, results):
+            self.tried[self.guesses[i]] = result
+            if result[1]:
+                self.best = min(self.best, (result[0], i))
+            note(self.part, self.guesses[i], result)
+
+    def done(self) -> bool:
+        return self.next >= len(self.guesses) and self.flying == 0
+
+    @property
+    def result(self) -> Solved:
+        total, i = self.best
+        runs = self.tried.values()
+        nodes, cpu = sum(r[3] for r in runs), sum(r[4] for r in runs)
+        if total >= self.inf:
+            return self.inf, None, nodes, cpu
+        return total, self.tried[self.guesses[i]][2], nodes, cpu
+
+
+def run_parts(search: OptimalSearch, todo: list[Part], jobs: int, max_depth, sym_depth,
+              record: Callable[[Part, Solved], None], split_part: int,
+              tried: dict[tuple[int, str], dict[int, Tried]],
+              note: Callable[[Part, int, Tried], None]) -> None:
+    """Solve the parts of ``todo``, largest first, with ``jobs`` processes (in this one if
+    ``jobs`` is 1), calling ``record(part, solved)`` as each ends. With several processes a
+    part of at least ``split_part`` candidates is split by its second guesses, ``tried``
+    giving the guesses already tried per (opening, answer) and ``note(part, guess, tried)``
+    called as each guess ends."""
+    game = search.game
+    args = (game, max_depth, sym_depth)
+    todo = sorted(todo, key=lambda p: -len(p[2]))
+    if jobs <= 1:
+        for part in todo:
+            record(part, solve_part(game, part[0], part[2], max_depth, sym_depth))
+        return
+    sources: list = [_Split(search, p, tried.get((p[0], p[1]), {}))
+                     if len(p[2]) >= split_part else _Whole(p) for p in todo]
+    flying: dict = {}
+    with worker_pool(jobs, ignore_ctrl_c) as pool:
+        while sources:
+            for src in list(sources):
+                while len(flying) < jobs:
+                    task = src.next_task(args)
+                    if task is None:
+                        break
+                    tag, fn, fargs = task
+                    flying[pool.submit(fn, *fargs)] = (src, tag)
+                if src.done():
+                    sources.remove(src)
+                    record(src.part, src.result)
+            if not flying:
+                continue
+            finished, _ = wait(flying, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                src, tag = flying.pop(fut)
+                src.take(tag, fut.result(), note)

@@ -48,7 +48,8 @@ def test_shipped_programs_are_found_by_their_name_anywhere(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     found = cli.find_program("bc.tc")  # the checkout's, or the installed package data's copy
     assert found.is_absolute() and found.read_bytes() == (ROOT / "programs/bc.tc").read_bytes()
-    assert {"bc.tc", "bca.tc", "hello.tc"} <= {p.name for p in cli.shipped_programs()}
+    assert {"bc.tc", "bca.tc", "hello.tc", "gibson/hello.tc"} <= set(cli.shipped_programs())
+    assert cli.find_program("gibson/hello.tc").is_absolute()  # a Gibson example by its relative name
     (tmp_path / "bc.tc").write_text("main [ ]\n")  # a file of the same name here comes first
     assert cli.find_program("bc.tc") == Path("bc.tc")
 

@@ -142,8 +142,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     """``tinyc run FILE... [--entry NAME]``: load the library and the files, run the statement NAME."""
     from ..errors import ErrorCode, ExitProgram
     if args.list:
-        for p in shipped_programs():
-            print(p.name)
+        for name in shipped_programs():
+            print(name)
         return 0
     if not args.files:
         raise UsageError("run: give a FILE (or - to read the program from standard input)")

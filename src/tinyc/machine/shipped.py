@@ -57,13 +57,16 @@ def find_program(name: str) -> Path:
     return Path(program_path(name))
 
 
-def shipped_programs() -> list[Path]:
-    """The shipped programs (``*.tc``), one per name, sorted by name."""
+def shipped_programs() -> dict[str, Path]:
+    """The shipped programs (``*.tc``, and the Gibson examples as ``gibson/NAME.tc``), by the relative
+    name ``tinyc run NAME`` takes, sorted by that name."""
     seen: dict[str, Path] = {}
     for d in shipped_dirs():
-        for p in sorted(d.glob("*.tc")):
-            seen.setdefault(p.name, p)
-    return sorted(seen.values(), key=lambda p: p.name)
+        if d.name == "lib":  # the system file and the Gibson libraries: found by name, not programs
+            continue
+        for p in sorted([*d.glob("*.tc"), *d.glob("gibson/*.tc")]):
+            seen.setdefault(p.relative_to(d).as_posix(), p)
+    return dict(sorted(seen.items()))
 
 
 def read_source(name: str, limit: int = PROGRAM_CAPACITY) -> bytes:

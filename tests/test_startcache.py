@@ -80,5 +80,13 @@ def test_pruning_counts_each_kind_apart_and_keeps_the_newest(tmp_path, monkeypat
     left = sorted(p.name for p in folder.glob("*.pickle"))
     assert "ast-old.pickle" in left  # another kind: never pushed out by code entries
     assert [n for n in left if n.startswith("code-")] == sorted(
-        ["code-c.pickle", startcache._name("code", b"a key", 0, b"")])
+        ["code-c.pickle", startcache._name("code", b"a key", 0, b"", startcache._engine())])
     assert startcache.code(b"a key", lambda: b"not used") == b"marshalled code"
+
+
+def test_two_installs_keep_their_own_entries(tmp_path, monkeypatch):
+    """The sources' stamps are part of an entry's name: another install (other stamps) writes another file
+    instead of overwriting this one's, so using two installs in turn does not parse on every run."""
+    ours = startcache._name("ast", b"text", 0, b"", ((1, 2),))
+    theirs = startcache._name("ast", b"text", 0, b"", ((1, 3),))
+    assert ours != theirs and ours.startswith("ast-") and theirs.startswith("ast-")

@@ -69,10 +69,12 @@ def _engine() -> tuple:
     return _ENGINE
 
 
-def _name(kind: str, text: bytes, base: int, extra: bytes) -> str:
-    """The entry's file name: a checksum of what it depends on.  Two texts may share a name; the entry
-    holds its whole key, compared on reading, so a clash only costs a parse."""
-    crc = zlib.crc32(extra, zlib.crc32(text, base & 0xFFFFFFFF))
+def _name(kind: str, text: bytes, base: int, extra: bytes, stamps: tuple = ()) -> str:
+    """The entry's file name: a checksum of what it depends on, the stamps of the sources that make it
+    included, so that two installs used in turn keep their own entries instead of overwriting each
+    other's.  Two texts may share a name; the entry holds its whole key, compared on reading, so a clash
+    only costs a parse."""
+    crc = zlib.crc32(repr(stamps).encode(), zlib.crc32(extra, zlib.crc32(text, base & 0xFFFFFFFF)))
     return f"{kind}-{crc:08x}-{len(text):x}.pickle"
 
 
@@ -92,7 +94,7 @@ def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast
     key = ((stages or _stages)(), base, extra, text)
     from ..dirs import sealed_read, sealed_write
     try:
-        path = os.path.join(cache_dir(), _name(kind, text, base, extra))
+        path = os.path.join(cache_dir(), _name(kind, text, base, extra, key[0]))
         payload = sealed_read(path)  # None unless this user's tinyc wrote it: only then is it unpickled
         if payload is not None:
             stored_key, result = pickle.loads(payload)

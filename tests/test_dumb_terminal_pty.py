@@ -96,3 +96,13 @@ def test_ctrl_c_and_ctrl_d_at_the_dumb_prompt(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("key, shown", [("c", "n? ^C"), ("d", "n?")])
+def test_ctrl_c_or_ctrl_d_at_a_programs_input_read_stops_it_on_a_line_of_its_own(tmp_path, key, shown):
+    child = dumb_shell(tmp_path)
+    child.send(".ask\r")
+    child.expect("n\\? ")
+    child.sendcontrol(key)
+    child.expect("tc>")
+    assert screen(b"n? " + child.before) == [shown, "stopped", ""]

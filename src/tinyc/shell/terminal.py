@@ -7,6 +7,11 @@ after its last newline (``ps "guess? "``) becomes that prompt's text, so it stay
 
 Ctrl-C while a program runs raises KeyboardInterrupt in the engine, which stops it with error 99; at a
 prompt it clears the line; Ctrl-D at the ``tc>`` prompt ends the shell like ``.x``.
+
+A dumb terminal (``TERM=dumb`` or ``unknown``) cannot redraw a line, and prompt_toolkit's fallback for it
+echoes only the character before the cursor after each edit, so completion and Ctrl-U left a screen that
+no longer showed the line that ran (issue 26 item 11).  There both prompts read plain lines that the
+terminal itself edits and echoes (erase, Ctrl-U, Ctrl-W), without completion, suggestions or history.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.lexers import PygmentsLexer
+from prompt_toolkit.utils import is_dumb_terminal
 
 from ..machine.console import Console
 from .highlight import ShellLineLexer, TinyCStyle, colour_listing, colour_wanted
@@ -84,6 +90,25 @@ class ShellCompleter(Completer):
         return before.count('"') % 2 == 0 and before.count("'") % 2 == 0
 
 
+def plain_terminal(input=None, output=None) -> bool:
+    """Whether lines are read plainly: the real terminal (``input``/``output`` None; tests pass their own)
+    is dumb by prompt_toolkit's test (``TERM`` is ``dumb`` or ``unknown``)."""
+    return input is None and output is None and is_dumb_terminal()
+
+
+def read_terminal_line(fd: int) -> bytes | None:
+    """One line from the terminal ``fd`` in its own line-editing (canonical) mode, its line end kept;
+    None at the end of input (Ctrl-D on an empty line).  Reads the file descriptor unbuffered, so no
+    typed-ahead line is held back from a later read.  Ctrl-C is SIGINT: KeyboardInterrupt."""
+    line = b""
+    while not line.endswith(b"\n"):
+        chunk = os.read(fd, 4096)
+        if not chunk:  # Ctrl-D: ends the input on an empty line, else hands over what was typed
+            return line or None
+        line += chunk
+    return line
+
+
 class ProgramConsole(Console):
     """A :class:`Console` whose program input (``gs``, ``gn``, ``getchar``) is read with prompt_toolkit's line
     editing: ``tinyc run`` on a terminal.  ``input``/``output`` are prompt_toolkit objects (None: the terminal)."""
@@ -92,9 +117,24 @@ class ProgramConsole(Console):
         super().__init__(out=out, strip_cr=strip_cr)
         self.program: PromptSession[str] = PromptSession(history=InMemoryHistory(), input=input, output=output)
         self._chars = b""  # the rest of a line that getchar is reading
+        self.plain = plain_terminal(input, output)  # a dumb terminal: the terminal edits the lines
+
+    def _plain_prompt(self) -> bytes | None:
+        """A dumb terminal's line: all output so far shown, then a line that the terminal's own line
+        discipline edited and echoed, so what the screen shows is what is read."""
+        self.flush()
+        line = read_terminal_line(self.inp.fileno())
+        if line is None:
+            self.at_eof = True
+            return None
+        if line.endswith(b"\n"):
+            self._last = b"\n"  # the terminal echoed the line end
+        return line.rstrip(b"\n")
 
     def _prompt(self, session: PromptSession, **options) -> bytes | None:
         """Flush the output up to its last newline, show the rest as the prompt, read one line."""
+        if self.plain:
+            return self._plain_prompt()
         pending = bytes(self._buf)
         self._buf.clear()
         head, newline, tail = pending.rpartition(b"\n")
@@ -123,13 +163,15 @@ class ProgramConsole(Console):
     def _program_prompt(self) -> bytes | None:
         """A line for the running program.  Ctrl-C there is a key to the line editor, not SIGINT: it is
         noted (``interrupted``), so that ``tinyc run`` exits 130 as after Ctrl-C while computing; Ctrl-C
-        and Ctrl-D are noted in ``read_ended`` (the editor has ended the line: no blank line follows)."""
+        and Ctrl-D are noted in ``read_ended`` (the editor has ended the line: no blank line follows).
+        On a dumb terminal Ctrl-C is SIGINT, noted as ever, and the terminal shows ``^C`` mid-line."""
         try:
             line = self._prompt(self.program)
         except KeyboardInterrupt:
-            self.interrupted = self.read_ended = True
+            if not self.plain:
+                self.interrupted = self.read_ended = True
             raise
-        self.read_ended = line is None
+        self.read_ended = line is None and not self.plain
         return line
 
     def read_line(self) -> bytes | None:
@@ -216,7 +258,7 @@ def attach(shell: Shell, console: TerminalConsole) -> None:
     completer = ShellCompleter(shell.function_names)
     shell.read_command = lambda: console.read_command(completer)
     shell.listing = colour_listing
-    shell.newline_after_interrupt = False
+    shell.newline_after_interrupt = console.plain  # a dumb terminal leaves ^C mid-line
     shell.interactive = True
     shell.explain = lambda code: console.write(meaning(code) + b"\r\n")
     shell.edit_buffer = lambda: edit_in_editor(shell)

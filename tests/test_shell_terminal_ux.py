@@ -122,7 +122,7 @@ def test_a_pasted_dot_command_runs(tmp_path):
     assert b"Hello world" in out and b" 0 4 31 " in out
 
 
-@pytest.mark.parametrize("env", [{"NO_COLOR": "1"}, {"TERM": "dumb"}])
+@pytest.mark.parametrize("env", [{"NO_COLOR": "1"}, {"TERM": "dumb"}, {"TERM": "unknown"}])
 def test_no_color_and_dumb_terminals_get_plain_listings(env, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm-256color")

@@ -85,9 +85,10 @@ class TinyCStyle(Style):
 
 
 def colour_wanted(env=None) -> bool:
-    """False when ``NO_COLOR`` is set to anything (no-color.org) or ``TERM`` is ``dumb``."""
+    """False when ``NO_COLOR`` is set to anything (no-color.org) or ``TERM`` is ``dumb`` or ``unknown`` (the
+    terminals prompt_toolkit also takes for dumb ones)."""
     env = os.environ if env is None else env
-    return not env.get("NO_COLOR") and env.get("TERM", "") != "dumb"
+    return not env.get("NO_COLOR") and env.get("TERM", "") not in ("dumb", "unknown")
 
 
 def colour_listing(data: bytes) -> bytes:

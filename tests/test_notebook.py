@@ -40,6 +40,16 @@ def test_bad_options_are_one_line(ip, capsys):
     assert capsys.readouterr().err == "%%tinyc: argument --int-bits: invalid choice: 8 (choose from 16, 32)\n"
 
 
+def test_16_bit_cells_have_64_kb(ip, capsys):
+    ip.run_cell_magic("tinyc", "--int-bits 16 --memory 70000", "main [ ]\n")
+    assert capsys.readouterr().err == ("%%tinyc: --memory 70000 is more than 16-bit ints can address: "
+                                       "with --int-bits 16 the machine has at most 65536 bytes\n")
+    ip.run_cell_magic("tinyc", "--int-bits 16", "peek int p,k [ char q(0); q=p; pn q(k) ]\n"
+                                                "main [ peek(40000, 25535); peek(40000, 25536) ]\n")
+    out, err = capsys.readouterr()
+    assert out == " 0\n" and err.startswith(" 1 --- err  6")  # 65535 is the last byte (section 14 item 21)
+
+
 def test_views_of_the_cell_and_of_a_statement(ip, capsys):
     ip.run_cell_magic("tinyc_ast", "", "twice int n [ return n*2 ]\n")
     assert "Function twice" in capsys.readouterr().out

@@ -29,7 +29,7 @@ import sys
 
 from .. import __version__
 from ..machine.console import Console, OutputClosed, align_report, byte_transparent_stdio, flush_consoles
-from ..machine.session import boot, boot_with_files, file_sandbox, make_machine
+from ..machine.session import boot, boot_with_files, file_sandbox, make_machine, settle_memory
 from ..machine.shipped import ProgramFileError, find_program, program_path, read_source, shipped_programs  # noqa: F401
 if TYPE_CHECKING:
     import argparse  # imported only to build a parser: see quick_args
@@ -438,6 +438,9 @@ def main(argv: list[str] | None = None) -> int:
                     if extra:
                         from .options import unrecognized
                         raise UsageError(unrecognized(parser, named, extra))
+                problem = settle_memory(args)  # --memory's default and cap depend on --int-bits (14 item 21)
+                if problem:
+                    raise UsageError(problem)
                 return dispatch(args)
             except ProgramFileError as e:  # UsageError, or a program file that cannot be read
                 print(f"tinyc: {e}", file=sys.stderr)

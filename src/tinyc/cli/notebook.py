@@ -126,10 +126,15 @@ class TinyCMagics(Magics):
         self.program = b""
 
     def _args(self, parser, line: str):
+        from ..machine.session import settle_memory
         try:
-            return parser.parse_args(shlex.split(line))
+            args = parser.parse_args(shlex.split(line))
         except ValueError as e:
             raise MagicError(f"{parser.prog}: {e}") from None
+        problem = settle_memory(args)  # --memory's default and cap depend on --int-bits (14 item 21)
+        if problem:
+            raise MagicError(f"{parser.prog}: {problem}")
+        return args
 
     # -- running
     @line_cell_magic

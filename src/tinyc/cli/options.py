@@ -3,20 +3,21 @@ IPython magics and the tool commands."""
 
 from __future__ import annotations
 
-from ..machine.session import MIN_MEMORY
+from ..machine.session import DEFAULT_MEMORY, MEMORY_16, MIN_MEMORY, MIN_MEMORY_16
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     from collections.abc import Set as AbstractSet
     import argparse  # imported where a parser is built: `tinyc run FILE` needs none (cli.main.quick_args)
 
-DEFAULT_MEMORY = 1 << 20   # as tinyc.interpreter.DEFAULT_MEMORY (not imported: it would load the parser)
 MAX_MEMORY = 1 << 30       # 1 GiB: more than any tiny-c program has used, and Python must allocate it
 MAX_DEPTH = 100_000        # active calls; each costs Python stack, so the limit keeps a run in bounds
 
 
 # The machine options' values when not given: argparse's defaults and cli.main.quick_args's namespace
-MACHINE_DEFAULTS = {"int_bits": 32, "memory": DEFAULT_MEMORY, "strip_cr": False, "echo": False, "engine": "fast",
-                    "random_divisor": 8, "max_depth": 1000, "allow_files": [], "allow_files_anywhere": False}
+# (memory None: not given; tinyc.machine.session.settle_memory gives it its size, which depends on --int-bits)
+MACHINE_DEFAULTS: dict[str, object] = {
+    "int_bits": 32, "memory": None, "strip_cr": False, "echo": False, "engine": "fast",
+    "random_divisor": 8, "max_depth": 1000, "allow_files": [], "allow_files_anywhere": False}
 
 
 def _bounded(low: int, high: int, what: str):
@@ -51,8 +52,9 @@ def _add_machine_options(g, present: AbstractSet[str] = frozenset(), engine: boo
             g.add_argument(flag, default=MACHINE_DEFAULTS[flag[2:].replace("-", "_")], **kw)
     add("--int-bits", type=int, choices=(16, 32),
         help="int width: 32 (Linux port, default) or 16 (DOS era)")
-    add("--memory", type=_bounded(MIN_MEMORY, MAX_MEMORY, "--memory"), metavar="BYTES",
-        help=f"size of the flat memory, {MIN_MEMORY}..{MAX_MEMORY} (default {DEFAULT_MEMORY})")
+    add("--memory", type=_bounded(MIN_MEMORY_16, MAX_MEMORY, "--memory"), metavar="BYTES",
+        help=f"size of the flat memory, {MIN_MEMORY}..{MAX_MEMORY} (default {DEFAULT_MEMORY}); with --int-bits 16 "
+             f"{MIN_MEMORY_16}..{MEMORY_16} (default {MEMORY_16})")
     add("--strip-cr", action="store_true", help="drop CR bytes from the output")
     add("--echo", action="store_true", help="echo each input line read")
     if engine:

@@ -14,14 +14,45 @@ if TYPE_CHECKING:
     import argparse  # the annotations only: `tinyc run FILE` parses its arguments without argparse
 
 MIN_MEMORY = 200_000  # the system file, the shell's ln and pr(90000) buffers and room for a program
+MIN_MEMORY_16 = 32_768  # the same with 16-bit ints: the system file, ln, pr(12000) and room for a program
+MEMORY_16 = 65_536  # 16-bit ints address 64 KB: the machine's size, and the most --memory may ask (14 item 21)
+DEFAULT_MEMORY = 1 << 20  # as tinyc.interpreter.DEFAULT_MEMORY (not imported: it would load the parser)
+
+
+def memory_problem(int_bits: int, memory: int | None) -> str | None:
+    """Why ``--memory`` ``memory`` (None: not given) cannot go with ``--int-bits`` ``int_bits``, or None.
+
+    With 16-bit ints the machine has at most 65536 bytes (reference section 14 item 21)."""
+    if memory is None:
+        return None
+    if int_bits == 16 and memory > MEMORY_16:
+        return (f"--memory {memory} is more than 16-bit ints can address: "
+                f"with --int-bits 16 the machine has at most {MEMORY_16} bytes")
+    low = MIN_MEMORY_16 if int_bits == 16 else MIN_MEMORY
+    if memory < low:
+        return f"--memory must be at least {low} bytes (the shell's buffers live there)"
+    return None
+
+
+def settle_memory(args: argparse.Namespace) -> str | None:
+    """Give ``args.memory`` its value when the option was not given (None): 65536 bytes with
+    ``--int-bits 16`` (reference section 14 item 21), else 1 MiB.  Returns why the size given does not go
+    with the int width (the caller reports it as a usage error, status 2), else None."""
+    bits = getattr(args, "int_bits", 32)
+    problem = memory_problem(bits, args.memory)
+    if problem is None and args.memory is None:
+        args.memory = MEMORY_16 if bits == 16 else DEFAULT_MEMORY
+    return problem
 
 
 def memory_ok(args: argparse.Namespace) -> bool:
-    """False, after saying why on stderr, when ``--memory`` is too small for the shell's buffers."""
-    if args.memory >= MIN_MEMORY:
-        return True
-    print(f"tinyc: --memory must be at least {MIN_MEMORY} bytes (the shell's buffers live there)", file=sys.stderr)
-    return False
+    """False, after saying why on stderr, when ``--memory`` is too small for the shell's buffers or too big
+    for 16-bit ints; a memory not given (None) is settled first (:func:`settle_memory`)."""
+    problem = settle_memory(args)
+    if problem:
+        print(f"tinyc: {problem}", file=sys.stderr)
+        return False
+    return True
 
 
 def file_sandbox(args: argparse.Namespace, programs: list[str] | None = None):
@@ -72,8 +103,9 @@ def boot(args: argparse.Namespace, console: Console | None = None):
 def boot_with_files(args: argparse.Namespace, console: Console | None = None):
     """``boot(args, console)``, then the program files ``args.files`` read into the program buffer in order, as
     ``tinyc run`` reads them.  Raises ProgramFileError for a file that cannot be read or does not fit."""
-    from .shipped import ProgramFileError, read_source
-    texts = [read_source(f) for f in args.files]  # every file read before the library boots
+    from .shipped import ProgramFileError, program_capacity, read_source
+    capacity = program_capacity(args.int_bits)
+    texts = [read_source(f, capacity) for f in args.files]  # every file read before the library boots
     m, ws = boot(args, console)
     for name, text in zip(args.files, texts):
         if not ws.append(text, name):

@@ -14,6 +14,13 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 PROGRAM_CAPACITY = 90_000  # the shell's pr(90000), as tinyc.workspace.CAPACITY
+PROGRAM_CAPACITY_16 = 12_000  # with 16-bit ints: the DOS shell's pr(12000) (reference section 14 item 21)
+
+
+def program_capacity(int_bits: int = 32) -> int:
+    """Bytes the shell's program buffer ``pr`` holds on a machine with ``int_bits``-bit ints: 90000 as the
+    Linux shell, 12000 with 16-bit ints (the DOS shell's, so that all fits in 64 KB, section 14 item 21)."""
+    return PROGRAM_CAPACITY_16 if int_bits == 16 else PROGRAM_CAPACITY
 
 
 class ProgramFileError(Exception):

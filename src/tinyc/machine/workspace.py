@@ -17,6 +17,7 @@ from .interpreter import Machine
 
 LINE = 133       # ln(133): the typed line
 CAPACITY = 90000  # pr(90000) and lp: the Linux shell's buffer
+CAPACITY_16 = 12000  # pr(12000): the DOS shell's, with 16-bit ints (section 14 item 21)
 
 
 class Workspace:
@@ -25,8 +26,11 @@ class Workspace:
     Offsets into the program (cursor, ``pe``) are relative to ``pr``, as MC 11 reports them.
     """
 
-    def __init__(self, machine: Machine, capacity: int = CAPACITY):
+    def __init__(self, machine: Machine, capacity: int | None = None):
+        from .shipped import program_capacity
         self.machine = machine
+        if capacity is None:  # as the shell of the machine's era: 12000 bytes with 16-bit ints
+            capacity = program_capacity(machine.memory.int_bits)
         self.capacity = capacity
         self.ln = machine.allocate("char", LINE + 1, 0)
         self.pr = machine.allocate("char", capacity + 1, 0)

@@ -77,7 +77,7 @@ def load(program: bytes = b"", statement: str | None = None, int_bits: int = 32,
     ``system`` is a system file's text (default: src/tinyc/lib/system.ipl); its part before ``endlibrary``
     becomes the library level.
     CR bytes are dropped from the program, as ``.r`` drops them.  Raises ValueError if the program does
-    not fit the 90000-byte ``pr`` buffer.
+    not fit the ``pr`` buffer (90000 bytes; 12000 with 16-bit ints, section 14 item 21).
     """
     m = machine or Machine(memory, int_bits)
     m.boot_library(system)

@@ -1,0 +1,87 @@
+"""tinyc tokens|parse|ast|link|check on Gibson-dialect programs (issue 25 item 2, issue 30 part 4), through
+``python -m tinyc`` in a subprocess; trace and compile say in one line that they are not available."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "examples" / "gibson").glob("*.tc"))
+BAD = b'#include pps/library.tc\nmain [\n  int i\n  i = j + 1\n  foo(i)\n]\nfoo int a [ return a + ) ]\n'
+UNBALANCED = b'#include pps/library.tc\nmain [\n  int i\n'
+
+
+def tinyc(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tinyc", *args], cwd=cwd, capture_output=True, timeout=120)
+
+
+@pytest.mark.parametrize("view", ["tokens", "parse", "ast", "link", "check"])
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_views_work_on_the_gibson_examples(view, path):
+    r = tinyc(view, str(path))
+    assert r.returncode == 0, r.stderr
+    assert b"reading it in the Gibson dialect" in r.stderr
+    assert b"error 9" not in r.stderr and b"error 20" not in r.stderr
+    if view != "check":
+        assert r.stdout
+
+
+def test_tokens_show_the_lexer_hack_in_file_positions():
+    out = tinyc("tokens", "examples/gibson/hello.tc").stdout.decode()
+    assert out.splitlines()[0].split() == ["4:1", "FNAME0", "main", "was", "NAME"]
+    assert "WHILE" in out and "HASHLINE" not in out
+    assert "HASHLINE" in tinyc("tokens", "--layout", "examples/gibson/hello.tc").stdout.decode()
+
+
+def test_ast_and_link_use_program_memory_addresses():
+    ast_out = tinyc("ast", "examples/gibson/hello.tc").stdout.decode()
+    assert ast_out.startswith("seed: Block") and "Function main" in ast_out
+    link_out = tinyc("link", "examples/gibson/hello.tc").stdout.decode()
+    for part in ("seed: the statement", "library pps/library.tc", "endlibrary", "application"):
+        assert part in link_out
+    main_at = int(ast_out.split("Function main")[1].split("@")[1].split()[0])
+    assert f"@{main_at}" in link_out  # the function's text where the AST says it starts
+
+
+def test_the_dialect_is_chosen_with_the_option(tmp_path):
+    plain = tmp_path / "plain.tc"
+    plain.write_bytes(b"main [\n  pl \"hi\"\n]\n")  # no header line: pc by default, so gibson must be asked
+    r = tinyc("check", "--dialect", "gibson", str(plain))
+    assert r.returncode == 0 and b"no problems" in r.stderr
+
+
+def test_check_reports_each_problem_in_the_gibson_form(tmp_path):
+    (tmp_path / "bad.tc").write_bytes(BAD)
+    r = tinyc("check", "bad.tc", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stdout.decode().splitlines() == ["bad.tc:4:8: error 3: SYMERR, decl needed",
+                                              "bad.tc:7:24: error 9: SYNXERR"]
+    report = tinyc("check", "--format", "report", "bad.tc", cwd=tmp_path).stdout.decode()
+    run = tinyc("run", "-q", "bad.tc", cwd=tmp_path).stdout.decode()
+    assert run.strip() in report  # the first problem is reported as a run reports it
+    assert "app line 7 (cursor pr[" in report
+
+
+def test_a_view_of_a_program_that_does_not_scan_gives_the_dialect_report(tmp_path):
+    (tmp_path / "unbal.tc").write_bytes(UNBALANCED)
+    for view in ("tokens", "parse", "ast", "link"):
+        r = tinyc(view, "unbal.tc", cwd=tmp_path)
+        assert r.returncode == 1 and b"RBRCERR, ] required in app code" in r.stderr
+        assert b"Traceback" not in r.stderr
+    r = tinyc("check", "unbal.tc", cwd=tmp_path)
+    assert r.returncode == 1 and b"error 3023: RBRCERR" in r.stdout
+
+
+@pytest.mark.parametrize("view", ["trace", "compile"])
+def test_views_not_yet_made_say_so(view):
+    r = tinyc(view, "examples/gibson/hello.tc")
+    assert r.returncode == 2
+    assert r.stderr.decode().splitlines()[-1] == f"tinyc {view}: this view is not available for the Gibson dialect"
+
+
+def test_a_missing_include_is_a_clear_message(tmp_path):
+    (tmp_path / "x.tc").write_bytes(b"#include nowhere.tc\nmain [ ]\n")
+    r = tinyc("ast", "x.tc", cwd=tmp_path)
+    assert r.returncode == 2 and b"No such file: nowhere.tc" in r.stderr

@@ -74,11 +74,40 @@ def test_a_view_of_a_program_that_does_not_scan_gives_the_dialect_report(tmp_pat
     assert r.returncode == 1 and b"error 3023: RBRCERR" in r.stdout
 
 
-@pytest.mark.parametrize("view", ["trace", "compile"])
-def test_views_not_yet_made_say_so(view):
-    r = tinyc(view, "examples/gibson/hello.tc")
+def test_compile_says_it_is_not_available():
+    r = tinyc("compile", "examples/gibson/hello.tc")
     assert r.returncode == 2
-    assert r.stderr.decode().splitlines()[-1] == f"tinyc {view}: this view is not available for the Gibson dialect"
+    assert r.stderr.decode().splitlines()[-1] == "tinyc compile: this view is not available for the Gibson dialect"
+
+
+@pytest.mark.parametrize("path", [p for p in EXAMPLES if p.name != "house.tc"], ids=lambda p: p.name)
+def test_trace_keeps_the_output_of_a_run(path):
+    run = subprocess.run([sys.executable, "-m", "tinyc", "run", "-q", str(path)], cwd=ROOT, input=b"50\n25\n",
+                         capture_output=True, timeout=120)
+    traced = subprocess.run([sys.executable, "-m", "tinyc", "trace", "--limit", "50", str(path)], cwd=ROOT,
+                            input=b"50\n25\n", capture_output=True, timeout=120)
+    assert traced.stdout.rstrip(b"\n ") == run.stdout.replace(b"KILL, stopped by user", b"").rstrip(b"\n ")
+    assert b"entry | main();" in traced.stderr
+
+
+def test_trace_shows_statements_conditions_and_calls():
+    err = tinyc("trace", "examples/gibson/hello.tc").stderr.decode().splitlines()
+    assert "    5 |   int i                              i=0" in err
+    assert "    7 |   while i < 5                        (true)" in err
+    assert "    7 |   while i < 5                        (false)" in err
+    assert "    8 |   i = i + 1                          i=5" in err
+    assert not any("MC 101" in line for line in err)  # the library is not traced without --library
+    calls = tinyc("trace", "--calls", "examples/gibson/fib.tc").stderr.decode()
+    assert "call fib(1)" in calls and "returns 1" in calls
+    lib = tinyc("trace", "--library", "examples/gibson/hello.tc").stderr.decode()
+    assert "lib " in lib and "MC 101" in lib
+
+
+def test_trace_stops_with_the_dialect_report(tmp_path):
+    (tmp_path / "bad.tc").write_bytes(BAD)
+    r = tinyc("trace", "bad.tc", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr.decode().endswith("app line 4 (cursor pr[5545])SYMERR, decl needed\n  i = j + 1\n      ^\n")
 
 
 def test_a_missing_include_is_a_clear_message(tmp_path):

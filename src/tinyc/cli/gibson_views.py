@@ -13,7 +13,7 @@ from ..machine.gibson import StartError
 from ..machine.session import file_sandbox
 from ..machine.shipped import program_path
 
-VIEWS = ("tokens", "parse", "ast", "link", "check")
+VIEWS = ("tokens", "parse", "ast", "link", "check", "trace")
 
 
 def _unavailable(args: argparse.Namespace, why: str) -> int:
@@ -39,6 +39,8 @@ def command(args: argparse.Namespace) -> int:
         return 2
     if args.command == "check":
         return _check(args, g, views)
+    if args.command == "trace":
+        return _trace(args, g.path)
     try:
         if args.command == "tokens":
             text = views.tokens(g, layout=args.layout)
@@ -74,3 +76,15 @@ def _check(args: argparse.Namespace, g, views) -> int:
     print(f"{g.path}: {count} problem{'s' if count != 1 else ''}" if count else f"{g.path}: no problems",
           file=sys.stderr)
     return 1 if found else 0
+
+
+def _trace(args: argparse.Namespace, path: str) -> int:
+    """``tinyc trace``: the program's output on stdout, the trace and any report on stderr."""
+    from ..views.gibson_tracer import run_traced
+    from ..views.tracer import same_destination
+    code = None if args.entry == "main" else args.entry
+    report, status = run_traced(path, code, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls,
+                                args.limit, args.library, same_destination(sys.stdout, sys.stderr), args.memory,
+                                args.max_depth, file_sandbox(args))
+    sys.stderr.write(report)
+    return status

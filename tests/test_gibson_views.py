@@ -114,3 +114,14 @@ def test_a_missing_include_is_a_clear_message(tmp_path):
     (tmp_path / "x.tc").write_bytes(b"#include nowhere.tc\nmain [ ]\n")
     r = tinyc("ast", "x.tc", cwd=tmp_path)
     assert r.returncode == 2 and b"No such file: nowhere.tc" in r.stderr
+
+
+def test_the_highlighter_knows_the_gibson_comments_and_header_lines():
+    from pygments.token import Comment, Operator
+    from tinyc.shell.highlight import TinyCLexer
+    text = "#include pps/library.tc\n#loadMC pifib\nmain [ x = 1 // one\n  y = 4 / 2 /* two\n]\n"
+    tokens = [(t, v) for t, v in TinyCLexer().get_tokens(text) if v.strip()]
+    assert (Comment.Preproc, "#include pps/library.tc") in tokens
+    assert (Comment.Preproc, "#loadMC pifib") in tokens
+    assert (Comment.Single, "// one") in tokens and (Comment.Single, "/* two") in tokens
+    assert (Operator, "/") in tokens

@@ -1,5 +1,5 @@
-"""tinyc tokens|parse|ast|link|check on Gibson-dialect programs (issue 25 item 2, issue 30 part 4), through
-``python -m tinyc`` in a subprocess; trace and compile say in one line that they are not available."""
+"""tinyc tokens|parse|ast|link|check|trace|compile on Gibson-dialect programs (issue 25 item 2, issue 30
+part 4), through ``python -m tinyc`` in a subprocess."""
 
 import subprocess
 import sys
@@ -74,10 +74,21 @@ def test_a_view_of_a_program_that_does_not_scan_gives_the_dialect_report(tmp_pat
     assert r.returncode == 1 and b"error 3023: RBRCERR" in r.stdout
 
 
-def test_compile_says_it_is_not_available():
-    r = tinyc("compile", "examples/gibson/hello.tc")
-    assert r.returncode == 2
-    assert r.stderr.decode().splitlines()[-1] == "tinyc compile: this view is not available for the Gibson dialect"
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_compile_shows_the_gibson_fast_engine_python(path):
+    r = tinyc("compile", str(path))
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.decode()
+    assert "(Gibson dialect)" in out and "# the seed statement" in out and "f_main" in out
+    compile(out, str(path), "exec")  # the factories are Python
+
+
+def test_compile_says_which_functions_fall_back_and_stops_on_a_link_error(tmp_path):
+    out = tinyc("compile", "examples/gibson/fib.tc").stdout.decode()
+    assert "# fib: runs on the reference evaluator (the dialect's fall-back rule)" in out
+    (tmp_path / "unbal.tc").write_bytes(UNBALANCED)
+    r = tinyc("compile", "unbal.tc", cwd=tmp_path)
+    assert r.returncode == 1 and b"RBRCERR" in r.stderr
 
 
 @pytest.mark.parametrize("path", [p for p in EXAMPLES if p.name != "house.tc"], ids=lambda p: p.name)

@@ -13,7 +13,7 @@ from ..machine.gibson import StartError
 from ..machine.session import file_sandbox
 from ..machine.shipped import program_path
 
-VIEWS = ("tokens", "parse", "ast", "link", "check", "trace")
+VIEWS = ("tokens", "parse", "ast", "link", "check", "trace", "compile")
 
 
 def _unavailable(args: argparse.Namespace, why: str) -> int:
@@ -48,6 +48,11 @@ def command(args: argparse.Namespace) -> int:
             text = views.parse_tree(g)
         elif args.command == "ast":
             text = views.ast_dump(g)
+        elif args.command == "compile":
+            from ..views.gibson_compile import generated_python
+            if args.entry != "main":
+                return _unavailable(args, "--entry is not available for the Gibson dialect")
+            text = generated_python(g, args.library)
         else:
             text = views.link_map(g, show_library=args.library)
     except TinyCError as e:

@@ -97,3 +97,15 @@ def test_a_bad_escape_in_the_input_is_one_clear_line(ip, capsys):
     ip.run_cell_magic("tinyc", "--input '\\x'", "main [ pn gn ]\n")
     err = capsys.readouterr().err
     assert err.startswith("--input: ") and "codec" not in err and "Traceback" not in err
+
+
+def test_views_of_a_gibson_cell(ip, capsys):
+    cell = '#include pps/library.tc\n// a comment\nmain [\n  int i\n  while i < 3 [ i = i + 1 ]\n  pl "hi"\n]\n'
+    ip.run_cell_magic("tinyc_tokens", "", cell)
+    assert capsys.readouterr().out.splitlines()[0].split() == ["3:1", "FNAME0", "main", "was", "NAME"]
+    ip.run_cell_magic("tinyc_ast", "", cell)
+    assert "Function main" in capsys.readouterr().out
+    ip.run_cell_magic("tinyc_link", "", cell)
+    assert "library pps/library.tc" in capsys.readouterr().out
+    ip.run_cell_magic("tinyc_parse", "", "#include pps/library.tc\nmain [\n")
+    assert "RBRCERR" in capsys.readouterr().out

@@ -54,6 +54,8 @@ TOOLS = {
     "draw": ("tinyc.cli.draw", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
 }
 
+DIALECT_TOOLS = ("tokens", "parse", "ast", "link", "check", "compile", "trace")  # they take --dialect
+
 EPILOG = """\
 With no command, tinyc starts the tc> shell; tinyc FILE.ipl boots a system file (as tinyc boot FILE).
 A FILE that is not in the current directory is looked up among the programs shipped with tinyc
@@ -102,7 +104,7 @@ def dialect_options(p: argparse.ArgumentParser) -> None:
                         "with your rights (off by default; shipped and installed plug-ins need no switch)")
 
 
-def chosen_dialect(args: argparse.Namespace, path: str | Path) -> str:
+def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "running it") -> str:
     """The dialect to run ``path`` in: --dialect, else gibson for a file starting with #include
     (with a note on stderr), else pc."""
     if getattr(args, "dialect", None):
@@ -116,7 +118,7 @@ def chosen_dialect(args: argparse.Namespace, path: str | Path) -> str:
         return "pc"
     from ..syntax.dialect import detect
     if detect(start) is not None:
-        print(f"tinyc: {path} starts with a #include/#loadMC header line: running it in the Gibson dialect "
+        print(f"tinyc: {path} starts with a #include/#loadMC header line: {doing} in the Gibson dialect "
               "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
         return "gibson"
     return "pc"
@@ -281,6 +283,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             continue
         tool = sub.add_parser(name, help=help_, description=help_, parents=[common])
         tool.set_defaults(tool_module=module)
+        if name in DIALECT_TOOLS:
+            tool.add_argument("--dialect", choices=("pc", "gibson"), default=None,
+                              help="the language: pc or gibson (default: gibson for a file that starts "
+                                   "with #include or #loadMC, else pc)")
         if name == command:
             import importlib
             importlib.import_module(module).add_arguments(tool, name)
@@ -396,7 +402,12 @@ def dispatch(args: argparse.Namespace) -> int:
             if name is not None and name != "-":
                 read_source(name)  # one message for a file that cannot be read, whichever the tool
         import importlib
-        return importlib.import_module(args.tool_module).command(args)
+        module = args.tool_module
+        first = (getattr(args, "files", None) or [getattr(args, "file", None)])[0]
+        if args.command in DIALECT_TOOLS and (args.dialect == "gibson" or first not in (None, "-") and
+                                              chosen_dialect(args, program_path(first), "reading it") == "gibson"):
+            module = "tinyc.cli.gibson_views"
+        return importlib.import_module(module).command(args)
     return cmd_shell(args)
 
 

@@ -227,6 +227,10 @@ class TinyCMagics(Magics):
             "tokens": views.tokens, "parse": views.parse_tree, "ast": views.ast_dump,
             "link": lambda loaded: views.link_map(loaded, show_library=False)}
         function = functions[name]
+        from ..syntax.dialect import detect
+        if statement is None and detect(self.program[:16]) is not None:  # a Gibson program, as `run` tells
+            print(_shown(_with_limit(lambda: self._gibson_view(name, args))), end="")
+            return
 
         def show():
             from ..errors import TinyCError
@@ -236,6 +240,29 @@ class TinyCMagics(Magics):
             except TinyCError as e:
                 return align_report(loaded.report(e))
         print(_shown(_with_limit(show)), end="")
+
+    def _gibson_view(self, name: str, args) -> str:
+        """A stage view of the current program in the Gibson dialect; its #include files are found beside
+        the notebook, as ``tinyc run`` finds them beside the file."""
+        import tempfile
+        from pathlib import Path
+        from ..errors import TinyCError
+        from ..machine.gibson import StartError
+        from ..machine.session import file_sandbox
+        from ..views import gibson_stages as gviews
+        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+            path = Path(tmp) / "cell.tc"
+            path.write_bytes(self.program)
+            try:
+                g = gviews.load(str(path), args.memory, file_sandbox(args, []))
+            except StartError as e:
+                return e.message
+            views = {"tokens": gviews.tokens, "parse": gviews.parse_tree, "ast": gviews.ast_dump,
+                     "link": gviews.link_map}
+            try:
+                return views[name](g)
+            except TinyCError as e:
+                return g.report(e).lstrip("\n")
 
     @line_cell_magic
     def tinyc_tokens(self, line: str, cell: str | None = None):

@@ -18,7 +18,10 @@ from pathlib import Path
 from .. import ast
 from .console import Console
 from ..errors import TinyCError
-from ..syntax.gibson import levels, parse_item, scan, split_top_keywords, tokenize
+from lark import Token
+
+from ..syntax.gibson import TopItem, levels, parse_item, scan, split_top_keywords, tokenize
+from ..syntax.lexer import Level
 from ..syntax.positions import end_of, start_of
 from .interpreter import Machine
 from ..link.linker import link
@@ -52,6 +55,7 @@ class Loaded:
     layout: Layout
     includes: list[str] = field(default_factory=list)
     plugin: str | None = None  # the last #loadMC name: only the last one counts, as in the original
+    parts: list[tuple[str, int]] = field(default_factory=list)  # each library's name and length, in order
 
 
 def header(app: bytes) -> tuple[list[str], list[str]]:
@@ -117,7 +121,7 @@ def load(path: str | Path, code: str | None = None, files: FileSandbox | None = 
         raise StartError("APPERR, app not found\n", 255, stdout=True) from None
     includes, plugin_names = header(app)
     seed = b"[main();]" if code is None else b"[" + code.encode("latin-1") + b"]\n"
-    libs = []
+    libs, parts = [], []
     names: list[str | None] = [*includes] if includes else [None]  # no #include: the dialect's library.tc
     for name in names:
         if name is None:  # the default library: pps/library.tc where an #include of it would find it (1.3,
@@ -133,6 +137,7 @@ def load(path: str | Path, code: str | None = None, files: FileSandbox | None = 
         if not data:
             raise StartError(f"No such file: {name}\n", 1)
         libs.append(data)
+        parts.append((name or "library.tc", len(data)))
     lib = b"".join(libs)
     memory = seed + lib + MARKER + app
     if len(memory) + SLACK > limit:
@@ -140,7 +145,7 @@ def load(path: str | Path, code: str | None = None, files: FileSandbox | None = 
                          f"in the {limit} bytes of program memory (--memory)\n", 2)
     layout = Layout(lib=len(seed), marker=len(seed) + len(lib), app=len(seed) + len(lib) + len(MARKER),
                     end=len(memory))
-    return Loaded(memory, layout, includes, plugin_names[-1] if plugin_names else None)
+    return Loaded(memory, layout, includes, plugin_names[-1] if plugin_names else None, parts)
 
 
 def _read(path: Path, limit: int) -> bytes | None:
@@ -164,6 +169,16 @@ def _bracket_check(memory: bytes, layout: Layout) -> None:
 
 def link_program(m: Machine, loaded: Loaded) -> ast.Block:
     """Scan and link the program memory on ``m``; returns the seed statement."""
+    program, seed = parse_memory(loaded)
+    linked = link(program, 0, loaded.memory, m.allocate, m.engine.evaluate_constant)
+    m.library = linked.tables[0]
+    m.program = linked.tables[1] if len(linked.tables) > 1 else None
+    return seed
+
+
+def scan_memory(loaded: Loaded) -> tuple[str, list[Token], list[TopItem], list[Level]]:
+    """The program memory as text, its tokens (absolute positions), its top-level items and the name
+    levels [program, library] the lexer hack uses.  Raises TinyCError as :func:`parse_memory`."""
     memory, layout = loaded.memory, loaded.layout
     _bracket_check(memory, layout)
     text = memory.decode("latin-1")
@@ -175,7 +190,15 @@ def link_program(m: Machine, loaded: Loaded) -> ast.Block:
     tokens = split_top_keywords(tokens, text)
     items = scan(tokens, layout.lib)
     prog, lib = levels(tokens, items)
-    outer = [prog, lib]
+    return text, tokens, items, [prog, lib]
+
+
+def parse_memory(loaded: Loaded) -> tuple[ast.Program, ast.Block]:
+    """The program memory scanned and parsed as the dialect's linker does (section 1.6): the Program of
+    every library and application item (addresses are program-memory offsets) and the seed statement.
+    Raises TinyCError for a bracket imbalance (1023/2023/3023) or a top level that does not scan."""
+    memory = loaded.memory
+    text, tokens, items, outer = scan_memory(loaded)
     program = ast.Program(0, len(memory), items=[])
     seed = None
     markers = [k for k, it in enumerate(items) if it.kind == "endlibrary"]
@@ -190,10 +213,7 @@ def link_program(m: Machine, loaded: Loaded) -> ast.Block:
             seed = node
         else:
             program.items.append(node)
-    linked = link(program, 0, memory, m.allocate, m.engine.evaluate_constant)
-    m.library = linked.tables[0]
-    m.program = linked.tables[1] if len(linked.tables) > 1 else None
-    return seed if seed is not None else ast.Block(0, 0, body=[])
+    return program, seed if seed is not None else ast.Block(0, 0, body=[])
 
 
 def make_machine(console: Console, engine: str = "reference", memory: int = 1 << 20,

@@ -3,7 +3,8 @@
 The token rules follow reference section 2: ``/*`` comments run to the end of the line, a character
 literal is one byte between single quotes with no escapes (``'\\'`` is a backslash), strings have no
 escapes either.  A name at the start of a line that ends in ``[`` is taken for a function definition,
-which is how tiny-c programs are laid out (the language itself has no keyword for it).
+which is how tiny-c programs are laid out (the language itself has no keyword for it).  The Gibson
+dialect's ``//`` comments and its ``#include``/``#loadMC`` header lines are known too.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class TinyCLexer(RegexLexer):
 
     tokens = {
         "root": [
+            (r"^#(include|loadMC)\b[^\n]*", Comment.Preproc),  # the Gibson dialect's header lines
+            (r"//[^\n]*", Comment.Single),    # the Gibson dialect's comment (in tiny-c/PC no program has //)
             (r"/\*[^\n]*", Comment.Single),
             (r'"[^"\n]*"?', String.Double),    # the closing quote may be missing (NUL after a run)
             (r"'[^'\n]'", String.Char),
@@ -72,6 +75,7 @@ class TinyCStyle(Style):
 
     styles = {
         Comment: "ansibrightblack",
+        Comment.Preproc: "ansimagenta",
         String: "ansigreen",
         Keyword: "bold ansiblue",
         Keyword.Type: "ansicyan",

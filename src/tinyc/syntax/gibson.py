@@ -408,18 +408,27 @@ def _canon_levels(outer: list[Level]) -> list[Level]:
     return out
 
 
-def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]):
-    """The AST of one top-level item: a Function, a Decl or the seed Block.
-
-    A statement that does not parse raises its error when it runs; a function whose header does not
-    parse raises it when it is called."""
+def item_tokens(tokens: list[Token], item: TopItem, text: str, outer: list[Level]) -> tuple[list[Token], list[Token]]:
+    """(the item's tokens as the lexer made them, keywords split off; the tokens its parser reads: classified
+    by the lexer hack and retyped by the dialect's rules).  Layout tokens are in the first list only."""
     part = tokens[item.first:item.last]
     lex_outer = _canon_levels(outer)
     if item.kind in ("func", "seed"):
         functions = {n for level in outer for n, f in level.names.items() if f}
         part = part[:1] + split_keywords(part[1:], text, functions)
     if item.kind == "func":
-        toks = _retype(classify(part, lex_outer), text, _known(part, outer))
+        return part, _retype(classify(part, lex_outer), text, _known(part, outer))
+    return part, _retype(classify(part, lex_outer, statements=True), text, _known(part, outer))
+
+
+def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]):
+    """The AST of one top-level item: a Function, a Decl or the seed Block.
+
+    A statement that does not parse raises its error when it runs; a function whose header does not
+    parse raises it when it is called."""
+    part, toks = item_tokens(tokens, item, text, outer)
+    lex_outer = _canon_levels(outer)
+    if item.kind == "func":
         try:
             return parse_tokens(toks, text, "funcdef", lex_outer)
         except TinyCError as e:
@@ -427,7 +436,6 @@ def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]
             err = ast.ErrorStmt(e.address, e.address, int(e.code), e.address)
             return ast.Function(start_of(first), end_of(last), name=item.name, params=[],
                                 body=ast.Block(end_of(last), end_of(last), body=[]), error=err)
-    toks = _retype(classify(part, lex_outer, statements=True), text, _known(part, outer))
     block = parse_tokens(toks, text, "statements", lex_outer)
     if item.kind == "seed":
         body = block.body[0] if block.body else ast.Block(start_of(part[0]), end_of(part[-1]), body=[])

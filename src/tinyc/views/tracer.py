@@ -278,7 +278,7 @@ class Tracer(Evaluator):
             return super().call(sym, args, node)
         site = self._where(node.pos)
         params = [(p.type, d) for p in fn.params for d in p.names]
-        shown = ", ".join(self._argument(t, d, v) for (t, d), v in zip(params, args))
+        shown = ", ".join(self._argument(t, d, self.shown_value(v)) for (t, d), v in zip(params, args))
         label = f"{sym.name}({shown})"
         self._begin(site or "", "call " + label)
         result = None
@@ -286,8 +286,11 @@ class Tracer(Evaluator):
             result = super().call(sym, args, node)
             return result
         finally:
-            self._end("" if result is None else f"returns {result}", label)
+            self._end("" if result is None else f"returns {self.shown_value(result)}", label)
 
+    def shown_value(self, value) -> int:
+        """A value as a trace line shows it (the Gibson dialect's tracer reads a reference's value)."""
+        return value
 
     def _argument(self, type_: str, d: ast.Declarator, value: int) -> str:
         """An argument as passed: a number; for a ``char`` array parameter also the string it points to."""

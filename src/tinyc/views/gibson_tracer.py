@@ -1,0 +1,107 @@
+"""``tinyc trace`` for the Gibson dialect: its reference evaluator with the tracer's hooks
+(:class:`tinyc.views.tracer.Tracer`), the program laid out and linked as ``tinyc run`` does
+(:mod:`tinyc.machine.gibson`).
+
+The dialect's own ``if`` and ``while`` rules (gibson-dialect.md 3.3) stay those of
+:class:`tinyc.engines.gibson_evaluator.GibsonEvaluator`: the tracer does not re-implement them, it shows a
+statement's header when that statement's condition is evaluated.  Lines are file lines of the application,
+``lib N`` in the libraries (with ``--library``), ``entry`` for the seed ``[main();]``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from .. import ast
+from ..engines.gibson_evaluator import GibsonEvaluator
+from ..errors import TinyCError
+from ..machine import gibson
+from ..machine.gibson_calls import QuietExit
+from ..machine.gibson_files import close_units
+from ..machine.plugins import PluginError, find as find_plugin
+from .tracer import Tracer, TracingConsole
+
+
+class GibsonTracer(Tracer, GibsonEvaluator):
+    """The Gibson reference evaluator reporting statements, conditions and calls to ``emit``."""
+
+    def __init__(self, machine, emit: Callable[[str], None], calls: bool = False, limit: int = 1000,
+                 library: bool = False):
+        super().__init__(machine, emit, calls, limit, library)
+        self.headers: dict[int, ast.If | ast.While] = {}  # id of a condition being tested -> its if or while
+
+    def exec_if(self, node: ast.If) -> None:
+        self.headers[id(node.cond)] = node
+        GibsonEvaluator.exec_if(self, node)  # the dialect's rules, not the tracer's PC loop
+
+    def exec_while(self, node: ast.While) -> None:
+        self.headers[id(node.cond)] = node
+        GibsonEvaluator.exec_while(self, node)
+
+    def eval(self, node: ast.Expr) -> int:
+        stmt = self.headers.get(id(node))
+        if stmt is None:
+            return GibsonEvaluator.eval(self, node)
+        header_end = stmt.then.pos if isinstance(stmt, ast.If) else stmt.body.pos
+        return self._test(stmt, header_end, lambda: GibsonEvaluator.eval(self, node))
+
+    def shown_value(self, value) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return self.rd(value)
+        except TinyCError:
+            return 0
+
+
+def run_traced(path: str, code: str | None, inp, out, trace_out, calls: bool = False, limit: int = 1000, library: bool = False,
+               shared: bool = False, memory: int = 1 << 20, max_depth: int = 1000, files=None):
+    """Run the application ``path`` traced: its ``main``, or the statement ``code`` (as ``tc -r CODE``).  Returns
+    ``(error report or "", status)``: status 0, 1 after a tiny-c error (the report in the dialect's form),
+    2 when the program cannot start (the report then is the message)."""
+    holder: list[GibsonTracer] = []
+
+    def before() -> None:
+        if holder:
+            holder[0]._flush_open()
+    console = TracingConsole(inp, out, before=before)
+
+    def emit(line: str) -> None:
+        console.flush()
+        if shared and console.mid_line:
+            trace_out.write("\n")
+        console.mid_line = False
+        console.fresh = shared
+        trace_out.write(line + "\n")
+        trace_out.flush()
+    try:
+        loaded = gibson.load(path, code, files, memory)
+        plugin = find_plugin(loaded.plugin, Path(path).parent, False) if loaded.plugin else None
+    except gibson.StartError as e:
+        return e.message or f"tinyc: {path}: cannot start\n", 2
+    except PluginError as e:
+        return e.message, 2
+    m = gibson.make_machine(console, "reference", memory, max_depth, False, plugin, files)
+    tracer = GibsonTracer(m, emit, calls, limit, library)
+    holder.append(tracer)
+    m.engine = tracer
+    lay = loaded.layout
+    tracer._texts = [(0, lay.lib, b"", "entry"), (lay.app - 1, lay.end, b"\n" + loaded.memory[lay.app:], ""),
+                     (lay.lib, lay.marker, b"\n" + loaded.memory[lay.lib:lay.marker], "lib ")]
+    m.memory.store(0, loaded.memory)
+    m.top = len(loaded.memory) + gibson.SLACK
+    try:
+        seed = gibson.link_program(m, loaded)
+        with m.deep_stack():
+            tracer.run([seed])
+    except QuietExit:
+        pass
+    except TinyCError as e:
+        return gibson._report(e, m, loaded), 1
+    finally:
+        close_units(m)
+        if console.last != b"\n":
+            console.write(b"\n")
+        console.flush()
+    return "", 0

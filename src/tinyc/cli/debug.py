@@ -13,7 +13,7 @@ from .options import machine_options
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """Options of ``tinyc debug FILE... [--entry NAME]`` and the dialect's options."""
-    from .main import dialect_options
+    from .options import dialect_options
     parser.add_argument("files", nargs="+", metavar="FILE", help="program files, loaded in order")
     parser.add_argument("--entry", default="main", help="statement to run (default: main)")
     dialect_options(parser)

@@ -56,53 +56,11 @@ TOOLS = {
 
 DIALECT_TOOLS = ("tokens", "parse", "ast", "link", "check", "compile", "trace")  # they take --dialect
 
-EPILOG = """\
-With no command, tinyc starts the tc> shell; tinyc FILE.ipl boots a system file (as tinyc boot FILE).
-A FILE that is not in the current directory is looked up among the programs shipped with tinyc
-(bc.tc, bca.tc, hello.tc, ...), so `tinyc run bc.tc --entry bullcow` plays Bulls and Cows anywhere;
-`tinyc run --list` lists them.  Exit status: 0 ok, 1 tiny-c error, 2 usage, 130 interrupted."""
-
-SECURITY = """\
-What a program may do (docs/security.md):
-  by default     it reads and writes files only in the current directory tree, and reads those in
-                 its own directory and tinyc's shipped library and programs; every other file
-                 (absolute paths, ../.., symbolic links out, devices such as /dev/zero, FIFOs) fails
-                 as a missing file does.  It cannot run commands, load Python code beside it or touch
-                 tinyc's cache (#loadMC loads only the shipped and installed plug-ins).
-  --allow-files PATH       adds the tree PATH (read and write); repeatable.
-  --allow-files-anywhere   no file sandbox: it may read and write every file you can.
-  --allow-system           (gibson) system() runs shell commands as you: it may do anything you can.
-  --allow-plugins          (gibson) #loadMC NAME loads NAME.py beside the program: likewise."""
-
-
 class UsageError(ProgramFileError):
     """Bad command-line use: the message is printed after ``tinyc: `` and the exit status is 2."""
 
 
-# ---- finding and reading program files
-
 # ---- running
-
-# The values of `run`'s own options when not given (argparse's defaults, and quick_args's namespace)
-RUN_DEFAULTS = {"entry": "main", "list": False, "dialect": None, "quiet": False, "code": None,
-                "allow_system": False, "allow_plugins": False, "debug": False}
-
-
-def dialect_options(p: argparse.ArgumentParser) -> None:
-    """The options of the Gibson dialect (issue 15, docs/dialects.md)."""
-    p.add_argument("--dialect", choices=("pc", "gibson"), default=RUN_DEFAULTS["dialect"],
-                   help="the language: pc (tiny-c/PC, the default) or gibson (Tom Gibson's tiny-C; "
-                        "chosen by itself for a file that starts with #include)")
-    p.add_argument("-q", "--quiet", action="store_true", default=RUN_DEFAULTS["quiet"], help="gibson: no banner, no done at the end")
-    p.add_argument("-r", dest="code", metavar="CODE", default=RUN_DEFAULTS["code"],
-                   help="gibson: run the statement CODE instead of main()")
-    p.add_argument("--allow-system", action="store_true", default=RUN_DEFAULTS["allow_system"],
-                   help="gibson: let the library's system() run any shell command as you (off by default): "
-                        "the program can then do anything you can; only for programs you trust")
-    p.add_argument("--allow-plugins", action="store_true", default=RUN_DEFAULTS["allow_plugins"],
-                   help="gibson: let #loadMC NAME load NAME.py beside the program: Python code that runs "
-                        "with your rights (off by default; shipped and installed plug-ins need no switch)")
-
 
 def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "running it") -> str:
     """The dialect to run ``path`` in: --dialect, else gibson for a file starting with #include
@@ -251,6 +209,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     fraction of a millisecond in help formatters and message lookups.  ``None`` builds them all, for
     ``--help``."""
     import argparse
+    from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_options
     common = _common()
     parser = argparse.ArgumentParser(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
@@ -303,6 +262,7 @@ def _common() -> argparse.ArgumentParser:
 @lru_cache(maxsize=None)
 def _takes_value() -> frozenset[str]:
     import argparse
+    from .options import dialect_options
     dialect = argparse.ArgumentParser(add_help=False)
     dialect_options(dialect)  # --dialect and -r take a value before the command or file, too
     return frozenset(s for p in (_common(), dialect) for a in p._actions if a.nargs != 0 for s in a.option_strings)
@@ -333,6 +293,7 @@ def quick_args(argv: list[str]) -> argparse.Namespace | None:
     reads.  tests/test_startup.py checks that both give the same namespace."""
     if len(argv) < 2 or argv[0] != "run":
         return None
+    from .options import MACHINE_DEFAULTS, RUN_DEFAULTS
     files, entry = argv[1:], str(RUN_DEFAULTS["entry"])
     if len(files) >= 2 and files[-2] == "--entry":
         files, entry = files[:-2], files[-1]
@@ -341,7 +302,6 @@ def quick_args(argv: list[str]) -> argparse.Namespace | None:
     if not files or entry.startswith("-") or any(f.startswith("-") and f != "-" for f in files):
         return None
     from types import SimpleNamespace
-    from .options import MACHINE_DEFAULTS
     args = SimpleNamespace(command="run", files=files, **{**MACHINE_DEFAULTS, **RUN_DEFAULTS, "entry": entry})
     return args  # type: ignore[return-value]  # the attributes of an argparse.Namespace, which is all it is read for
 

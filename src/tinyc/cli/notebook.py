@@ -57,7 +57,7 @@ def _parser(name: str, entry: bool = False, calls: bool = False, dialect: bool =
         p.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
                        help=f"trace lines to show before the program runs on untraced (default {DEFAULT_LIMIT})")
     if dialect:
-        from .main import dialect_options
+        from .options import dialect_options
         dialect_options(p)
     return p
 

@@ -92,3 +92,43 @@ def unrecognized(parser: argparse.ArgumentParser, command: str | None, extra: li
         words.append(f"{arg!r} (did you mean {close[0]}?)" if close else repr(arg))
     return f"{command + ': ' if command else ''}unrecognized argument{'s' if len(extra) > 1 else ''} {', '.join(words)} " \
            f"(`{where} --help` lists the options)"
+
+
+EPILOG = """\
+With no command, tinyc starts the tc> shell; tinyc FILE.ipl boots a system file (as tinyc boot FILE).
+A FILE that is not in the current directory is looked up among the programs shipped with tinyc
+(bc.tc, bca.tc, hello.tc, ...), so `tinyc run bc.tc --entry bullcow` plays Bulls and Cows anywhere;
+`tinyc run --list` lists them.  Exit status: 0 ok, 1 tiny-c error, 2 usage, 130 interrupted."""
+
+SECURITY = """\
+What a program may do (docs/security.md):
+  by default     it reads and writes files only in the current directory tree, and reads those in
+                 its own directory and tinyc's shipped library and programs; every other file
+                 (absolute paths, ../.., symbolic links out, devices such as /dev/zero, FIFOs) fails
+                 as a missing file does.  It cannot run commands, load Python code beside it or touch
+                 tinyc's cache (#loadMC loads only the shipped and installed plug-ins).
+  --allow-files PATH       adds the tree PATH (read and write); repeatable.
+  --allow-files-anywhere   no file sandbox: it may read and write every file you can.
+  --allow-system           (gibson) system() runs shell commands as you: it may do anything you can.
+  --allow-plugins          (gibson) #loadMC NAME loads NAME.py beside the program: likewise."""
+
+
+# The values of `run`'s own options when not given (argparse's defaults, and quick_args's namespace)
+RUN_DEFAULTS = {"entry": "main", "list": False, "dialect": None, "quiet": False, "code": None,
+                "allow_system": False, "allow_plugins": False, "debug": False}
+
+
+def dialect_options(p: argparse.ArgumentParser) -> None:
+    """The options of the Gibson dialect (issue 15, docs/dialects.md)."""
+    p.add_argument("--dialect", choices=("pc", "gibson"), default=RUN_DEFAULTS["dialect"],
+                   help="the language: pc (tiny-c/PC, the default) or gibson (Tom Gibson's tiny-C; "
+                        "chosen by itself for a file that starts with #include)")
+    p.add_argument("-q", "--quiet", action="store_true", default=RUN_DEFAULTS["quiet"], help="gibson: no banner, no done at the end")
+    p.add_argument("-r", dest="code", metavar="CODE", default=RUN_DEFAULTS["code"],
+                   help="gibson: run the statement CODE instead of main()")
+    p.add_argument("--allow-system", action="store_true", default=RUN_DEFAULTS["allow_system"],
+                   help="gibson: let the library's system() run any shell command as you (off by default): "
+                        "the program can then do anything you can; only for programs you trust")
+    p.add_argument("--allow-plugins", action="store_true", default=RUN_DEFAULTS["allow_plugins"],
+                   help="gibson: let #loadMC NAME load NAME.py beside the program: Python code that runs "
+                        "with your rights (off by default; shipped and installed plug-ins need no switch)")

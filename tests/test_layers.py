@@ -84,3 +84,12 @@ def test_layer_contract_holds():
     r = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "0 broken" in r.stdout
+
+
+def test_no_module_is_over_500_lines():
+    """The house rule (issue 25): a module a reader can hold at once.  Counted on the installed package."""
+    import tinyc
+    package = Path(tinyc.__file__).parent
+    long = {str(p.relative_to(package)): n for p in package.rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > 500}
+    assert long == {}

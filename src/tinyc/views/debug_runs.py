@@ -59,12 +59,12 @@ class PcRunner:
         self.statements = _statements(self.lines, False)
         self.names = self._names()
         raw = workspace.text
-        self.files = [(name, raw[:first].count(b"\n"), len(raw[first:end].rstrip(b"\n").split(b"\n")))
+        self.sources = [(name, raw[:first].count(b"\n"), len(raw[first:end].rstrip(b"\n").split(b"\n")))
                       for name, first, end in workspace.files]
 
     def file_line(self, given: str, line: int) -> int | str:
         """``b FILE:LINE``: the buffer's line number of a line of a file read into it (or why not)."""
-        return file_line(self.files, given, line)
+        return file_line(self.sources, given, line)
 
     def _names(self) -> dict[str, bool]:
         """Function (True) and variable (False) names of the program and the library, from one link."""
@@ -116,7 +116,7 @@ class GibsonRunner:
         app = self.loaded.memory[layout.app:layout.end].decode("latin-1")
         self.lines = {k + 1: line for k, line in enumerate(app.split("\n"))}
         self.statements = _statements(self.lines, True)
-        self.files = [(str(path), 1, len(self.lines))]
+        self.sources = [(str(path), 1, len(self.lines))]
         m, _ = self._machine()
         try:
             gibson.link_program(m, self.loaded)
@@ -126,7 +126,7 @@ class GibsonRunner:
 
     def file_line(self, given: str, line: int) -> int | str:
         """``b FILE:LINE``: the application file's lines are the debugger's (or why not)."""
-        return file_line(self.files, given, line)
+        return file_line(self.sources, given, line)
 
     def canonical(self, name: str) -> str:
         from ..syntax.gibson import canonical

@@ -404,7 +404,8 @@ def cmd_shell(args: argparse.Namespace) -> int:
     """``tinyc`` / ``tinyc shell``: the shell on stdin/stdout; prompt_toolkit when both are terminals."""
     if sys.stdin.isatty() and sys.stdout.isatty():
         from ..shell.terminal import run_terminal
-        return run_terminal(args)
+        from ..views.debug_runs import shell_debugger
+        return run_terminal(args, shell_debugger)
     from ..shell.shell import Shell
     try:
         machine, workspace = boot(args, Console(strip_cr=args.strip_cr, echo=args.echo))

@@ -176,3 +176,12 @@ def debug(runner, console: Console, quiet: bool = False) -> int:
     if runner.gibson and not quiet:
         console.write(BANNER)
     return Debugger(console, runner, quiet).loop()
+
+
+def shell_debugger(shell):
+    """The ``tc>`` shell's ``.debug STATEMENT`` hook for ``shell``: a debugging session of the statement
+    against the program buffer, over the shell's console (the session's ``q`` or end of input returns)."""
+    def run(statement: bytes) -> None:
+        runner = PcRunner(shell.machine, shell.ws, statement.decode("latin-1"))
+        debug(runner, shell.console)
+    return run

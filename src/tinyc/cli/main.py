@@ -51,6 +51,7 @@ TOOLS = {
     "compile": ("tinyc.cli.compile", "print the Python the fast engine generates for a program"),
     "check": ("tinyc.cli.check", "list every syntax error, undeclared name and duplicate definition up front"),
     "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),
+    "dap": ("tinyc.cli.dap", "serve the Debug Adapter Protocol on stdin/stdout, for editors (VS Code...)"),
     "draw": ("tinyc.cli.draw", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
 }
 

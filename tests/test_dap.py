@@ -115,6 +115,8 @@ def test_a_whole_session() -> None:
     assert c.request("variables", variablesReference=caller)["body"]["variables"][0]["value"] == "3"
     assert c.request("evaluate", expression="n*10+total", frameId=frames[0]["id"])["body"]["result"] == "33"
     assert c.request("evaluate", expression="nothere", frameId=frames[0]["id"])["message"] == "no such symbol"
+    assert c.request("evaluate", expression="(", frameId=frames[0]["id"])["message"] == "'(' is not a tiny-c expression"
+    assert not c.request("scopes", frameId=99)["success"]
     # out of fact, then over the next statement, then to the end
     c.request("stepOut", threadId=1)
     c.event("stopped")

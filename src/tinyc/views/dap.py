@@ -271,6 +271,11 @@ class Server:
         self.respond(request, allThreadsContinued=True)
         return "continue"
 
+    def do_pause(self, request: dict, args: dict) -> None:
+        """The adapter reads requests only while the program stands still (one thread): it is paused."""
+        self.stopped_engine()
+        self.respond(request, False, "pause: the program is stopped already")
+
     def _step(self, request: dict, what: str) -> str:
         self.stopped_engine()
         self.respond(request)
@@ -354,6 +359,8 @@ class Server:
             value = d.commands.evaluate(eng, text.strip(), index, symbol=True)
         except TinyCError as e:
             raise DapError("no such symbol" if int(e.code) in (3, 26) else f"tiny-c error {int(e.code)}") from None
+        except ValueError as e:
+            raise DapError(str(e)) from None
         shown = d.commands.symbol_value(eng, value).strip() if isinstance(value, Symbol) else str(value)
         self.respond(request, result=shown, variablesReference=0)
 

@@ -3,7 +3,8 @@
 Each case runs the debugger on a program of tests/debugger with a command file on stdin (the program's
 input lines among the commands, as with Gibson's ``tc -d``) and compares stdout with ``NAME.out``.
 ``mirror`` follows Gibson's documented session (Documents/debugExample.txt of his repository) on a
-program of our own; ``modern`` uses every command of a modern debugger; ``extras`` the long names and the rest; ``bad`` the bad input.
+program of our own; ``modern`` uses every command of a modern debugger; ``extras`` the long names and the rest; ``bad`` the bad input;
+``memory`` ``b FILE:LINE`` and ``x ADDR [N]``, the memory dump.
 Regenerate an ``.out`` after a deliberate change with ``TINYC_REGEN=1 pytest tests/test_debugger.py``.
 """
 
@@ -29,6 +30,8 @@ CASES = {
     "extras_gibson": (["debug", "--dialect", "gibson", "-q", "double_gibson.tc"], "extras_gibson.in"),
     "bad_pc": (["run", "-d", "bad.tc"], "bad.in"),
     "bad_gibson": (["debug", "--dialect", "gibson", "-q", "bad.tc"], "bad.in"),
+    "memory_pc": (["debug", "fact.tc", "double.tc"], "memory.in"),
+    "memory_gibson": (["debug", "-q", "fact_gibson.tc"], "memory_gibson.in"),
 }
 
 

@@ -51,6 +51,7 @@ TOOLS = {
     "compile": ("tinyc.cli.compile", "print the Python the fast engine generates for a program"),
     "check": ("tinyc.cli.check", "list every syntax error, undeclared name and duplicate definition up front"),
     "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),
+    "dap": ("tinyc.cli.dap", "serve the Debug Adapter Protocol on stdin/stdout, for editors (VS Code...)"),
     "draw": ("tinyc.cli.draw", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
 }
 
@@ -375,7 +376,8 @@ def cmd_shell(args: argparse.Namespace) -> int:
     """``tinyc`` / ``tinyc shell``: the shell on stdin/stdout; prompt_toolkit when both are terminals."""
     if sys.stdin.isatty() and sys.stdout.isatty():
         from ..shell.terminal import run_terminal
-        return run_terminal(args)
+        from ..views.debug_runs import shell_debugger
+        return run_terminal(args, shell_debugger)
     from ..shell.shell import Shell
     try:
         machine, workspace = boot(args, Console(strip_cr=args.strip_cr, echo=args.echo))

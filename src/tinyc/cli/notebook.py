@@ -45,6 +45,9 @@ class _Parser(argparse.ArgumentParser):
         raise MagicError("")
 
 
+SEPARATOR = "---"  # %%tinyc --debug: the line between the program and the debugger's commands
+
+
 def _parser(name: str, entry: bool = False, calls: bool = False, dialect: bool = False) -> argparse.ArgumentParser:
     from .options import common_options
     p = _Parser(prog=f"%%{name}", parents=[common_options()], add_help=True)
@@ -59,6 +62,10 @@ def _parser(name: str, entry: bool = False, calls: bool = False, dialect: bool =
     if dialect:
         from .options import dialect_options
         dialect_options(p)
+        p.add_argument("--debug", action="store_true",
+                       help=f"run under the debugger; its commands after a line {SEPARATOR} in the cell or in --commands")
+        p.add_argument("--commands", default=None, metavar="TEXT",
+                       help="the debugger's commands and the program's input lines (\\n ends a line)")
     return p
 
 
@@ -95,6 +102,15 @@ def _input_note(given: str | None, magic: str) -> str:
         return (f"stopped: the program read input, and a notebook cell has none: give it with --input, "
                 f"e.g. %%{magic} --input '21\\n' (\\n ends a line)\n")
     return "stopped: the program read past the end of its --input text (\\n ends a line)\n"
+
+
+def _split_cell(cell: str) -> tuple[str, str | None]:
+    """A ``--debug`` cell's program and the debugger's commands after its first ``---`` line (None: none)."""
+    lines = cell.splitlines(keepends=True)
+    for k, line in enumerate(lines):
+        if line.strip() == SEPARATOR:
+            return "".join(lines[:k]), "".join(lines[k + 1:])
+    return cell, None
 
 
 def _shown(text: str) -> str:
@@ -146,8 +162,15 @@ class TinyCMagics(Magics):
         if cell is None and line.strip() and not line.strip().startswith("-"):
             line = "--entry " + shlex.quote(line.strip())  # %tinyc NAME runs NAME, as %tinyc_trace NAME
         args = self._args(_parser("tinyc", entry=True, dialect=True), line)
+        commands = None
+        if cell is not None and args.debug:
+            cell, commands = _split_cell(cell)
         if cell is not None:
             self.program = cell.encode()
+        if args.debug:
+            return self._debug(args, commands)
+        if args.commands is not None:
+            raise MagicError("--commands: give it with --debug")
         if self._dialect(args) == "gibson":
             return self._run_gibson(args)
         from ..machine.session import boot
@@ -172,6 +195,53 @@ class TinyCMagics(Magics):
         elif err:
             report = "stopped\n" if err == ErrorCode.KILL else align_report(ws.report(err, cursor))
             print(_shown(report), end="", file=sys.stderr)
+
+    def _debug(self, args, commands: str | None) -> None:
+        """``%%tinyc --debug``: a debugging session of the cell's program (:mod:`tinyc.views.debugger`)
+        reading ``commands`` (the cell's, after its ``---`` line) or ``--commands``, as ``tinyc debug``
+        reads its standard input: the program's input lines go among the commands."""
+        from ..views.debug_runs import PcRunner, debug
+        if args.input is not None:
+            raise MagicError("--input: with --debug, the program's input lines go among the debugger's commands")
+        if commands is not None and args.commands is not None:
+            raise MagicError(f"the debugger's commands: give them after a {SEPARATOR} line or with --commands, not both")
+        if commands is None and args.commands is None:
+            raise MagicError(f"%%tinyc --debug: give the debugger's commands after a line {SEPARATOR} in the cell, "
+                             "or with --commands 'b NAME\\nr\\nbt\\nq'")
+        stdin = _input(args.commands) if commands is None else _Input(commands.encode())
+        out = io.BytesIO()
+        console = Console(stdin, out, strip_cr=True)
+        if self._dialect(args) == "gibson":
+            return self._debug_gibson(args, console, out)
+        from ..machine.session import boot
+
+        def run():
+            m, ws = boot(args, console)
+            if not ws.append(self.program.replace(b"\r", b"")):
+                raise MagicError("the program does not fit the program buffer")
+            debug(PcRunner(m, ws, args.entry), console)
+        _with_limit(run)
+        _print_output(out.getvalue())
+
+    def _debug_gibson(self, args, console: Console, out: io.BytesIO) -> None:
+        """``%%tinyc --debug`` of a Gibson-dialect cell, its #include files found as ``_run_gibson`` finds them."""
+        import tempfile
+        from pathlib import Path
+        from ..machine.gibson import StartError
+        from ..machine.plugins import PluginError
+        from ..machine.session import file_sandbox
+        from ..views.debug_runs import GibsonRunner, debug
+        code = args.code if args.code is not None or args.entry == "main" else args.entry
+        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+            path = Path(tmp) / "cell.tc"
+            path.write_bytes(self.program)
+            try:
+                runner = GibsonRunner(path, console, code, args.memory, args.max_depth, args.allow_system,
+                                      args.allow_plugins, file_sandbox(args, []))
+            except (StartError, PluginError) as e:
+                raise MagicError(e.message.strip()) from None
+            _with_limit(lambda: debug(runner, console, args.quiet))
+        _print_output(out.getvalue())
 
     def _dialect(self, args) -> str:
         """--dialect, else gibson for a cell that starts with a #include/#loadMC line (as ``tinyc run``)."""

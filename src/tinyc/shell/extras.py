@@ -22,6 +22,8 @@ TERMINAL_FORMS = [
     (".k", "clear the program buffer (.u brings it back)"),
     (".o file", "open a file in place of the program buffer (.u brings the old one back)"),
     (".= expr", "print the value of an expression, as .pn expr does"),
+    (".debug [stmt]", "run a statement (main) against the program under the debugger: b NAME, r, n, s, p, bt, "
+                      "x ADDR...; q comes back here (help lists its commands)"),
 ]
 
 

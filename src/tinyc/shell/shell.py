@@ -45,6 +45,7 @@ TERMINAL_COMMANDS = {  # on a terminal only: through a pipe these stay what the 
     ".k": "clear the program buffer",
     ".o": "open a file in place of the buffer",
     ".=": "print an expression's value",
+    ".debug": "run a statement under the debugger",
 }
 HELP_FORMS = [
     (".r file", "read (append) a file to the program buffer"),
@@ -106,6 +107,7 @@ class Shell:
         self.interactive = False       # .h, .e, unsaved-edits warning
         self.explain: Callable[[int], None] | None = None  # one line on the meaning of an error number
         self.edit_buffer: Callable[[], None] | None = None  # .e
+        self.debugger: Callable[[bytes], None] | None = None  # .debug STATEMENT (the command line sets it)
         self.dirty = False             # edits not yet written with .w
         self._warned = False
         self.undo: list[tuple[bytes, int, bool]] = []  # (buffer text, current line, dirty) before each edit
@@ -221,6 +223,8 @@ class Shell:
         if chr(line[1]).isdigit():
             self.goto(_number(line[1:], 0))
             return False
+        if self.interactive and self.debugger is not None and line[1:6] == b"debug" and line[6:7] in (b"", b" "):
+            return self.debug(line[6:].strip() or b"main")
         if len(line) > 2 and _alnum(line[2]):
             return self.statement(line[1:])
         letter, rest = chr(line[1]), line[2:]
@@ -364,6 +368,21 @@ class Shell:
         else:
             self.edited()
             self.goto(self.buf.lo)
+
+    def debug(self, text: bytes) -> bool:
+        """``.debug STATEMENT``: run ``text`` (``main`` when none is given) against the program under the
+        debugger (:mod:`tinyc.views.debugger`); the shell goes on when its session ends."""
+        assert self.debugger is not None
+        self.console.flush()
+        try:
+            self.debugger(text)
+        except ExitProgram:
+            self.exited = True
+            return True
+        except KeyboardInterrupt:
+            self.say(b"stopped")
+        self.buf.lo = 0
+        return False
 
     def statement(self, text: bytes) -> bool:
         """``.anything-else``: run ``text`` against the program (MC 11); True if it ended the interpreter."""

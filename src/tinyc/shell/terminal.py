@@ -311,8 +311,9 @@ def edit_in_editor(shell: Shell) -> None:
     shell.status()
 
 
-def run_terminal(args: argparse.Namespace) -> int:
-    """The shell on the user's terminal."""
+def run_terminal(args: argparse.Namespace, debugger=None) -> int:
+    """The shell on the user's terminal; ``debugger(shell)`` (from the command line, which may use the
+    debugger's layer) gives the hook that runs ``.debug STATEMENT``."""
     from ..machine.session import boot
     console = TerminalConsole(strip_cr=args.strip_cr)
     try:
@@ -321,4 +322,6 @@ def run_terminal(args: argparse.Namespace) -> int:
         return 130
     shell = Shell(machine, workspace)
     attach(shell, console)
+    if debugger is not None:
+        shell.debugger = debugger(shell)
     return shell.loop()

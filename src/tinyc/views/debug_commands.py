@@ -13,7 +13,8 @@ from .debug_state import USAGE, Breakpoint, Quit, Restart, Watch
 
 HELP = """\
 commands (Gibson's letters, then the long names; an unknown command prints the short usage):
-  b, break NAME|LINE [if EXPR]   breakpoint on a function (at its call) or a line; EXPR a tiny-c condition
+  b, break NAME|LINE [if EXPR]   breakpoint on a function (at its call) or a line (FILE:LINE: a line of
+                                 one of the program files); EXPR a tiny-c condition
   tbreak NAME|LINE [if EXPR]     a breakpoint that is deleted when it stops the program once
   i, info [breakpoints|frames|watch|display]   list breakpoints; frames: the value space
   delete [N...], disable N..., enable N...     breakpoints and watches by number (delete: all)
@@ -27,9 +28,11 @@ commands (Gibson's letters, then the long names; an unknown command prints the s
   p, print EXPR                  a variable (a char array as its text) or any tiny-c expression
   display EXPR                   print EXPR at every stop (undisplay N drops it)
   watch EXPR                     stop when EXPR's value changes, showing the old and the new value
+  x ADDR [N]                     N bytes (16) of memory from ADDR (a number, a variable or an expression):
+                                 hex, text, ints and the symbol that owns them
   list [LINE]                    ten lines of the program around the stop or LINE
   ?, help                        the short usage, this list
-  x, q, quit                     exit
+  x, q, quit                     exit (x with an address dumps memory)
 """
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
@@ -54,7 +57,7 @@ class Commands:
             line = d.read()
             word, _, rest = line.partition(" ")
             rest = rest.strip()
-            if word in ("x", "q", "quit", "exit"):
+            if word in ("q", "quit", "exit") or (word == "x" and not rest):  # x ADDR: the memory dump
                 d.leaving = True
                 raise Quit()
             if word in ("r", "c", "continue", "run"):
@@ -215,12 +218,20 @@ class Commands:
             self.say("b needs a function name or a line number\n")
             return
         names = d.names()
+        where, colon, number = spec.rpartition(":")
+        place = spec if colon else ""
+        if colon and where and number.isdigit():  # b FILE:LINE
+            found = d.runner.file_line(where, int(number))
+            if isinstance(found, str):
+                self.say(f"{found}: no breakpoint set\n")
+                return
+            spec = str(found)
         if spec.isdigit():
             line = int(spec)
             if not d.has_statement(line):
                 self.say(f"line {line} has no statement\n")
                 return
-            new = dict(line=line)
+            new = dict(line=line, place=place)
         elif NAME.match(spec):
             name = d.canonical(spec)
             if not names.get(name):
@@ -375,6 +386,31 @@ class Commands:
             if number in lines:
                 self.say(f"{'->' if number == here else '  '}{number:4d}  {lines[number]}\n")
 
+    def examine(self, rest: str) -> None:
+        """``x ADDR [N]``: N bytes (16) of the memory from ADDR, a number, a variable (its storage) or any
+        tiny-c expression (its value taken as an address), in the selected frame."""
+        from .debug_memory import DEFAULT, dump
+        d = self.d
+        eng = d.engine
+        expr, count = rest, DEFAULT
+        head, _, tail = rest.rpartition(" ")
+        if head.strip() and tail.isdigit():
+            expr, count = head.strip(), int(tail)
+        if not expr:
+            self.say("x needs an address: x ADDR [N]\n")
+            return
+        index = len(eng.frames) - 1 - d.selected
+        function = [s for t in (eng.m.program, eng.m.library) for s in (t or ()) if s.kind == "func"
+                    and s.name == d.canonical(expr)] if NAME.match(expr) else []
+        try:
+            value = function[0] if function else self.evaluate(eng, expr, index, symbol=True)
+        except (TinyCError, ValueError):
+            self.say("no such symbol\n" if NAME.match(expr) else f"x: {expr} is not an address\n")
+            return
+        start = value.address if isinstance(value, Symbol) else eng.mem.address(value)
+        frames = [(info, self.frame_at(eng, k)) for k, info in enumerate(eng.frames) if k > 0]
+        self.say(dump(eng, frames, start, count, (d.places.first, d.places.end)))
+
     def help(self, rest: str) -> None:
         self.say(HELP)
 
@@ -387,6 +423,6 @@ COMMANDS = {
     "bt": Commands.backtrace, "where": Commands.backtrace, "backtrace": Commands.backtrace,
     "up": Commands.up, "down": Commands.down, "watch": Commands.watch,
     "display": Commands.display, "undisplay": Commands.undisplay,
-    "list": Commands.list_, "l": Commands.list_, "help": Commands.help,
+    "list": Commands.list_, "l": Commands.list_, "help": Commands.help, "x": Commands.examine,
 }
-RUNNING = {"backtrace", "up", "down", "watch", "frames"}
+RUNNING = {"backtrace", "up", "down", "watch", "frames", "examine"}

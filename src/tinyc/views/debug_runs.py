@@ -19,6 +19,24 @@ from .debugger import Debugger, Places, pc_reporter
 COMMENT = re.compile(r"/\*.*|//.*")
 
 
+def same_file(given: str, name: str) -> bool:
+    """Whether ``given`` (as typed after ``b``) names the file ``name``: the same path, or its last parts."""
+    g, n = Path(given).as_posix(), Path(name).as_posix()
+    return g == n or n.endswith("/" + g) or Path(g).name == g and Path(n).name == g
+
+
+def file_line(files: list[tuple[str, int, int]], given: str, line: int) -> int | str:
+    """The program's line number of ``line`` of the file ``given`` among ``files`` (name, first line in
+    the program, line count), or the reason there is none (a message)."""
+    found = [f for f in files if same_file(given, f[0])]
+    if not found:
+        return f"no program file {given}" + (f" (the files: {', '.join(f[0] for f in files)})" if files else "")
+    name, first, count = found[0]
+    if not 1 <= line <= count:
+        return f"{name} has no line {line} (it has {count})"
+    return first + line - 1
+
+
 def _statements(lines: dict[int, str], gibson: bool) -> set[int]:
     """The lines that hold something other than blanks and comments."""
     out = set()
@@ -40,6 +58,13 @@ class PcRunner:
         self.lines = {k: line for k, line in enumerate(text.split("\n")) if k > 0}
         self.statements = _statements(self.lines, False)
         self.names = self._names()
+        raw = workspace.text
+        self.sources = [(name, raw[:first].count(b"\n"), len(raw[first:end].rstrip(b"\n").split(b"\n")))
+                      for name, first, end in workspace.files]
+
+    def file_line(self, given: str, line: int) -> int | str:
+        """``b FILE:LINE``: the buffer's line number of a line of a file read into it (or why not)."""
+        return file_line(self.sources, given, line)
 
     def _names(self) -> dict[str, bool]:
         """Function (True) and variable (False) names of the program and the library, from one link."""
@@ -91,12 +116,17 @@ class GibsonRunner:
         app = self.loaded.memory[layout.app:layout.end].decode("latin-1")
         self.lines = {k + 1: line for k, line in enumerate(app.split("\n"))}
         self.statements = _statements(self.lines, True)
+        self.sources = [(str(path), 1, len(self.lines))]
         m, _ = self._machine()
         try:
             gibson.link_program(m, self.loaded)
         except TinyCError:
             pass
         self.names = {s.name: s.kind == "func" for table in (m.library, m.program) if table is not None for s in table}
+
+    def file_line(self, given: str, line: int) -> int | str:
+        """``b FILE:LINE``: the application file's lines are the debugger's (or why not)."""
+        return file_line(self.sources, given, line)
 
     def canonical(self, name: str) -> str:
         from ..syntax.gibson import canonical
@@ -146,3 +176,12 @@ def debug(runner, console: Console, quiet: bool = False) -> int:
     if runner.gibson and not quiet:
         console.write(BANNER)
     return Debugger(console, runner, quiet).loop()
+
+
+def shell_debugger(shell):
+    """The ``tc>`` shell's ``.debug STATEMENT`` hook for ``shell``: a debugging session of the statement
+    against the program buffer, over the shell's console (the session's ``q`` or end of input returns)."""
+    def run(statement: bytes) -> None:
+        runner = PcRunner(shell.machine, shell.ws, statement.decode("latin-1"))
+        debug(runner, shell.console)
+    return run

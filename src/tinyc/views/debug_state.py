@@ -29,10 +29,11 @@ class Breakpoint:
     temporary: bool = False
     enabled: bool = True
     hits: int = 0
+    place: str = ""  # FILE:LINE as given, for a line breakpoint set so
 
     @property
     def label(self) -> str:
-        return self.name or f"line {self.line}"
+        return self.name or self.place or f"line {self.line}"
 
 
 @dataclass

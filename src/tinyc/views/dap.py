@@ -1,0 +1,370 @@
+"""``tinyc dap``: the debugger of :mod:`tinyc.views.debugger` served over the Debug Adapter Protocol, for
+editors (issue 27 item 4).  Messages are framed by :mod:`tinyc.views.dap_wire` on the adapter's standard
+input and output; the program's own input is the ``input`` text given to ``launch``, its output goes to
+the client as ``output`` events.
+
+One thread: the program runs inside the ``configurationDone`` request, and whenever it stops (a
+breakpoint, a step, an error) the adapter reads and answers requests (``stackTrace``, ``scopes``,
+``variables``, ``evaluate``...) until one resumes it (``continue``, ``next``, ``stepIn``, ``stepOut``) or
+ends the session (``disconnect``).  Frames are numbered by their place in the engine's call stack (0: the
+entry statement), variable references are 1 for the globals and 1000 + the frame's number for its locals.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import BinaryIO, Callable
+
+from ..errors import TinyCError
+from ..link.symbols import Symbol
+from .dap_wire import Malformed, read_message, write_message
+from .debug_state import Breakpoint, Quit, Restart
+from .debugger import Debugger
+
+GLOBALS = 1
+LOCALS = 1000
+CAPABILITIES: dict[str, object] = {"supportsConfigurationDoneRequest": True, "supportsConditionalBreakpoints": True,
+                "supportsEvaluateForHovers": True, "supportTerminateDebuggee": True}
+
+
+class DapError(Exception):
+    """A request that cannot be done: its message goes back in an error response."""
+
+
+class _Output(io.RawIOBase):
+    """The program's output stream: each write is an ``output`` event."""
+
+    def __init__(self, send: Callable[[str], None]):
+        self.send = send
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        if data:
+            self.send(bytes(data).decode("latin-1"))
+        return len(data)
+
+
+class DapDebugger(Debugger):
+    """The debugger with the adapter in place of the command line: stops answer requests."""
+
+    def __init__(self, console, runner, server: "Server"):
+        super().__init__(console, runner, quiet=True)
+        self.server = server
+
+    def say(self, text: str) -> None:
+        """The command line's messages (where a step stopped...) are the editor's to show: dropped."""
+
+    def pause(self, eng) -> None:
+        self.selected = 0
+        reason = "step" if self.mode in ("step", "next", "finish") else "breakpoint"
+        self.server.stopped(reason)
+        self.at_entry = None
+
+    def failed(self, eng, error: TinyCError) -> None:
+        self.reported = True
+        self.server.output(self.report(error), "stderr")
+        self.server.stopped("exception", error=True, text=f"tiny-c error {int(error.code)}")
+
+    def finished(self, error: TinyCError | None) -> None:
+        self.console.flush()
+        if error is not None and not self.reported:
+            self.server.output(self.report(error), "stderr")
+        self.server.event("exited", exitCode=0 if error is None else 1)
+        self.server.event("terminated")
+
+
+class Server:
+    """One adapter session over ``inp``/``out``; ``make_runner(arguments, console)`` makes the runner of
+    :mod:`tinyc.views.debug_runs` for a ``launch`` request's arguments (raises DapError)."""
+
+    def __init__(self, inp: BinaryIO, out: BinaryIO, make_runner):
+        self.inp, self.out, self.make_runner = inp, out, make_runner
+        self.seq = 0
+        self.debugger: DapDebugger | None = None
+        self.program = ""
+        self.pending: dict[str, list[dict]] = {}  # setBreakpoints before launch, by source path
+        self.running = False
+        self.error_stop = False
+
+    # ---- sending
+
+    def send(self, message: dict) -> None:
+        self.seq += 1
+        write_message(self.out, {"seq": self.seq, **message})
+
+    def event(self, name: str, **body) -> None:
+        self.send({"type": "event", "event": name, **({"body": body} if body else {})})
+
+    def respond(self, request: dict, success: bool = True, message: str = "", **body) -> None:
+        reply = {"type": "response", "request_seq": request.get("seq", 0) if isinstance(request.get("seq"), int)
+                 else 0, "command": str(request.get("command", "")), "success": success}
+        if message:
+            reply["message"] = message
+        if body:
+            reply["body"] = body
+        self.send(reply)
+
+    def output(self, text: str, category: str = "stdout") -> None:
+        if text:
+            self.event("output", category=category, output=text)
+
+    # ---- reading
+
+    def serve(self) -> int:
+        """Answer requests until ``disconnect`` or the end of the input; returns the exit status (0)."""
+        try:
+            while self.next_request() != "disconnect":
+                pass
+        except Quit:
+            pass
+        return 0
+
+    def next_request(self) -> str:
+        """Read and answer one request; returns what it asks of a stopped program ("" for nothing)."""
+        try:
+            request = read_message(self.inp)
+        except Malformed as e:
+            self.respond({}, False, f"malformed message: {e}")
+            return ""
+        if request is None:
+            return "disconnect"
+        command = request.get("command")
+        handler = getattr(self, f"do_{command}", None) if isinstance(command, str) and command.isidentifier() else None
+        if request.get("type") != "request" or handler is None:
+            self.respond(request, False, f"unknown request {command!r}" if request.get("type") == "request"
+                         else "not a request")
+            return ""
+        args = request.get("arguments") or {}
+        try:
+            if not isinstance(args, dict):
+                raise DapError("arguments must be an object")
+            return handler(request, args) or ""
+        except DapError as e:
+            self.respond(request, False, str(e))
+        except (Quit, Restart):
+            raise
+        except (TinyCError, KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            self.respond(request, False, f"{command}: {type(e).__name__}: {e}")
+        return ""
+
+    def stopped(self, reason: str, error: bool = False, text: str = "") -> None:
+        """The program stopped: tell the client, then answer requests until one resumes or ends it."""
+        d = self.debugger
+        assert d is not None
+        d.console.flush()
+        body = {"reason": reason, "threadId": 1, "allThreadsStopped": True}
+        if text:
+            body["text"] = text
+        self.event("stopped", **body)
+        self.error_stop = error
+        while True:
+            what = self.next_request()
+            if what == "disconnect":
+                d.leaving = True
+                raise Quit()
+            if what and self.resume(what, error):
+                self.error_stop = False
+                return
+
+    def resume(self, what: str, error: bool) -> bool:
+        d = self.debugger
+        assert d is not None and d.engine is not None
+        frames = d.engine.frames
+        if error or what == "continue":
+            d.mode = "run"
+        elif what == "next":
+            d.mode, d.depth = "next", len(frames)
+        elif what == "stepIn":
+            d.mode = "step"
+        elif len(frames) > 1:  # stepOut: until this call returns
+            d.mode, d.target = "finish", frames[-1]
+        else:
+            d.mode = "run"
+        return True
+
+    # ---- requests before the run
+
+    def do_initialize(self, request: dict, args: dict) -> None:
+        self.respond(request, True, "", **CAPABILITIES)
+
+    def do_launch(self, request: dict, args: dict) -> None:
+        if self.debugger is not None:
+            raise DapError("launch: a program is already launched")
+        program = args.get("program")
+        if not isinstance(program, str) or not program:
+            raise DapError("launch: give the program file as 'program'")
+        text = args.get("input", "")
+        if not isinstance(text, str):
+            raise DapError("launch: 'input' must be a string")
+        from ..machine.console import Console
+        console = Console(io.BytesIO(text.encode("utf-8")), _Output(self.output), strip_cr=True)  # type: ignore[arg-type]
+        runner = self.make_runner(args, console)
+        self.debugger = DapDebugger(console, runner, self)
+        self.program = str(Path(program).resolve())
+        self.respond(request)
+        for path, wanted in self.pending.items():
+            self.set_breakpoints(path, wanted)
+        self.event("initialized")
+
+    def do_setBreakpoints(self, request: dict, args: dict) -> None:
+        path = str(Path(args["source"]["path"]).resolve())
+        wanted = args.get("breakpoints") or [{"line": n} for n in args.get("lines") or []]
+        if self.debugger is None:
+            self.pending[path] = wanted
+            self.respond(request, breakpoints=[{"verified": False, "line": b.get("line", 0)} for b in wanted])
+            return
+        self.respond(request, breakpoints=self.set_breakpoints(path, wanted))
+
+    def set_breakpoints(self, path: str, wanted: list[dict]) -> list[dict]:
+        """Replace the line breakpoints of the file ``path``; each answer says whether it was set."""
+        d = self.debugger
+        assert d is not None
+        d.breaks = [b for b in d.breaks if b.place != path]
+        answers = []
+        for spec in wanted:
+            line, cond = int(spec.get("line", 0)), str(spec.get("condition") or "")
+            found = d.runner.file_line(path, line)
+            if isinstance(found, str) or not d.has_statement(found):
+                answers.append({"verified": False, "line": line, "message": found if isinstance(found, str)
+                                else f"line {line} has no statement"})
+                continue
+            d.numbers += 1
+            d.breaks.append(Breakpoint(d.numbers, line=found, cond=cond, place=path))
+            answers.append({"id": d.numbers, "verified": True, "line": line})
+        return answers
+
+    def do_setExceptionBreakpoints(self, request: dict, args: dict) -> None:
+        self.respond(request, breakpoints=[])
+
+    def do_configurationDone(self, request: dict, args: dict) -> None:
+        d = self.debugger
+        if d is None:
+            raise DapError("configurationDone: launch first")
+        if self.running:
+            raise DapError("configurationDone: the program has run")
+        self.respond(request)
+        self.running = True
+        d.run()
+
+    def do_disconnect(self, request: dict, args: dict) -> str:
+        self.respond(request)
+        return "disconnect"
+
+    do_terminate = do_disconnect
+
+    def do_threads(self, request: dict, args: dict) -> None:
+        self.respond(request, threads=[{"id": 1, "name": "main"}])
+
+    # ---- requests while stopped
+
+    def stopped_engine(self):
+        d = self.debugger
+        if d is None or d.engine is None:
+            raise DapError("the program is not stopped")
+        return d, d.engine
+
+    def do_continue(self, request: dict, args: dict) -> str:
+        self.stopped_engine()
+        self.respond(request, allThreadsContinued=True)
+        return "continue"
+
+    def do_pause(self, request: dict, args: dict) -> None:
+        """The adapter reads requests only while the program stands still (one thread): it is paused."""
+        self.stopped_engine()
+        self.respond(request, False, "pause: the program is stopped already")
+
+    def _step(self, request: dict, what: str) -> str:
+        self.stopped_engine()
+        self.respond(request)
+        return what
+
+    def do_next(self, request: dict, args: dict) -> str:
+        return self._step(request, "next")
+
+    def do_stepIn(self, request: dict, args: dict) -> str:
+        return self._step(request, "stepIn")
+
+    def do_stepOut(self, request: dict, args: dict) -> str:
+        return self._step(request, "stepOut")
+
+    def where(self, pos: int) -> tuple[str | None, int]:
+        """The file and the line in it of the address ``pos`` (None: the library or the typed entry)."""
+        d = self.debugger
+        assert d is not None and d.places is not None
+        if not d.places.in_program(pos):
+            return None, 0
+        line = d.places.source_line(pos)
+        for name, first, count in d.runner.sources:
+            if first <= line < first + count:
+                return str(Path(name).resolve()), line - first + 1
+        return None, line
+
+    def do_stackTrace(self, request: dict, args: dict) -> None:
+        d, eng = self.stopped_engine()
+        frames = []
+        for index in range(len(eng.frames) - 1, -1, -1):
+            info = eng.frames[index]
+            path, line = self.where(info.pos)
+            frame = {"id": index, "name": info.name or "(entry)", "line": line, "column": 1 if line else 0}
+            if path is not None:
+                frame["source"] = {"name": Path(path).name, "path": path}
+            else:
+                frame["presentationHint"] = "subtle"
+            frames.append(frame)
+        self.respond(request, stackFrames=frames, totalFrames=len(frames))
+
+    def do_scopes(self, request: dict, args: dict) -> None:
+        d, eng = self.stopped_engine()
+        index = self.frame_index(args.get("frameId", len(eng.frames) - 1))
+        scopes = [{"name": "Globals", "variablesReference": GLOBALS, "expensive": False}]
+        if index > 0:
+            scopes.insert(0, {"name": "Locals", "variablesReference": LOCALS + index, "expensive": False})
+        self.respond(request, scopes=scopes)
+
+    def frame_index(self, value) -> int:
+        d, eng = self.stopped_engine()
+        if not isinstance(value, int) or not 0 <= value < len(eng.frames):
+            raise DapError(f"no frame {value!r}")
+        return value
+
+    def do_variables(self, request: dict, args: dict) -> None:
+        d, eng = self.stopped_engine()
+        ref = args.get("variablesReference")
+        if ref == GLOBALS:
+            symbols = [s for s in (eng.m.program or ()) if s.kind == "var"]
+        elif isinstance(ref, int) and ref > LOCALS:
+            frame = d.commands.frame_at(eng, self.frame_index(ref - LOCALS))
+            symbols = list(frame.locals.values()) if frame is not None else []
+        else:
+            raise DapError(f"no variables {ref!r}")
+        self.respond(request, variables=[self.variable(eng, s) for s in symbols])
+
+    def variable(self, eng, s: Symbol) -> dict:
+        d = self.debugger
+        assert d is not None
+        dims = f"({s.length - 1})" if s.array else ""
+        return {"name": s.name, "value": d.commands.symbol_value(eng, s).strip(), "type": f"{s.type}{dims}",
+                "variablesReference": 0, "memoryReference": str(s.address)}
+
+    def do_evaluate(self, request: dict, args: dict) -> None:
+        d, eng = self.stopped_engine()
+        text = args.get("expression")
+        if not isinstance(text, str) or not text.strip():
+            raise DapError("evaluate: give an expression")
+        index = self.frame_index(args["frameId"]) if "frameId" in args else len(eng.frames) - 1
+        try:
+            value = d.commands.evaluate(eng, text.strip(), index, symbol=True)
+        except TinyCError as e:
+            raise DapError("no such symbol" if int(e.code) in (3, 26) else f"tiny-c error {int(e.code)}") from None
+        except ValueError as e:
+            raise DapError(str(e)) from None
+        shown = d.commands.symbol_value(eng, value).strip() if isinstance(value, Symbol) else str(value)
+        self.respond(request, result=shown, variablesReference=0)
+
+
+def serve(inp: BinaryIO, out: BinaryIO, make_runner) -> int:
+    """Run one adapter session (see :class:`Server`); returns the exit status (0)."""
+    return Server(inp, out, make_runner).serve()

@@ -14,7 +14,7 @@ from .options import machine_options
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """Options of ``tinyc dap``: the dialect's options and the machine options."""
-    from .main import dialect_options
+    from .options import dialect_options
     dialect_options(parser)
     machine_options(parser)
 

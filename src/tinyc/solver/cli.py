@@ -126,7 +126,17 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game(s, strategy=False)
     s.add_argument("a")
     s.add_argument("b")
+
+    c = sub.add_parser("completion", help='print a shell completion script: eval "$(tinyc-solver completion bash)"')
+    c.add_argument("shell", choices=("bash", "zsh", "tcsh"), metavar="SHELL", help="bash, zsh or tcsh")
     return p
+
+
+def cmd_completion(args) -> int:
+    """``completion SHELL``: the shell completion script of this command line, made by shtab."""
+    import shtab
+    sys.stdout.write(shtab.complete(build_parser(), shell=args.shell))
+    return 0
 
 
 # ---- commands -------------------------------------------------------------------------------
@@ -327,14 +337,14 @@ def cmd_play(args) -> int:
 
 
 COMMANDS = {"evaluate": cmd_evaluate, "play": cmd_play, "hint": cmd_hint, "tree": cmd_tree,
-            "score": cmd_score}
+            "score": cmd_score, "completion": cmd_completion}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``tinyc-solver``; returns the exit status."""
     try:
         args = build_parser().parse_args(argv)
-        if args.game is None and not getattr(args, "tree", None):
+        if getattr(args, "game", "") is None and not getattr(args, "tree", None):
             args.game = DEFAULT_GAME
         return COMMANDS[args.command](args)
     except (UsageError, ValueError, RuntimeError) as exc:  # GameError is a ValueError;

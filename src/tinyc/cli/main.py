@@ -53,6 +53,7 @@ TOOLS = {
     "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),
     "dap": ("tinyc.cli.dap", "serve the Debug Adapter Protocol on stdin/stdout, for editors (VS Code...)"),
     "draw": ("tinyc.cli.draw", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
+    "fmt": ("tinyc.cli.fmt", "re-indent tiny-c source by its [ ] blocks: tinyc fmt FILE... [--check]"),
     "completion": ("tinyc.cli.completion", "print a shell completion script: eval \"$(tinyc completion bash)\""),
 }
 

@@ -1,0 +1,98 @@
+"""A conservative formatter for tiny-c source (``tinyc fmt``): each line re-indented by its ``[ ]`` depth.
+
+Only the blanks at the two ends of a line change: a line gets two spaces per open ``[`` block (one level
+less when it starts with ``]``), and loses its trailing blanks.  Every token, comment and string stays as it
+was.  Brackets inside a string, a character constant or a comment do not count; the lexical rules are those
+of the dialect's grammar (grammar.lark, grammar_gibson.lark):
+
+- tiny-c/PC: a string ends at ``"`` (or a NUL) on its line, a character constant at ``'`` on its line, and
+  ``/*`` comments to the end of the line; an unmatched quote is a single stray character.
+- Gibson: a string may run over several lines (the lines it covers are left exactly as they are), a
+  character constant is one character between quotes, comments are ``//`` or ``/*`` to the end of the
+  line, and a line that starts with ``#`` (``#include``) keeps its leading blanks.
+
+The text is handled as Latin-1 so that any byte survives.  A file whose brackets do not balance, or whose
+Gibson string is never closed, is not formatted: :class:`FormatError` says where."""
+
+from __future__ import annotations
+
+import re
+
+INDENT = "  "
+BLANKS = " \t"
+
+# What can hide a bracket, per dialect: strings, character constants, comments (the grammars' terminals).
+_HIDING = {
+    "pc": re.compile(r'"[^"\x00\n]*["\x00]|\'[^\'\n]*\'|/\*[^\n]*'),
+    "gibson": re.compile(r'"[^"\x00]*["\x00]|\'[\s\S]\'|/[/*][^\n\r]*'),
+}
+
+
+class FormatError(ValueError):
+    """The text cannot be formatted safely; ``line`` is the 1-based line the problem is on."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+def _brackets(text: str, dialect: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The offsets of the ``[`` and ``]`` that count (their character, +1 or -1), and the spans
+    (start, end) of the multi-line strings, in ``text``."""
+    hiding = _HIDING[dialect]
+    marks: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c in "\"'/":
+            m = hiding.match(text, i)
+            if m:
+                if "\n" in m.group():
+                    spans.append(m.span())
+                i = m.end()
+                continue
+            if c == '"' and dialect == "gibson":
+                raise FormatError(text.count("\n", 0, i) + 1, 'a string (") that is never closed')
+        elif c in "[]":
+            marks.append((i, 1 if c == "[" else -1))
+        i += 1
+    return marks, spans
+
+
+def format_source(text: str, dialect: str = "pc") -> str:
+    """``text`` (tiny-c source in ``dialect``, "pc" or "gibson") re-indented: two spaces per open
+    ``[ ]`` block, trailing blanks dropped; line ends (``\\n``, ``\\r\\n``) kept.  Raises FormatError for
+    unbalanced brackets or an unclosed Gibson string.  Formatting the result again gives it unchanged."""
+    marks, spans = _brackets(text, dialect)
+    out: list[str] = []
+    depth, at, start = 0, 0, 0
+    for number, line in enumerate(text.split("\n"), 1):
+        end = start + len(line)
+        body, cr = (line[:-1], "\r") if line.endswith("\r") else (line, "")
+        begins_inside = any(s < start <= e - 1 for s, e in spans)
+        ends_inside = any(s <= end < e for s, e in spans)
+        opening_depth = depth
+        leading_closers = 0
+        counting = True
+        while at < len(marks) and marks[at][0] < end:
+            offset, step = marks[at]
+            if counting and step < 0 and text[start:offset].strip(BLANKS + "]") == "":
+                leading_closers += 1
+            else:
+                counting = False
+            depth += step
+            if depth < 0:
+                raise FormatError(number, "a ] with no [ open")
+            at += 1
+        if not ends_inside:
+            body = body.rstrip(BLANKS)
+        if not begins_inside and body.strip(BLANKS) and not body.lstrip(BLANKS).startswith("#"):
+            body = INDENT * max(0, opening_depth - leading_closers) + body.lstrip(BLANKS)
+        elif not begins_inside and not body.strip(BLANKS):
+            body = ""
+        out.append(body + cr)
+        start = end + 1
+    if depth:
+        raise FormatError(text.count("\n") + 1, f"{depth} [ never closed")
+    return "\n".join(out)

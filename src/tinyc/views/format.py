@@ -9,7 +9,8 @@ of the dialect's grammar (grammar.lark, grammar_gibson.lark):
   ``/*`` comments to the end of the line; an unmatched quote is a single stray character.
 - Gibson: a string may run over several lines (the lines it covers are left exactly as they are), a
   character constant is one character between quotes, comments are ``//`` or ``/*`` to the end of the
-  line, and a line that starts with ``#`` (``#include``) keeps its leading blanks.
+  line, and a line that starts with ``#`` (``#include NAME``) is kept exactly: the blanks after the name
+  are part of it.
 
 The text is handled as Latin-1 so that any byte survives.  A file whose brackets do not balance, or whose
 Gibson string is never closed, is not formatted: :class:`FormatError` says where."""
@@ -85,9 +86,10 @@ def format_source(text: str, dialect: str = "pc") -> str:
             if depth < 0:
                 raise FormatError(number, "a ] with no [ open")
             at += 1
-        if not ends_inside:
+        header = dialect == "gibson" and body.lstrip(BLANKS).startswith("#")
+        if not ends_inside and not header:
             body = body.rstrip(BLANKS)
-        if not begins_inside and body.strip(BLANKS) and not body.lstrip(BLANKS).startswith("#"):
+        if not begins_inside and body.strip(BLANKS) and not header:
             body = INDENT * max(0, opening_depth - leading_closers) + body.lstrip(BLANKS)
         elif not begins_inside and not body.strip(BLANKS):
             body = ""

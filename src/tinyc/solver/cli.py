@@ -82,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="N processes: a deterministic strategy's decision tree split by "
                         "subtree, else the secrets in chunks (same result as 1); "
                         "optimal: also its search, one task per first-level part")
+    e.add_argument("--dask", metavar="ADDRESS",
+                   help="run the --jobs tasks on the Dask scheduler at ADDRESS (host:port), "
+                        "or local:N for a local cluster of N workers (extra: tinyc[dask])")
     e.add_argument("--checkpoint", metavar="FILE",
                    help="optimal: search, keeping the solved parts in FILE (SQLite) to resume")
     e.add_argument("--tree", metavar="FILE.json",
@@ -119,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--output", "-o", metavar="FILE", help="write to FILE (.gz: compressed)")
     t.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="optimal: search in N processes, one task per first-level part")
+    t.add_argument("--dask", metavar="ADDRESS",
+                   help="run the --jobs tasks on the Dask scheduler at ADDRESS (host:port), "
+                        "or local:N for a local cluster of N workers (extra: tinyc[dask])")
     t.add_argument("--checkpoint", metavar="FILE",
                    help="optimal: search, keeping the solved parts in FILE (SQLite) to resume")
 
@@ -340,12 +346,23 @@ COMMANDS = {"evaluate": cmd_evaluate, "play": cmd_play, "hint": cmd_hint, "tree"
             "score": cmd_score, "completion": cmd_completion}
 
 
+def _on_dask(args) -> int:
+    """The command with its parallel tasks on the Dask cluster of ``--dask`` (imported only
+    then); as many tasks in flight as the cluster has worker threads."""
+    from .cluster import dask_cluster
+    with dask_cluster(args.dask) as threads:
+        args.jobs = max(2, threads)   # 1 would run the exact search in this process
+        return COMMANDS[args.command](args)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``tinyc-solver``; returns the exit status."""
     try:
         args = build_parser().parse_args(argv)
         if getattr(args, "game", "") is None and not getattr(args, "tree", None):
             args.game = DEFAULT_GAME
+        if getattr(args, "dask", None):
+            return _on_dask(args)
         return COMMANDS[args.command](args)
     except (UsageError, ValueError, RuntimeError) as exc:  # GameError is a ValueError;
         # RuntimeError: PhaseStuck, TreeGap, bc.tc's RANGERR in play/hint

@@ -57,7 +57,7 @@ def test_missing_dask_names_the_extra(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "distributed", None)    # import distributed fails
     assert main(["evaluate", "--game", "bulls-cows", "--dask", "local:2"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "tinyc[dask]" in err
+    assert err.count("\n") == 1 and "[test,dask]" in err
 
 
 def test_other_commands_do_not_import_dask():

@@ -84,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "optimal: also its search, one task per first-level part")
     e.add_argument("--dask", metavar="ADDRESS",
                    help="run the --jobs tasks on the Dask scheduler at ADDRESS (host:port), "
-                        "or local:N for a local cluster of N workers (extra: tinyc[dask])")
+                        "or local:N for a local cluster of N workers (extra: dask)")
     e.add_argument("--checkpoint", metavar="FILE",
                    help="optimal: search, keeping the solved parts in FILE (SQLite) to resume")
     e.add_argument("--tree", metavar="FILE.json",
@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="optimal: search in N processes, one task per first-level part")
     t.add_argument("--dask", metavar="ADDRESS",
                    help="run the --jobs tasks on the Dask scheduler at ADDRESS (host:port), "
-                        "or local:N for a local cluster of N workers (extra: tinyc[dask])")
+                        "or local:N for a local cluster of N workers (extra: dask)")
     t.add_argument("--checkpoint", metavar="FILE",
                    help="optimal: search, keeping the solved parts in FILE (SQLite) to resume")
 

@@ -18,7 +18,7 @@ from .games import GameError
 
 __all__ = ["dask_cluster", "InitialisingExecutor", "run_initialised", "DaskMissing"]
 
-EXTRA = "pip install 'tinyc[dask]'"
+EXTRA = "pip install '.[test,dask]'"
 
 _STATE: dict = {}       # per worker process: the token of the initialiser last run
 

@@ -20,6 +20,9 @@ __all__ = ["dask_cluster", "InitialisingExecutor", "run_initialised", "DaskMissi
 
 EXTRA = "pip install '.[test,dask]'"
 
+#: the Dask client of the open ``dask_cluster`` block, if any (``pool.worker_pool`` reads it)
+CLIENT: list[Any] = []
+
 _STATE: dict = {}       # per worker process: the token of the initialiser last run
 
 
@@ -83,7 +86,6 @@ def dask_cluster(address: str, timeout: float = 10) -> Iterator[int]:
     during which ``pool.worker_pool`` uses it; yields the number of worker threads (at least
     1). Raises DaskMissing without Dask, GameError for a bad address or a scheduler that does
     not answer within ``timeout`` seconds."""
-    from . import pool
     n_local = _local_workers(address)
     distributed = _import_distributed()
     with contextlib.ExitStack() as stack:
@@ -103,8 +105,8 @@ def dask_cluster(address: str, timeout: float = 10) -> Iterator[int]:
         except TimeoutError:
             raise GameError(f"--dask {address}: the scheduler has no workers") from None
         threads = max(1, sum(client.nthreads().values()))
-        pool._CLIENT.append(client)
+        CLIENT.append(client)
         try:
             yield threads
         finally:
-            pool._CLIENT.remove(client)
+            CLIENT.remove(client)

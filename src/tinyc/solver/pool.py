@@ -8,18 +8,14 @@ import contextlib
 import multiprocessing
 import signal
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from concurrent.futures import Executor
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
+from .cluster import CLIENT, InitialisingExecutor   # imports no Dask
 from .games import GameError
 
 __all__ = ["worker_pool", "ignore_ctrl_c", "WorkerLost"]
-
-
-#: the Dask client of the open ``cluster.dask_cluster`` block, if any (Dask is imported there)
-_CLIENT: list[Any] = []
 
 
 class WorkerLost(GameError):
@@ -45,7 +41,7 @@ def worker_pool(jobs: int, initializer: Callable[..., None] = ignore_ctrl_c,
 ``cluster.dask_cluster`` the tasks go to the Dask cluster (``jobs`` is then the number of
 tasks the caller keeps in flight); a task Dask gave up on (its workers died) raises
 ``WorkerLost``."""
-    if _CLIENT:
+    if CLIENT:
         yield from _dask_pool(initializer, initargs)
         return
     before = set(multiprocessing.active_children())
@@ -65,8 +61,7 @@ tasks the caller keeps in flight); a task Dask gave up on (its workers died) rai
 
 
 def _dask_pool(initializer: Callable[..., None], initargs: tuple) -> Iterator[Executor]:
-    from .cluster import InitialisingExecutor
-    pool = InitialisingExecutor(_CLIENT[-1], initializer, initargs)
+    pool = InitialisingExecutor(CLIENT[-1], initializer, initargs)
     try:
         yield pool
     except Exception as exc:

@@ -20,7 +20,7 @@ from ..machine import gibson
 from ..machine.gibson_calls import QuietExit
 from ..machine.gibson_files import close_units
 from ..machine.plugins import PluginError, find as find_plugin
-from .tracer import Tracer, TracingConsole
+from .tracer import Tracer, traced_console
 
 
 class GibsonTracer(Tracer, GibsonEvaluator):
@@ -60,21 +60,7 @@ def run_traced(path: str, code: str | None, inp, out, trace_out, calls: bool = F
     """Run the application ``path`` traced: its ``main``, or the statement ``code`` (as ``tc -r CODE``).  Returns
     ``(error report or "", status)``: status 0, 1 after a tiny-c error (the report in the dialect's form),
     2 when the program cannot start (the report then is the message)."""
-    holder: list[GibsonTracer] = []
-
-    def before() -> None:
-        if holder:
-            holder[0]._flush_open()
-    console = TracingConsole(inp, out, before=before)
-
-    def emit(line: str) -> None:
-        console.flush()
-        if shared and console.mid_line:
-            trace_out.write("\n")
-        console.mid_line = False
-        console.fresh = shared
-        trace_out.write(line + "\n")
-        trace_out.flush()
+    console, emit, holder = traced_console(inp, out, trace_out, shared)
     try:
         loaded = gibson.load(path, code, files, memory)
         plugin = find_plugin(loaded.plugin, Path(path).parent, False) if loaded.plugin else None

@@ -309,6 +309,30 @@ def same_destination(a, b) -> bool:
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
 
 
+def traced_console(inp, out, trace_out, shared: bool,
+                   **options) -> tuple[TracingConsole, Callable[[str], None], list[Tracer]]:
+    """The program's console and ``emit``, the writer of one trace line, for a traced run of either dialect:
+    the program's output is flushed before each trace line, and, when both go to one place (``shared``), a
+    trace line starts on a line of its own.  The tracer, once made, goes into the returned ``holder`` list,
+    so that program output ends the trace line it interrupts.  ``options`` go to the console."""
+    holder: list[Tracer] = []
+
+    def before() -> None:
+        if holder:
+            holder[0]._flush_open()
+    console = TracingConsole(inp, out, before=before, **options)
+
+    def emit(line: str) -> None:
+        console.flush()
+        if shared and console.mid_line:
+            trace_out.write("\n")
+        console.mid_line = False
+        console.fresh = shared
+        trace_out.write(line + "\n")
+        trace_out.flush()
+    return console, emit, holder
+
+
 def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = False,
                limit: int = DEFAULT_LIMIT, library: bool = False, shared: bool = False,
                strip_cr: bool = False, echo: bool = False, int_bits: int = 32,
@@ -322,21 +346,7 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
     ``files`` the file sandbox (:class:`tinyc.machine.sandbox.FileSandbox`; None: the default one).
     Returns ``(loaded, error, cursor)``; ``loaded.workspace.report(error, cursor)`` is the tiny-c report.
     """
-    holder: list[Tracer] = []
-
-    def before() -> None:
-        if holder:
-            holder[0]._flush_open()
-    console = TracingConsole(inp, out, strip_cr=strip_cr, echo=echo, before=before)
-
-    def emit(line: str) -> None:
-        console.flush()
-        if shared and console.mid_line:
-            trace_out.write("\n")
-        console.mid_line = False
-        console.fresh = shared
-        trace_out.write(line + "\n")
-        trace_out.flush()
+    console, emit, holder = traced_console(inp, out, trace_out, shared, strip_cr=strip_cr, echo=echo)
 
     m = Machine(memory, int_bits, console, "reference", max_depth, random_divisor)
     if files is not None:

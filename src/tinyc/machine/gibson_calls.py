@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Callable
 from ..errors import ErrorCode, TinyCError
 from .gibson_files import (GibsonState, close_units, mc_fclose, mc_fgets, mc_fopen, mc_fpn, mc_fputc,  # noqa: F401
                            mc_fputs, mc_getproperty, mc_readfile, mc_writefile, state)
-from .drawing import draw_for_program, gibson_viewer_command
 from .gibson_report import after_remarks
 from . import plugins
 from .memory import MemoryFault
@@ -264,6 +263,7 @@ def mc_system(m: Machine, node, args):
     """MC 117: run a shell command (only with --allow-system); returns the raw wait status.  Gibson's
     ``python cairopy.py NAME`` starts nothing: tinyc renders NAME.draw itself (:mod:`.drawing`)."""
     _need(args, 1, node)
+    from .drawing import draw_for_program, gibson_viewer_command  # only a program that calls system needs it
     if (drawing := gibson_viewer_command(_cstr(m, args[0]))) is not None:
         m.console.flush()
         return draw_for_program(drawing, m.files)

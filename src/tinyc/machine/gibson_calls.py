@@ -312,15 +312,15 @@ def machine_call(m: Machine, values: list[int], node) -> int:
         if len(values) > MAX_VALUES + 1:  # the original overflows a C array here
             raise TinyCError(ARGSERR, node.end)
         routine = ROUTINES.get(number)
-        if routine is None and number >= 300:
-            return plugins.call(state(m).plugin, m, number, args, node.end)
-        if routine is None:
+        if routine is None and number < 300:
             if number in UNASSIGNED:
                 m.console.flush()
                 sys.stderr.write("MC: no such number\n")
                 raise TinyCError(MCERR, node.end)
             raise TinyCError(ARGSERR, node.end)
         try:
+            if routine is None:  # 300 and up: the #loadMC plug-in's (Gibson's machinecall)
+                return plugins.call(state(m).plugin, m, number, args, node.end)
             return routine(m, node, args)
         except MemoryFault:
             raise TinyCError(ErrorCode.RANGERR, node.end) from None

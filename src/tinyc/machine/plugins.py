@@ -26,7 +26,6 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import ErrorCode, TinyCError
-from .memory import MemoryFault
 
 if TYPE_CHECKING:
     from .interpreter import Machine
@@ -142,7 +141,8 @@ def _not_found(name: str) -> Plugin:
 def call(plugin: Plugin | None, m: Machine, number: int, args: list[int], end: int) -> int:
     """Run MC ``number`` (300 and up, the plug-ins' range in Gibson's ``machinecall``) of ``plugin``: its
     value.  Raises TinyCError at ``end``: ARGSERR with no plug-in loaded, MCERR for a number the plug-in
-    lacks, or the error the plug-in failed with; a memory fault is RANGERR."""
+    lacks, or the error the plug-in failed with.  A memory fault (MemoryFault) is the caller's to report, as
+    for every machine call."""
     if plugin is None:
         raise TinyCError(ErrorCode.ARGSERR, end)
     routine = plugin.calls.get(number)
@@ -153,6 +153,4 @@ def call(plugin: Plugin | None, m: Machine, number: int, args: list[int], end: i
     except PluginFault as e:
         raise TinyCError(ErrorCode(e.code) if e.code in ErrorCode._members else ErrorCode.MCERR,
                          end) from None
-    except MemoryFault:
-        raise TinyCError(ErrorCode.RANGERR, end) from None
     return m.memory.wrap(int(value)) if value is not None else 0

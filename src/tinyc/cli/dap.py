@@ -27,7 +27,7 @@ def runner_factory(base: argparse.Namespace):
     from ..machine.shipped import ProgramFileError, find_program
     from ..views.dap import DapError
     from ..views.debug_runs import GibsonRunner, PcRunner
-    from .main import chosen_dialect
+    from .options import chosen_dialect
 
     def make_runner(arguments: dict, console):
         args = copy.copy(base)

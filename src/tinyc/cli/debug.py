@@ -24,7 +24,7 @@ def command(args: argparse.Namespace) -> int:
     """The debugging session on stdin/stdout (commands and the program's input share stdin, as with
     Gibson's ``tc -d``); 0 when it ends, 2 for bad command-line use or a program that cannot start."""
     from ..views.debug_runs import GibsonRunner, PcRunner, debug
-    from .main import UsageError, chosen_dialect
+    from .options import UsageError, chosen_dialect
     if "-" in args.files:
         raise UsageError("debug: the commands are read from standard input: give the program as a FILE")
     console = Console(strip_cr=args.strip_cr, echo=args.echo)

@@ -31,6 +31,7 @@ from .. import __version__
 from ..machine.console import Console, OutputClosed, align_report, byte_transparent_stdio, flush_consoles
 from ..machine.session import boot, boot_with_files, file_sandbox, make_machine, settle_memory
 from ..machine.shipped import ProgramFileError, find_program, program_path, read_source, shipped_programs  # noqa: F401
+from .options import UsageError, chosen_dialect, has_header_line  # noqa: F401  (UsageError: the tools raise it)
 if TYPE_CHECKING:
     import argparse  # imported only to build a parser: see quick_args
     from pathlib import Path  # (pathlib costs a start 2 ms: os.path instead)
@@ -59,31 +60,7 @@ TOOLS = {
 
 DIALECT_TOOLS = ("tokens", "parse", "ast", "link", "check", "compile", "trace")  # they take --dialect
 
-class UsageError(ProgramFileError):
-    """Bad command-line use: the message is printed after ``tinyc: `` and the exit status is 2."""
-
-
 # ---- running
-
-def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "running it") -> str:
-    """The dialect to run ``path`` in: --dialect, else gibson for a file starting with #include
-    (with a note on stderr), else pc."""
-    if getattr(args, "dialect", None):
-        return args.dialect
-    try:
-        with open(path, "rb") as f:
-            start = f.read(16)
-    except OSError:
-        return "pc"
-    if not start.startswith(b"#"):  # no header line: no need to import the dialects (a start's 1 ms)
-        return "pc"
-    from ..syntax.dialect import detect
-    if detect(start) is not None:
-        print(f"tinyc: {path} starts with a #include/#loadMC header line: {doing} in the Gibson dialect "
-              "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
-        return "gibson"
-    return "pc"
-
 
 def cmd_gibson(path: str | Path, args: argparse.Namespace) -> int:
     """Run ``path`` in the Gibson dialect (tinyc.gibson): exit status as that interpreter's."""
@@ -309,15 +286,6 @@ def quick_args(argv: list[str]) -> argparse.Namespace | None:
     return args  # type: ignore[return-value]  # the attributes of an argparse.Namespace, which is all it is read for
 
 
-def _starts_with_include(path: str) -> bool:
-    from ..syntax.dialect import detect
-    try:
-        with open(path, "rb") as f:
-            return detect(f.read(16)) is not None
-    except OSError:
-        return False
-
-
 def _asks_gibson(argv: list[str]) -> bool:
     return "--dialect=gibson" in argv or any(a == "--dialect" and b == "gibson" for a, b in zip(argv, argv[1:]))
 
@@ -344,7 +312,7 @@ def route(argv: list[str]) -> list[str]:
         is_file = is_file or os.path.exists(word)
     except (OSError, ValueError):
         pass
-    if is_file and (_starts_with_include(word) or _asks_gibson(argv)):
+    if is_file and (has_header_line(word) or _asks_gibson(argv)):
         return ["run", word] + rest  # a Gibson-dialect program: "tinyc FILE" as that interpreter's "tc FILE"
     if is_file:
         raise UsageError(f"{word!r} is a file, not a command: `tinyc run {word}` runs a program, "

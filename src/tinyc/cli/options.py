@@ -1,12 +1,17 @@
 """The options every command shares (reference section 14): one argparse parent parser, also used by the
-IPython magics and the tool commands."""
+IPython magics and the tool commands; run's defaults, the dialect options and the choice of dialect for a
+file, and the usage error every command raises."""
 
 from __future__ import annotations
 
+import sys
+
+from ..machine.shipped import ProgramFileError
 from ..machine.session import DEFAULT_MEMORY, MEMORY_16, MIN_MEMORY, MIN_MEMORY_16
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     from collections.abc import Set as AbstractSet
+    from pathlib import Path
     import argparse  # imported where a parser is built: `tinyc run FILE` needs none (cli.main.quick_args)
 
 MAX_MEMORY = 1 << 30       # 1 GiB: more than any tiny-c program has used, and Python must allocate it
@@ -132,3 +137,33 @@ def dialect_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-plugins", action="store_true", default=RUN_DEFAULTS["allow_plugins"],
                    help="gibson: let #loadMC NAME load NAME.py beside the program: Python code that runs "
                         "with your rights (off by default; shipped and installed plug-ins need no switch)")
+
+
+class UsageError(ProgramFileError):
+    """Bad command-line use: the message is printed after ``tinyc: `` and the exit status is 2."""
+
+
+def has_header_line(path: str | Path) -> bool:
+    """Whether the file ``path`` starts with a ``#include``/``#loadMC`` header line (a Gibson-dialect
+    program); False when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(16)
+    except (OSError, ValueError):
+        return False
+    if not start.startswith(b"#"):  # no header line: no need to import the dialects (a start's 1 ms)
+        return False
+    from ..syntax.dialect import detect
+    return detect(start) is not None
+
+
+def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "running it") -> str:
+    """The dialect to run ``path`` in: --dialect, else gibson for a file starting with #include
+    (with a note on stderr), else pc."""
+    if getattr(args, "dialect", None):
+        return args.dialect
+    if has_header_line(path):
+        print(f"tinyc: {path} starts with a #include/#loadMC header line: {doing} in the Gibson dialect "
+              "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
+        return "gibson"
+    return "pc"

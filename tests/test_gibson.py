@@ -105,7 +105,7 @@ def test_dialect_pc_overrides_the_include_line(monkeypatch, tmp_path):
 def test_library_keeps_the_original_layout():
     # section 6.2: reports inside the library and offsets in the application match the original's
     # only with its layout: 5480 bytes, exit's line (285) at byte 5178
-    from tinyc.machine.gibson import library_dir
+    from tinyc.dialects.gibson.machine import library_dir
     data = (library_dir() / "library.tc").read_bytes()
     assert len(data) == 5480
     assert data.index(b"exit [ MC 108 ]") == 5178
@@ -116,7 +116,7 @@ def test_library_keeps_the_original_layout():
 
 
 def test_printf_directives():
-    from tinyc.machine.gibson_calls import format_printf
+    from tinyc.dialects.gibson.calls import format_printf
 
     class M:  # format_printf reads %s strings through m.memory
         class memory:
@@ -167,7 +167,7 @@ def test_dialects_doc_names_existing_cases():
 
 
 def _gibson_run(path: Path, memory: int, capsys) -> tuple[int, bytes, str]:
-    from tinyc.machine import gibson
+    from tinyc.dialects.gibson import machine as gibson
     from tinyc.machine.console import Console
     out = io.BytesIO()
     status = gibson.run(path, quiet=True, memory=memory, console=Console(io.BytesIO(), out))
@@ -187,7 +187,7 @@ def test_a_program_larger_than_the_program_memory_is_refused_unread(tmp_path, ca
 
 
 def test_the_program_memory_holds_the_library_the_application_and_the_slack(tmp_path, capsys):
-    from tinyc.machine.gibson import MARKER, SLACK, library_dir
+    from tinyc.dialects.gibson.machine import MARKER, SLACK, library_dir
     room = 200_000 - len(b"[main();]") - (library_dir() / "library.tc").stat().st_size - len(MARKER) - SLACK
     program = b'main [ pl "hi" ]\n'
     fits = tmp_path / "fits.tc"
@@ -211,7 +211,7 @@ def test_an_include_name_the_system_refuses_is_no_such_file(tmp_path, capsys):
 @pytest.mark.parametrize("engine", ["reference", "fast"])
 def test_a_chain_of_2000_assignments_is_a_stack_overflow_not_a_traceback(tmp_path, capsys, engine):
     # issue 24 (also found by the campaign): Lark's VisitError around a RecursionError left the front end
-    from tinyc.machine import gibson
+    from tinyc.dialects.gibson import machine as gibson
     from tinyc.machine.console import Console
     (tmp_path / "p.tc").write_text("main [\n  int x\n  " + "x=" * 2000 + "1\n  pn x\n]\n")
     out = io.BytesIO()

@@ -326,7 +326,7 @@ def check_program(source: bytes, entry: bytes = b"main", int_bits: int = 32) -> 
 
 def check_gibson(path: Path) -> int:
     """The same checks on a program of the Gibson dialect (its engine links through the same Linkage)."""
-    from tinyc.machine import gibson
+    from tinyc.dialects.gibson import machine as gibson
     checked = []
 
     def run(self, stmts):

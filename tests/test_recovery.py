@@ -19,9 +19,9 @@ from lark.exceptions import UnexpectedInput
 from fuzz import gen, gen_gibson
 from tinyc import ast
 from tinyc.errors import ErrorCode, TinyCError
-from tinyc.machine import gibson
+from tinyc.dialects.gibson import machine as gibson
 from tinyc.machine.console import Console
-from tinyc.syntax import gibson as gibson_syntax
+from tinyc.dialects.gibson import syntax as gibson_syntax
 from tinyc.syntax import parser as pc_syntax
 from tinyc.syntax import recovery
 from tinyc.syntax.recovery import _error, _leftmost, _statement_end

@@ -11,7 +11,7 @@ Piped shell sessions run ``python -m tinyc`` in a subprocess with ``RLIMIT_CPU``
 
 Every run has a fresh temporary directory as its current directory (:func:`sandbox`), so the files a
 program's file calls write stay there, and the second engine starts from the same files as the first.
-Programs of the Gibson dialect run through ``tinyc.machine.gibson.run`` (:func:`gibson_differential`).
+Programs of the Gibson dialect run through ``tinyc.dialects.gibson.machine.run`` (:func:`gibson_differential`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 from tinyc.engines import analysis  # noqa: E402
-from tinyc.machine import gibson  # noqa: E402
+from tinyc.dialects.gibson import machine as gibson
 from tinyc.machine.console import Console  # noqa: E402
 from tinyc.errors import ExitProgram  # noqa: E402
 from tinyc.machine.interpreter import Machine  # noqa: E402

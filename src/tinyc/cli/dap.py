@@ -39,8 +39,8 @@ def runner_factory(base: argparse.Namespace):
         if not path.is_file():
             raise DapError(f"launch: {arguments['program']}: no such program file")
         if chosen_dialect(args, path) == "gibson":
-            from ..machine.gibson import StartError
-            from ..machine.plugins import PluginError
+            from ..dialects.gibson.machine import StartError
+            from ..dialects.gibson.plugins import PluginError
             code = args.code if args.code is not None else (entry if entry != "main" else None)
             try:
                 return GibsonRunner(path, console, code, args.memory, args.max_depth, args.allow_system,

@@ -31,8 +31,8 @@ def command(args: argparse.Namespace) -> int:
     if chosen_dialect(args, find_program(args.files[-1])) == "gibson":
         if len(args.files) > 1:
             raise UsageError("the Gibson dialect runs one application file (use #include lines)")
-        from ..machine.gibson import StartError
-        from ..machine.plugins import PluginError
+        from ..dialects.gibson.machine import StartError
+        from ..dialects.gibson.plugins import PluginError
         code = args.code if args.code is not None else (args.entry if args.entry != "main" else None)
         try:
             runner = GibsonRunner(find_program(args.files[0]), console, code, args.memory, args.max_depth,

@@ -64,7 +64,7 @@ DIALECT_TOOLS = ("tokens", "parse", "ast", "link", "check", "compile", "trace") 
 
 def cmd_gibson(path: str | Path, args: argparse.Namespace) -> int:
     """Run ``path`` in the Gibson dialect (tinyc.gibson): exit status as that interpreter's."""
-    from ..machine import gibson
+    from ..dialects.gibson import machine as gibson
     console = Console(strip_cr=args.strip_cr, echo=args.echo)
     if getattr(args, "int_bits", 32) != 32 or getattr(args, "random_divisor", 8) != 8:
         print("tinyc: the Gibson dialect has 32-bit ints and its own library's random: "
@@ -337,7 +337,7 @@ def dispatch(args: argparse.Namespace) -> int:
         first = (getattr(args, "files", None) or [getattr(args, "file", None)])[0]
         if args.command in DIALECT_TOOLS and (args.dialect == "gibson" or first not in (None, "-") and
                                               chosen_dialect(args, program_path(first), "reading it") == "gibson"):
-            module = "tinyc.cli.gibson_views"
+            module = "tinyc.dialects.gibson.cli"
         return importlib.import_module(module).command(args)
     return cmd_shell(args)
 

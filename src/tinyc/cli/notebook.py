@@ -227,8 +227,8 @@ class TinyCMagics(Magics):
         """``%%tinyc --debug`` of a Gibson-dialect cell, its #include files found as ``_run_gibson`` finds them."""
         import tempfile
         from pathlib import Path
-        from ..machine.gibson import StartError
-        from ..machine.plugins import PluginError
+        from ..dialects.gibson.machine import StartError
+        from ..dialects.gibson.plugins import PluginError
         from ..machine.session import file_sandbox
         from ..views.debug_runs import GibsonRunner, debug
         code = args.code if args.code is not None or args.entry == "main" else args.entry
@@ -259,7 +259,7 @@ class TinyCMagics(Magics):
         finds them, the notebook's directory standing for the file's own."""
         import tempfile
         from pathlib import Path
-        from ..machine import drawing, gibson
+        from ..dialects.gibson import drawing, machine as gibson
         from ..machine.session import file_sandbox
         out, stdin = io.BytesIO(), _input(args.input)
         code = args.code if args.code is not None or args.entry == "main" else args.entry
@@ -317,9 +317,9 @@ class TinyCMagics(Magics):
         import tempfile
         from pathlib import Path
         from ..errors import TinyCError
-        from ..machine.gibson import StartError
+        from ..dialects.gibson.machine import StartError
         from ..machine.session import file_sandbox
-        from ..views import gibson_stages as gviews
+        from ..dialects.gibson import stages as gviews
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = Path(tmp) / "cell.tc"
             path.write_bytes(self.program)

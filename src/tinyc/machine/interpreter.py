@@ -28,7 +28,7 @@ from .sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
 from ..link.symbols import Symbol, SymbolTable
 
 if TYPE_CHECKING:
-    from .gibson_calls import GibsonState
+    from ..dialects.gibson.calls import GibsonState
 
 DEFAULT_MEMORY = 1 << 20
 DEFAULT_MAX_DEPTH = 1000
@@ -128,7 +128,7 @@ class Machine:
 
     machine_call = staticmethod(machine_call)
     routines = ROUTINES
-    gibson: GibsonState  # only on a machine of Gibson's dialect (tinyc.machine.gibson.make_machine sets it)
+    gibson: GibsonState  # only on a machine of Gibson's dialect (tinyc.dialects.gibson.machine.make_machine sets it)
     files: FileSandbox = DEFAULT_SANDBOX  # what the file machine calls may open (tinyc.machine.sandbox)
 
     def __init__(self, memory_size: int = DEFAULT_MEMORY, int_bits: int = 32,

@@ -48,8 +48,19 @@ def _package_trees() -> tuple[list[str], list[str]]:
     """(trees shipped with tinyc, readable; trees never written: the package, the checkout's shipped
     folders and the user cache directory, which is not read either)."""
     from .shipped import shipped_dirs
-    shipped = [_real(d) for d in shipped_dirs()]
-    return shipped, [_real(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), *shipped]
+    package = _real(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    shipped = [_real(d) for d in shipped_dirs()] + _dialect_libraries(package)
+    return shipped, [package, *shipped]
+
+
+def _dialect_libraries(package: str) -> list[str]:
+    """The ``lib`` folder of each dialect package (``tinyc/dialects/NAME/lib``: the files its programs include)."""
+    root = os.path.join(package, "dialects")
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return []
+    return [d for d in (os.path.join(root, n, "lib") for n in names) if os.path.isdir(d)]
 
 
 _TREES: tuple[list[str], list[str]] | None = None

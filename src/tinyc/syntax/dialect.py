@@ -75,8 +75,8 @@ PC = Dialect(
 GIBSON = Dialect(
     name="gibson", significance=15, comments=("/*", "//"), cr_is_line_end=True, hash_lines=True,
     prefix_keywords=True, incdec_not=False, if_parens=False, variadic=True, late_reads=True,
-    library="lib/gibson/library.tc", grammar="grammar_gibson.lark",
-    machine_calls="tinyc.machine.gibson_calls", report="gibson", pl_newline=b"\n")
+    library="dialects/gibson/lib/library.tc", grammar="dialects/gibson/grammar.lark",
+    machine_calls="tinyc.dialects.gibson.calls", report="gibson", pl_newline=b"\n")
 
 DIALECTS = {d.name: d for d in (PC, GIBSON)}
 

@@ -129,7 +129,7 @@ class Commands:
             levels = [Level({n: s.kind == "func" for n, s in table.symbols.items()})
                       for table in (m.program, m.library) if table is not None]
             if self.d.gibson:
-                from ..syntax.gibson import parse_typed
+                from ..dialects.gibson.syntax import parse_typed
                 stmts = parse_typed(text, base + 1, [Level({n: s.kind == "func" for n, s in local.items()})] + levels)
             else:
                 from ..syntax.parser import reparse

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..engines.evaluator import Evaluator
-from ..engines.gibson_evaluator import GibsonEvaluator
+from ..dialects.gibson.evaluator import GibsonEvaluator
 from ..errors import TinyCError
 from ..link.symbols import Frame, Symbol
 

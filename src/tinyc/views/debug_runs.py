@@ -104,8 +104,8 @@ class GibsonRunner:
     def __init__(self, path: str | Path, console: Console, code: str | None = None, memory: int = 1 << 20,
                  max_depth: int = 1000, allow_system: bool = False, allow_plugins: bool = False, files=None):
         """Raises gibson.StartError or plugins.PluginError when the program cannot start."""
-        from ..machine import gibson
-        from ..machine.plugins import find as find_plugin
+        from ..dialects.gibson import machine as gibson
+        from ..dialects.gibson.plugins import find as find_plugin
         from ..machine.sandbox import FileSandbox
         self.files = files if files is not None else FileSandbox()
         self.files.add_program(path)
@@ -129,11 +129,11 @@ class GibsonRunner:
         return file_line(self.sources, given, line)
 
     def canonical(self, name: str) -> str:
-        from ..syntax.gibson import canonical
+        from ..dialects.gibson.syntax import canonical
         return canonical(name)
 
     def _machine(self):
-        from ..machine import gibson
+        from ..dialects.gibson import machine as gibson
         size = max(self.memory, len(self.loaded.memory) + gibson.SLACK + 4096)
         m = gibson.make_machine(self.console, "reference", size, self.max_depth, self.allow_system,
                                 self.plugin, self.files)
@@ -142,8 +142,8 @@ class GibsonRunner:
         return m, gibson
 
     def start(self, debugger: Debugger):
-        from ..machine.gibson_calls import QuietExit, close_units
-        from ..machine.gibson_report import gibson_code, report
+        from ..dialects.gibson.calls import QuietExit, close_units
+        from ..dialects.gibson.report import gibson_code, report
         m, gibson = self._machine()
         engine = GibsonDebugEvaluator(m, debugger)
         m.engine = engine
@@ -172,7 +172,7 @@ class GibsonRunner:
 
 def debug(runner, console: Console, quiet: bool = False) -> int:
     """Run a debugging session of ``runner``'s program over ``console``; returns the exit status (0)."""
-    from ..machine.gibson import BANNER
+    from ..dialects.gibson.machine import BANNER
     if runner.gibson and not quiet:
         console.write(BANNER)
     return Debugger(console, runner, quiet).loop()

@@ -3,7 +3,7 @@
 ``machine_call(m, values, node)`` takes the argument values in source order (``values[-1]`` is the MC
 number), as that interpreter's dispatcher does.  Routines get ``(m, node, args)`` with ``args`` the
 values before the number, and check their own argument counts (too few is error 21).  The file calls
-live in :mod:`tinyc.machine.gibson_files`.
+live in :mod:`tinyc.dialects.gibson.files`.
 
 Numbers (section 5.1): 1, 2, 7, 8, 9, 12, 13, 14 and 101-120 are defined; 0 is the debug call (a no-op
 here); 3-6, 10, 11, 15, 121-125 and 201-210 are unassigned slots (error 24, with ``MC: no such number``
@@ -19,15 +19,15 @@ import sys
 import time
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import ErrorCode, TinyCError
-from .gibson_files import (GibsonState, close_units, mc_fclose, mc_fgets, mc_fopen, mc_fpn, mc_fputc,  # noqa: F401
+from ...errors import ErrorCode, TinyCError
+from .files import (GibsonState, close_units, mc_fclose, mc_fgets, mc_fopen, mc_fpn, mc_fputc,  # noqa: F401
                            mc_fputs, mc_getproperty, mc_readfile, mc_writefile, state)
-from .gibson_report import after_remarks
+from .report import after_remarks
 from . import plugins
-from .memory import MemoryFault
+from ...machine.memory import MemoryFault
 
 if TYPE_CHECKING:
-    from .interpreter import Machine
+    from ...machine.interpreter import Machine
 
 MAX_VALUES = 10        # values that may reach one machine call (section 3.7, 5.1)
 EOF_LIMIT = 10         # consecutive reads at end of input before the program is stopped (our choice, error 99)

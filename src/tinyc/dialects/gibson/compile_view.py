@@ -1,19 +1,19 @@
 """``tinyc compile`` for the Gibson dialect: the Python its fast engine
-(:class:`tinyc.engines.gibson_compiler.GibsonFastEngine`) generates for the seed and each function of the
+(:class:`tinyc.dialects.gibson.compiler.GibsonFastEngine`) generates for the seed and each function of the
 application, or why a function runs on the dialect's reference evaluator (its fall-back rule,
-:func:`tinyc.engines.gibson_compiler.compilable`).  The program is laid out and linked as ``tinyc run
+:func:`tinyc.dialects.gibson.compiler.compilable`).  The program is laid out and linked as ``tinyc run
 --engine fast`` links it, so the addresses in the code are a run's."""
 
 from __future__ import annotations
 
-from .. import ast
-from ..engines.codegen import Unsupported
-from ..engines.compiler import _params
-from ..engines.fastrt import Linkage
-from ..engines.gibson_compiler import _difference, compilable
-from ..machine import gibson
-from ..machine.console import Console
-from .gibson_stages import GibsonLoaded
+from ... import ast
+from ...engines.codegen import Unsupported
+from ...engines.compiler import _params
+from ...engines.fastrt import Linkage
+from .compiler import _difference, compilable
+from . import machine as gibson
+from ...machine.console import Console
+from .stages import GibsonLoaded
 
 
 def _one(engine, link: Linkage, name: str, params, body: list, top: bool) -> str:

@@ -1,9 +1,9 @@
 """Stage views of the Gibson dialect: :func:`tokens`, :func:`parse_tree`, :func:`ast_dump`, :func:`link_map`
 and :func:`problems`, what ``tinyc tokens|parse|ast|link|check`` print for a Gibson program.
 
-The program memory is laid out as ``tinyc run`` lays it out (:func:`tinyc.machine.gibson.load`: the seed
+The program memory is laid out as ``tinyc run`` lays it out (:func:`tinyc.dialects.gibson.machine.load`: the seed
 ``[main();]``, the libraries, ``endlibrary``, the application) and scanned as that dialect's linker scans it
-(:func:`tinyc.machine.gibson.scan_memory`), so every ``@address`` is the program-memory offset a run's error
+(:func:`tinyc.dialects.gibson.machine.scan_memory`), so every ``@address`` is the program-memory offset a run's error
 report calls ``pr[N]``.  The views show the application file (positions ``line:col`` of the file, header
 lines included); the libraries appear in the link map only.
 """
@@ -12,20 +12,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ast
-from ..errors import TinyCError
-from ..link.linker import LinkedText, link
-from ..machine import gibson
-from ..machine.console import Console
-from ..machine.gibson_report import gibson_code, report, text_of
-from ..machine.interpreter import Machine
-from ..machine.sandbox import FileSandbox
-from ..syntax.gibson import LAYOUT, _parser, item_tokens
-from ..syntax.parser import _syntax_error
-from ..syntax.recovery import parse_recovering
-from ..syntax.positions import start_of
-from .check import problems as _problems
-from .stages import _node_lines, _show, _tree_lines
+from ... import ast
+from ...errors import TinyCError
+from ...link.linker import LinkedText, link
+from . import machine as gibson
+from ...machine.console import Console
+from .report import gibson_code, report, text_of
+from ...machine.interpreter import Machine
+from ...machine.sandbox import FileSandbox
+from .syntax import LAYOUT, _parser, item_tokens
+from ...syntax.parser import _syntax_error
+from ...syntax.recovery import parse_recovering
+from ...syntax.positions import start_of
+from ...views.check import problems as _problems
+from ...views.stages import _node_lines, _show, _tree_lines
 
 
 @dataclass
@@ -100,7 +100,7 @@ def parse_tree(g: GibsonLoaded) -> str:
     """The Lark parse tree of each top-level item of the application, as the dialect parses it: each
     function on its own (a statement that does not parse shows as its error, raised when it runs)."""
     text, toks, items, outer = _app_items(g)
-    from ..syntax.gibson import _canon_levels
+    from .syntax import _canon_levels
     out: list[str] = []
     for it in items:
         start = "funcdef" if it.kind == "func" else "statements"

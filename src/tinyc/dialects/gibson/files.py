@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import ErrorCode, TinyCError
-from .machine_calls import OPENED
-from .sandbox import Refused
+from ...errors import ErrorCode, TinyCError
+from ...machine.machine_calls import OPENED
+from ...machine.sandbox import Refused
 
 if TYPE_CHECKING:
-    from .interpreter import Machine
+    from ...machine.interpreter import Machine
     from .plugins import Plugin
 
 MAX_UNITS = 10         # unit table size; unit 0 is the application file (section 4.6)

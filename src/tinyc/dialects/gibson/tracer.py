@@ -1,9 +1,9 @@
 """``tinyc trace`` for the Gibson dialect: its reference evaluator with the tracer's hooks
 (:class:`tinyc.views.tracer.Tracer`), the program laid out and linked as ``tinyc run`` does
-(:mod:`tinyc.machine.gibson`).
+(:mod:`tinyc.dialects.gibson.machine`).
 
 The dialect's own ``if`` and ``while`` rules (gibson-dialect.md 3.3) stay those of
-:class:`tinyc.engines.gibson_evaluator.GibsonEvaluator`: the tracer does not re-implement them, it shows a
+:class:`tinyc.dialects.gibson.evaluator.GibsonEvaluator`: the tracer does not re-implement them, it shows a
 statement's header when that statement's condition is evaluated.  Lines are file lines of the application,
 ``lib N`` in the libraries (with ``--library``), ``entry`` for the seed ``[main();]``.
 """
@@ -13,14 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from .. import ast
-from ..engines.gibson_evaluator import GibsonEvaluator
-from ..errors import TinyCError
-from ..machine import gibson
-from ..machine.gibson_calls import QuietExit
-from ..machine.gibson_files import close_units
-from ..machine.plugins import PluginError, find as find_plugin
-from .tracer import Tracer, traced_console
+from ... import ast
+from .evaluator import GibsonEvaluator
+from ...errors import TinyCError
+from . import machine as gibson
+from .calls import QuietExit
+from .files import close_units
+from .plugins import PluginError, find as find_plugin
+from ...views.tracer import Tracer, traced_console
 
 
 class GibsonTracer(Tracer, GibsonEvaluator):

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
-    from .sandbox import FileSandbox
+    from ...machine.sandbox import FileSandbox
 
 PICTURE_HOOKS: list[Callable[[Path], None]] = []  # front ends that show a picture a program drew (notebook)
 GIBSON_VIEWER = re.compile(rb"^\s*python[0-9.]*\s+(?:\S*/)?cairopy\.py\s+(\S+)\s*$")

@@ -25,10 +25,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import ErrorCode, TinyCError
+from ...errors import ErrorCode, TinyCError
 
 if TYPE_CHECKING:
-    from .interpreter import Machine
+    from ...machine.interpreter import Machine
 
 GROUP = "tinyc.plugins"
 SHIPPED = ("pifib", "pospi", "amortpi", "spiralpi", "pigra", "urldownloadpi")  # tinyc/plugins/NAME.py

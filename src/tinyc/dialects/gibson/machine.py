@@ -15,21 +15,21 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .. import ast
-from .console import Console
-from ..errors import TinyCError
+from ... import ast
+from ...machine.console import Console
+from ...errors import TinyCError
 from lark import Token
 
-from ..syntax.gibson import TopItem, levels, parse_item, scan, split_top_keywords, tokenize
-from ..syntax.lexer import Level
-from ..syntax.positions import end_of, start_of
-from .interpreter import Machine
-from ..link.linker import link
-from .gibson_calls import GibsonState, QuietExit, close_units, machine_call
-from .gibson_report import Layout, gibson_code, report
+from .syntax import TopItem, levels, parse_item, scan, split_top_keywords, tokenize
+from ...syntax.lexer import Level
+from ...syntax.positions import end_of, start_of
+from ...machine.interpreter import Machine
+from ...link.linker import link
+from .calls import GibsonState, QuietExit, close_units, machine_call
+from .report import Layout, gibson_code, report
 from .plugins import Plugin, PluginError
 from .plugins import find as find_plugin
-from .sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
+from ...machine.sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
 
 BANNER = (b"***  TINY-C VERSION 1.0,  COPYRIGHT 1977, T A GIBSON  ***\n"
           b"        This C version copyright 2017, T A Gibson\n")
@@ -38,7 +38,7 @@ SLACK = 11  # the NUL after the application and 10 spare bytes
 
 
 def library_dir() -> Path:
-    return Path(str(resources.files("tinyc").joinpath("lib/gibson")))
+    return Path(str(resources.files("tinyc").joinpath("dialects/gibson/lib")))
 
 
 class StartError(Exception):
@@ -233,9 +233,9 @@ def make_machine(console: Console, engine: str = "reference", memory: int = 1 <<
 
 def make_engine(name: str, m: Machine):
     if name == "fast":
-        from ..engines.gibson_compiler import GibsonFastEngine
+        from .compiler import GibsonFastEngine
         return GibsonFastEngine(m)
-    from ..engines.gibson_evaluator import GibsonEvaluator
+    from .evaluator import GibsonEvaluator
     return GibsonEvaluator(m)
 
 

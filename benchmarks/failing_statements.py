@@ -22,9 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 os.environ["TINYC_NO_CACHE"] = "1"   # every load parses (set before tinyc reads it)
 
-from tinyc.machine import interpreter  # noqa: E402
+from tinyc.driver import interpreter
 from tinyc.machine.console import Console  # noqa: E402
-from tinyc.machine.interpreter import Machine  # noqa: E402
+from tinyc.driver.interpreter import Machine  # noqa: E402
 
 
 def program(n: int) -> bytes:

@@ -30,9 +30,9 @@ except ImportError:  # the bench extra is not installed: say so, not a traceback
     sys.exit("this benchmark needs pyperf, the bench extra: .venv/bin/pip install '.[test,bench]' "
              "(see benchmarks/README.md)")
 
-from tinyc.machine import interpreter  # noqa: E402
+from tinyc.driver import interpreter
 from tinyc.machine.console import Console  # noqa: E402
-from tinyc.machine.interpreter import Machine  # noqa: E402
+from tinyc.driver.interpreter import Machine  # noqa: E402
 
 FUNCTION = b"""f%d int a,b [
   int i,s

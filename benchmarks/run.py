@@ -33,8 +33,8 @@ sys.path[:0] = [str(HERE.parent), str(HERE)]
 import twins  # noqa: E402
 from tinyc.machine.console import Console  # noqa: E402
 from tinyc.errors import ExitProgram  # noqa: E402
-from tinyc.machine.interpreter import Machine  # noqa: E402
-from tinyc.machine.workspace import Workspace  # noqa: E402
+from tinyc.driver.interpreter import Machine  # noqa: E402
+from tinyc.driver.workspace import Workspace  # noqa: E402
 
 BCA_SEED = 3141   # the seed that reproduces the published bca.tc table (docs/solver.md)
 BCA_GAMES = 300

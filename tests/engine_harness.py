@@ -6,8 +6,8 @@ import io
 
 from tinyc.machine.console import Console
 from tinyc.errors import ExitProgram
-from tinyc.machine.interpreter import Machine
-from tinyc.machine.workspace import Workspace
+from tinyc.driver.interpreter import Machine
+from tinyc.driver.workspace import Workspace
 
 
 def run_program(source: bytes | str, engine: str, entry: str = "main", stdin: bytes = b"",

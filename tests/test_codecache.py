@@ -1,4 +1,4 @@
-"""The disk cache of the fast engine's generated code (tinyc.machine.startcache.code): a function whose
+"""The disk cache of the fast engine's generated code (tinyc.driver.startcache.code): a function whose
 AST, settings and free names' shapes are unchanged is not generated again in a new process, and
 anything the code depends on that changes gives a new entry."""
 
@@ -6,7 +6,7 @@ import pytest
 
 from engine_harness import run_program
 from tinyc.engines import compiler
-from tinyc.machine import startcache
+from tinyc.driver import startcache
 
 
 @pytest.fixture

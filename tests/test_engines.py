@@ -123,10 +123,10 @@ def test_int_bits_16():
 
 def test_mc11_nested_program_sees_its_own_globals():
     # the system file's shell runs a program through MC 11; the fast engine links each run anew
-    from tinyc.machine.interpreter import system_file
+    from tinyc.driver.interpreter import system_file
     import io
     from tinyc.machine.console import Console
-    from tinyc.machine.interpreter import Machine
+    from tinyc.driver.interpreter import Machine
     outs = []
     for engine in ("reference", "fast"):
         out = io.BytesIO()

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from tinyc.cli import main as cli
 from tinyc.machine.console import Console
-from tinyc.machine.interpreter import Machine
-from tinyc.machine.workspace import Workspace
+from tinyc.driver.interpreter import Machine
+from tinyc.driver.workspace import Workspace
 
 # broken statement text -> the error it raises when it runs
 BROKEN = {

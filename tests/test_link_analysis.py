@@ -26,8 +26,8 @@ from tinyc.engines.compiler import FastEngine
 from tinyc.engines.fastrt import Linkage, own_effects
 from tinyc.errors import ExitProgram, TinyCError
 from tinyc.machine.console import Console
-from tinyc.machine.interpreter import Machine
-from tinyc.machine.workspace import Workspace
+from tinyc.driver.interpreter import Machine
+from tinyc.driver.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted([*ROOT.glob("programs/*.tc"), *ROOT.glob("benchmarks/programs/*.tc"), *ROOT.glob("examples/*.tc")])

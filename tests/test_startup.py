@@ -125,7 +125,7 @@ def test_every_node_pickles_as_a_call_of_its_class_with_its_fields():
     import pickle
 
     from tinyc import ast
-    from tinyc.machine.interpreter import _parse, system_file
+    from tinyc.driver.interpreter import _parse, system_file
     classes = [c for c in vars(ast).values() if isinstance(c, type) and issubclass(c, ast.Node)]
     for cls in classes:  # what Node.__reduce__ relies on
         assert tuple(inspect.signature(cls.__init__).parameters)[1:] == cls._fields, cls.__name__

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tinyc.machine.console import Console
-from tinyc.machine.interpreter import Machine
-from tinyc.machine.workspace import Workspace
+from tinyc.driver.interpreter import Machine
+from tinyc.driver.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -35,9 +35,9 @@ from tinyc.engines import analysis  # noqa: E402
 from tinyc.dialects.gibson import machine as gibson
 from tinyc.machine.console import Console  # noqa: E402
 from tinyc.errors import ExitProgram  # noqa: E402
-from tinyc.machine.interpreter import Machine  # noqa: E402
+from tinyc.driver.interpreter import Machine  # noqa: E402
 from tinyc.shell.shell import Shell  # noqa: E402
-from tinyc.machine.workspace import Workspace  # noqa: E402
+from tinyc.driver.workspace import Workspace  # noqa: E402
 
 
 SHIPPED = ["examples/hello.tc", "programs/bc.tc"]  # what generated shell sessions read with .r

@@ -9,7 +9,7 @@ import sys
 
 from .. import ast
 from ..errors import TinyCError
-from ..machine.session import boot_with_files
+from ..driver.session import boot_with_files
 from ..views.compile import generated_python
 
 

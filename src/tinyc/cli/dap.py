@@ -23,7 +23,7 @@ def runner_factory(base: argparse.Namespace):
     """``make_runner(arguments, console)`` for a ``launch`` request's arguments: ``program`` (a file),
     ``entry`` (PC: the statement to run; Gibson: run instead of main()), ``dialect`` (pc or gibson).
     Raises DapError for a program that cannot be read or started."""
-    from ..machine.session import boot_with_files, file_sandbox
+    from ..driver.session import boot_with_files, file_sandbox
     from ..machine.shipped import ProgramFileError, find_program
     from ..views.dap import DapError
     from ..views.debug_runs import GibsonRunner, PcRunner

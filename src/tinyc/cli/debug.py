@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..machine.console import Console
-from ..machine.session import boot_with_files, file_sandbox
+from ..driver.session import boot_with_files, file_sandbox
 from ..machine.shipped import find_program
 from .options import machine_options
 

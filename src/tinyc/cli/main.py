@@ -29,7 +29,7 @@ import sys
 
 from .. import __version__
 from ..machine.console import Console, OutputClosed, align_report, byte_transparent_stdio, flush_consoles
-from ..machine.session import boot, boot_with_files, file_sandbox, make_machine, settle_memory
+from ..driver.session import boot, boot_with_files, file_sandbox, make_machine, settle_memory
 from ..machine.shipped import ProgramFileError, find_program, program_path, read_source, shipped_programs  # noqa: F401
 from .options import UsageError, chosen_dialect, has_header_line  # noqa: F401  (UsageError: the tools raise it)
 if TYPE_CHECKING:

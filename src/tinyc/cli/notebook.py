@@ -142,7 +142,7 @@ class TinyCMagics(Magics):
         self.program = b""
 
     def _args(self, parser, line: str):
-        from ..machine.session import settle_memory
+        from ..driver.session import settle_memory
         try:
             args = parser.parse_args(shlex.split(line))
         except ValueError as e:
@@ -173,7 +173,7 @@ class TinyCMagics(Magics):
             raise MagicError("--commands: give it with --debug")
         if self._dialect(args) == "gibson":
             return self._run_gibson(args)
-        from ..machine.session import boot
+        from ..driver.session import boot
         from ..errors import ErrorCode, ExitProgram
         out = io.BytesIO()
         stdin = _input(args.input)
@@ -213,7 +213,7 @@ class TinyCMagics(Magics):
         console = Console(stdin, out, strip_cr=True)
         if self._dialect(args) == "gibson":
             return self._debug_gibson(args, console, out)
-        from ..machine.session import boot
+        from ..driver.session import boot
 
         def run():
             m, ws = boot(args, console)
@@ -229,7 +229,7 @@ class TinyCMagics(Magics):
         from pathlib import Path
         from ..dialects.gibson.machine import StartError
         from ..dialects.gibson.plugins import PluginError
-        from ..machine.session import file_sandbox
+        from ..driver.session import file_sandbox
         from ..views.debug_runs import GibsonRunner, debug
         code = args.code if args.code is not None or args.entry == "main" else args.entry
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
@@ -260,7 +260,7 @@ class TinyCMagics(Magics):
         import tempfile
         from pathlib import Path
         from ..dialects.gibson import drawing, machine as gibson
-        from ..machine.session import file_sandbox
+        from ..driver.session import file_sandbox
         out, stdin = io.BytesIO(), _input(args.input)
         code = args.code if args.code is not None or args.entry == "main" else args.entry
         pictures: list[Path] = []  # what the cell's graphics drew, shown inline after its output
@@ -318,7 +318,7 @@ class TinyCMagics(Magics):
         from pathlib import Path
         from ..errors import TinyCError
         from ..dialects.gibson.machine import StartError
-        from ..machine.session import file_sandbox
+        from ..driver.session import file_sandbox
         from ..dialects.gibson import stages as gviews
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = Path(tmp) / "cell.tc"
@@ -360,7 +360,7 @@ class TinyCMagics(Magics):
         return self._guard(lambda: self._trace(line, cell))
 
     def _trace(self, line, cell):
-        from ..machine.session import file_sandbox
+        from ..driver.session import file_sandbox
         from ..views.tracer import trace
         if cell is None and line.strip() and not line.strip().startswith("-"):
             line = "--entry " + shlex.quote(line.strip())

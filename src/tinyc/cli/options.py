@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from ..machine.shipped import ProgramFileError
-from ..machine.session import DEFAULT_MEMORY, MEMORY_16, MIN_MEMORY, MIN_MEMORY_16
+from ..driver.session import DEFAULT_MEMORY, MEMORY_16, MIN_MEMORY, MIN_MEMORY_16
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     from collections.abc import Set as AbstractSet
@@ -19,7 +19,7 @@ MAX_DEPTH = 100_000        # active calls; each costs Python stack, so the limit
 
 
 # The machine options' values when not given: argparse's defaults and cli.main.quick_args's namespace
-# (memory None: not given; tinyc.machine.session.settle_memory gives it its size, which depends on --int-bits)
+# (memory None: not given; tinyc.driver.session.settle_memory gives it its size, which depends on --int-bits)
 MACHINE_DEFAULTS: dict[str, object] = {
     "int_bits": 32, "memory": None, "strip_cr": False, "echo": False, "engine": "fast",
     "random_divisor": 8, "max_depth": 1000, "allow_files": [], "allow_files_anywhere": False}

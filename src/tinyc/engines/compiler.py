@@ -70,7 +70,7 @@ class FastEngine:
         self.m = machine
         self._ref: Evaluator | None = None  # made when first needed (see ``ref``)
         # ``disk_cache(key, make)``: marshalled code for ``key`` kept across runs (the machine's start
-        # cache, :func:`tinyc.machine.startcache.code`); None generates every function in every process
+        # cache, :func:`tinyc.driver.startcache.code`); None generates every function in every process
         self.disk_cache = disk_cache
         self.depth = 0
         self._runtime: dict | None = None

@@ -16,7 +16,7 @@ from ..link.linker import declare
 from ..link.symbols import Frame, Symbol
 
 if TYPE_CHECKING:
-    from ..machine.interpreter import Machine
+    from ..driver.interpreter import Machine
 
 
 class ReturnSignal(Exception):

@@ -13,7 +13,7 @@ from ..errors import ErrorCode, ExitProgram, TinyCError
 
 if TYPE_CHECKING:
     from typing import Callable
-    from .interpreter import Machine
+    from ..driver.interpreter import Machine
 
 BLOCK = 512          # bytes per MC 4 read, the chunk size the library's readfile/writefile use
 VERSION = 7          # MC 1005 (section 13 item 1: the Linux value is unknown; 7 is the JS port's)

@@ -20,13 +20,13 @@ from lark import Token
 
 from .. import ast
 from ..errors import TinyCError, error_report
-from ..machine.interpreter import DEFAULT_MEMORY, Machine
+from ..driver.interpreter import DEFAULT_MEMORY, Machine
 from ..syntax.lexer import Level, canonical, classify, tokenize
 from ..syntax.positions import end_of, start_of
 from ..link.linker import LinkedText, link
 from ..syntax.parser import parse_program, parse_statements, prepare
 from ..syntax.parser import parse_tree as _lark_tree
-from ..machine.workspace import LINE, Workspace
+from ..driver.workspace import LINE, Workspace
 
 LAYOUT = ("WS", "COMMENT", "NEWLINE")
 

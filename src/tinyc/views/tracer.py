@@ -26,7 +26,7 @@ from ..machine.console import align_report
 from ..machine.console import Console
 from ..errors import ExitProgram
 from ..engines.evaluator import BreakSignal, Evaluator
-from ..machine.interpreter import DEFAULT_MEMORY, Machine
+from ..driver.interpreter import DEFAULT_MEMORY, Machine
 from ..link.symbols import Symbol
 from .stages import load
 

@@ -27,7 +27,7 @@ from . import plugins
 from ...machine.memory import MemoryFault
 
 if TYPE_CHECKING:
-    from ...machine.interpreter import Machine
+    from ...driver.interpreter import Machine
 
 MAX_VALUES = 10        # values that may reach one machine call (section 3.7, 5.1)
 EOF_LIMIT = 10         # consecutive reads at end of input before the program is stopped (our choice, error 99)

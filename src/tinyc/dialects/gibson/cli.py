@@ -10,7 +10,7 @@ import sys
 
 from ...errors import TinyCError
 from .machine import StartError
-from ...machine.session import file_sandbox
+from ...driver.session import file_sandbox
 from ...machine.shipped import program_path
 
 VIEWS = ("tokens", "parse", "ast", "link", "check", "trace", "compile")

@@ -32,7 +32,7 @@ from ...link.symbols import Frame, Symbol
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-    from ...machine.interpreter import Machine
+    from ...driver.interpreter import Machine
 
 
 class Ref:

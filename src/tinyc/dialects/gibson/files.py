@@ -16,7 +16,7 @@ from ...machine.machine_calls import OPENED
 from ...machine.sandbox import Refused
 
 if TYPE_CHECKING:
-    from ...machine.interpreter import Machine
+    from ...driver.interpreter import Machine
     from .plugins import Plugin
 
 MAX_UNITS = 10         # unit table size; unit 0 is the application file (section 4.6)

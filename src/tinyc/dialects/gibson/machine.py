@@ -23,7 +23,7 @@ from lark import Token
 from .syntax import TopItem, levels, parse_item, scan, split_top_keywords, tokenize
 from ...syntax.lexer import Level
 from ...syntax.positions import end_of, start_of
-from ...machine.interpreter import Machine
+from ...driver.interpreter import Machine
 from ...link.linker import link
 from .calls import GibsonState, QuietExit, close_units, machine_call
 from .report import Layout, gibson_code, report

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ...errors import ErrorCode, TinyCError
 
 if TYPE_CHECKING:
-    from ...machine.interpreter import Machine
+    from ...driver.interpreter import Machine
 
 GROUP = "tinyc.plugins"
 SHIPPED = ("pifib", "pospi", "amortpi", "spiralpi", "pigra", "urldownloadpi")  # tinyc/plugins/NAME.py

@@ -18,7 +18,7 @@ from ...link.linker import LinkedText, link
 from . import machine as gibson
 from ...machine.console import Console
 from .report import gibson_code, report, text_of
-from ...machine.interpreter import Machine
+from ...driver.interpreter import Machine
 from ...machine.sandbox import FileSandbox
 from .syntax import LAYOUT, _parser, item_tokens
 from ...syntax.parser import _syntax_error

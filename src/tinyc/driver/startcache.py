@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "syntax/to_ast.py", "ast.py",
           "syntax/recovery.py", "syntax/toplevel.py", "syntax/positions.py", "syntax/runtime_names.py",
-          "machine/interpreter.py")  # what the cached results depend on
+          "driver/interpreter.py")  # what the cached results depend on
 # what generated code depends on (kind "code", :func:`code`): the AST and the fast engine's generator
 ENGINE = ("ast.py", "engines/analysis.py", "engines/arith.py", "engines/bounds.py", "engines/cells.py",
           "engines/codegen.py", "engines/compiler.py", "engines/constglobals.py", "engines/expressions.py",

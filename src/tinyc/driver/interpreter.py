@@ -16,15 +16,15 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of 
 from .. import ast
 
 from . import startcache
-from .console import Console
+from ..machine.console import Console
 from ..errors import ErrorCode, TinyCError
 from ..syntax.lexer import Level, canonical, scan_levels, tokenize
 from ..syntax.positions import end_of, start_of
 from ..syntax.toplevel import LAYOUT, declared_names, scan
 from ..link.linker import LinkedText, link
-from .machine_calls import ROUTINES, machine_call
-from .memory import Memory
-from .sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
+from ..machine.machine_calls import ROUTINES, machine_call
+from ..machine.memory import Memory
+from ..machine.sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
 from ..link.symbols import Symbol, SymbolTable
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .console import Console
+from ..machine.console import Console
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     import argparse  # the annotations only: `tinyc run FILE` parses its arguments without argparse
@@ -59,8 +59,8 @@ def file_sandbox(args: argparse.Namespace, programs: list[str] | None = None):
     """The file sandbox the options in ``args`` ask for (``--allow-files PATH``, ``--allow-files-anywhere``,
     :mod:`tinyc.machine.sandbox`), with the directories of the program files ``programs`` (by default
     ``args.files`` or ``args.file``: those the command runs; ``-`` has none)."""
-    from .sandbox import FileSandbox
-    from .shipped import program_path
+    from ..machine.sandbox import FileSandbox
+    from ..machine.shipped import program_path
     if programs is None:
         programs = list(getattr(args, "files", None) or []) + [f for f in [getattr(args, "file", None)] if f]
     return FileSandbox(getattr(args, "allow_files", None) or (), getattr(args, "allow_files_anywhere", False),
@@ -103,7 +103,7 @@ def boot(args: argparse.Namespace, console: Console | None = None):
 def boot_with_files(args: argparse.Namespace, console: Console | None = None):
     """``boot(args, console)``, then the program files ``args.files`` read into the program buffer in order, as
     ``tinyc run`` reads them.  Raises ProgramFileError for a file that cannot be read or does not fit."""
-    from .shipped import ProgramFileError, program_capacity, read_source
+    from ..machine.shipped import ProgramFileError, program_capacity, read_source
     capacity = program_capacity(args.int_bits)
     texts = [read_source(f, capacity) for f in args.files]  # every file read before the library boots
     m, ws = boot(args, console)

@@ -16,7 +16,7 @@ from ..link.linker import declare
 from ..link.symbols import Frame, Symbol
 
 if TYPE_CHECKING:
-    from ..driver.interpreter import Machine
+    from ..machine.port import MachinePort as Machine
 
 
 class ReturnSignal(Exception):

@@ -32,7 +32,7 @@ from ...link.symbols import Frame, Symbol
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-    from ...driver.interpreter import Machine
+    from ...machine.port import MachinePort as Machine
 
 
 class Ref:

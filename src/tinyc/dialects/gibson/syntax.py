@@ -21,7 +21,7 @@ from lark import Lark, Token, v_args
 from lark.exceptions import VisitError
 
 from ... import ast
-from ...syntax.dialect import GIBSON
+from . import DIALECT
 from ...errors import ErrorCode, TinyCError
 from ...syntax.lexer import Level, cached_lark, classify, lex_all
 from ...syntax.parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
@@ -32,7 +32,7 @@ from ...syntax.toplevel import declared_names as _declared_names
 
 GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
 LAYOUT = {"WS", "COMMENT", "NEWLINE", "HASHLINE"}
-canonical = GIBSON.canonical
+canonical = DIALECT.canonical
 
 
 @lru_cache(maxsize=1)

@@ -17,6 +17,7 @@ from ... import ast
 from .evaluator import GibsonEvaluator
 from ...errors import TinyCError
 from . import machine as gibson
+from ...driver.session import Session
 from .calls import QuietExit
 from .files import close_units
 from .plugins import PluginError, find as find_plugin
@@ -55,23 +56,29 @@ class GibsonTracer(Tracer, GibsonEvaluator):
             return 0
 
 
-def run_traced(path: str, code: str | None, inp, out, trace_out, calls: bool = False, limit: int = 1000, library: bool = False,
-               shared: bool = False, memory: int = 1 << 20, max_depth: int = 1000, files=None):
-    """Run the application ``path`` traced: its ``main``, or the statement ``code`` (as ``tc -r CODE``).  Returns
-    ``(error report or "", status)``: status 0, 1 after a tiny-c error (the report in the dialect's form),
-    2 when the program cannot start (the report then is the message)."""
+def run_traced(session: Session, path: str, code: str | None, inp, out, trace_out, calls: bool = False,
+               limit: int = 1000, library: bool = False, shared: bool = False):
+    """Run the application ``path`` traced in ``session`` (its memory, depth and file sandbox): its ``main``, or
+    the statement ``code`` (as ``tc -r CODE``).  Returns ``(error report or "", status)``: status 0, 1 after a
+    tiny-c error (the report in the dialect's form), 2 when the program cannot start (the report then is the
+    message)."""
     console, emit, holder = traced_console(inp, out, trace_out, shared)
+    files = session.files
+    files.add_program(path)
     try:
-        loaded = gibson.load(path, code, files, memory)
+        loaded = gibson.load(path, code, files, session.memory)
         plugin = find_plugin(loaded.plugin, Path(path).parent, False) if loaded.plugin else None
     except gibson.StartError as e:
         return e.message or f"tinyc: {path}: cannot start\n", 2
     except PluginError as e:
         return e.message, 2
-    m = gibson.make_machine(console, "reference", memory, max_depth, False, plugin, files)
-    tracer = GibsonTracer(m, emit, calls, limit, library)
-    holder.append(tracer)
-    m.engine = tracer
+    def make_tracer(m) -> GibsonTracer:
+        made = GibsonTracer(m, emit, calls, limit, library)
+        holder.append(made)
+        return made
+    m = gibson.make_machine(session, make_tracer, plugin=plugin, console=console)
+    tracer = m.engine
+    assert isinstance(tracer, GibsonTracer)
     lay = loaded.layout
     tracer._texts = [(0, lay.lib, b"", "entry"), (lay.app - 1, lay.end, b"\n" + loaded.memory[lay.app:], ""),
                      (lay.lib, lay.marker, b"\n" + loaded.memory[lay.lib:lay.marker], "lib ")]

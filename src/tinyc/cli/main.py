@@ -23,7 +23,8 @@ import sys
 from .. import __version__
 from ..machine.console import OutputClosed, align_report, byte_transparent_stdio, flush_consoles
 from ..driver.session import Session, boot, settle_memory
-from ..machine.shipped import ProgramFileError, find_program, program_path, read_source, shipped_programs  # noqa: F401
+from ..machine.shipped import (ProgramFileError, find_program, program_capacity, program_path, read_ahead,  # noqa: F401
+                               read_source, shipped_programs)
 from .options import UsageError, chosen_dialect, has_header_line  # noqa: F401  (UsageError: the tools raise it)
 if TYPE_CHECKING:
     import argparse  # imported only to build a parser: see quick_args
@@ -68,8 +69,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         return importlib.import_module("tinyc.cli.debug").command(args)
     if args.files.count("-") > 1:
         raise UsageError("run: standard input (-) can be read only once")
-    last = args.files[-1]
-    dialect = chosen_dialect(args, program_path(last)) if last != "-" else args.dialect
+    last, dialect = args.files[-1], args.dialect
+    if dialect is None and last != "-":  # told by the text the run then takes: the file is read once
+        text = read_ahead(last, max(args.memory, program_capacity(args.int_bits)))
+        dialect = chosen_dialect(args, last, head=text) if text is not None else "pc"
     return Session.from_args(args, dialect=dialect).run_files(args.files, args.entry, args.code)
 
 

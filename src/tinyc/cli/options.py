@@ -145,16 +145,18 @@ class UsageError(ProgramFileError):
     """Bad command-line use: the message is printed after ``tinyc: `` and the exit status is 2."""
 
 
-def announced_dialect(path: str | Path) -> str | None:
-    """The name of the dialect the file ``path`` announces by its first bytes (Gibson's: a ``#include``/
-    ``#loadMC`` header line, :func:`tinyc.driver.dialect.detect`), or None (none, or it cannot be read)."""
-    try:
-        with open(path, "rb") as f:
-            start = f.read(16)
-    except (OSError, ValueError):
-        return None
+def announced_dialect(path: str | Path, head: bytes | None = None) -> str | None:
+    """The name of the dialect the file ``path`` announces by its first bytes ``head`` (read when None;
+    Gibson's: a ``#include``/``#loadMC`` header line, :func:`tinyc.driver.dialect.detect`), or None (none, or
+    it cannot be read)."""
+    if head is None:
+        try:
+            with open(path, "rb") as f:
+                head = f.read(16)
+        except (OSError, ValueError):
+            return None
     from ..driver.dialect import detect
-    found = detect(start)
+    found = detect(head[:16])
     return found.name if found is not None else None
 
 
@@ -164,12 +166,13 @@ def has_header_line(path: str | Path) -> bool:
     return announced_dialect(path) is not None
 
 
-def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "running it") -> str:
-    """The dialect to run ``path`` in: --dialect, else the one the file announces (with a note on stderr),
-    else pc."""
+def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "running it",
+                   head: bytes | None = None) -> str:
+    """The dialect to run ``path`` in: --dialect, else the one the file announces by its first bytes ``head``
+    (read when None), with a note on stderr, else pc."""
     if getattr(args, "dialect", None):
         return args.dialect
-    found = announced_dialect(path)
+    found = announced_dialect(path, head)
     if found is not None:
         print(f"tinyc: {path} starts with a #include/#loadMC header line: {doing} in the Gibson dialect "
               f"(--dialect {found}; --dialect pc to override)", file=sys.stderr)

@@ -75,6 +75,11 @@ class FastEngine:
         self.depth = 0
         self._runtime: dict | None = None
 
+    def global_constants(self, link: Linkage, effects) -> dict[str, tuple[int, int]]:
+        """The bounds of the globals of ``link`` that only ever hold constants (:mod:`.constglobals`)."""
+        from .constglobals import constant_globals
+        return constant_globals(link, effects)
+
     @property
     def ref(self) -> Evaluator:
         """The reference evaluator, for the functions and statements not compiled.  Made (and its module

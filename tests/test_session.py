@@ -151,3 +151,14 @@ def test_run_reads_the_program_file_once(tmp_path, monkeypatch, capsys):
     assert cli.main(["run", str(program)]) == 0
     assert "once" in capsys.readouterr().out
     assert len(opened) == 1
+
+
+def test_the_shell_takes_the_gibson_dialect(tmp_path, monkeypatch):
+    """``tinyc --dialect gibson``: lines go to a buffer, ``.STATEMENT`` runs against it as ``tc -r`` does."""
+    import subprocess
+    import sys
+    typed = b'main [ pn 6*7 ]\n.main()\n.pn 1+2\n.x\n'
+    done = subprocess.run([sys.executable, "-m", "tinyc", "--dialect", "gibson"], input=typed, cwd=tmp_path,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"***  TINY-C VERSION 1.0") and b" 42\n" in done.stdout and b" 3\n" in done.stdout

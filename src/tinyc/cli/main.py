@@ -22,7 +22,7 @@ import sys
 
 from .. import __version__
 from ..machine.console import OutputClosed, align_report, byte_transparent_stdio, flush_consoles
-from ..driver.session import Session, boot, settle_memory
+from ..driver.session import Session, settle_memory
 from ..machine.shipped import (ProgramFileError, find_program, program_capacity, program_path, read_ahead,  # noqa: F401
                                read_source, shipped_programs)
 from .options import UsageError, chosen_dialect, has_header_line  # noqa: F401  (UsageError: the tools raise it)
@@ -133,7 +133,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                          help="run under the debugger (as tinyc debug; Gibson's tc -d)")
         dialect_options(run)
     if wanted("shell"):
-        sub.add_parser("shell", help=BUILTIN["shell"], description=BUILTIN["shell"], parents=[common])
+        from ..driver.dialect import names
+        shell = sub.add_parser("shell", help=BUILTIN["shell"], description=BUILTIN["shell"], parents=[common])
+        shell.add_argument("--dialect", choices=names(), default=None,
+                           help="the language: pc (the tc> shell, the default) or gibson (a buffer run as tc -r runs it)")
     if wanted("boot"):
         boot_ = sub.add_parser("boot", help=BUILTIN["boot"], description=BUILTIN["boot"], parents=[common])
         boot_.add_argument("file", metavar="FILE", help="a system file, such as system.ipl (the one shipped with tinyc)")
@@ -270,17 +273,10 @@ def dispatch(args: argparse.Namespace) -> int:
 
 
 def cmd_shell(args: argparse.Namespace) -> int:
-    """``tinyc`` / ``tinyc shell``: the shell on stdin/stdout; prompt_toolkit when both are terminals."""
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        from ..shell.terminal import run_terminal
-        from ..views.debug_runs import shell_debugger
-        return run_terminal(args, shell_debugger)
-    from ..shell.shell import Shell
-    try:
-        machine, workspace = boot(args)
-        return Shell(machine, workspace).loop()
-    except KeyboardInterrupt:  # Ctrl-C while the library boots
-        return 130
+    """``tinyc`` / ``tinyc shell``: the dialect's shell on stdin/stdout (tiny-c/PC's ``tc>``: prompt_toolkit
+    when both are terminals)."""
+    session = Session.from_args(args, dialect=getattr(args, "dialect", None))
+    return session.dialect.hook(session.dialect.shell)(session, args)
 
 
 def internal_error(e: Exception) -> str:

@@ -53,6 +53,7 @@ class Dialect:
     * ``run``: ``"module:attr"`` of ``run(session, files, entry) -> exit status``: ``tinyc run`` and ``boot``;
     * ``tools``: command -> module with ``command(args) -> status``: ``tokens parse ast link check compile
       trace`` (the stage views, with the dialect's lexer, grammar and error report);
+    * ``shell``: ``"module:attr"`` of ``shell(session, args) -> status``: ``tinyc`` with no command;
     * ``view``: ``"module:attr"`` of ``view(session, name, path) -> text``: one stage view (tokens, parse, ast,
       link) of a program file, or the report of the stage that rejects it (the notebook's magics);
     * ``debugger``: ``"module:attr"`` of ``runner(session, files, entry, code)``, the program as the debugger
@@ -60,7 +61,7 @@ class Dialect:
     """
 
     __slots__ = ("name", "title", "detect", "significance", "library", "search_paths", "machine_calls",
-                 "engines", "run", "tools", "view", "debugger")
+                 "engines", "run", "tools", "shell", "view", "debugger")
 
     name: str
     title: str
@@ -72,6 +73,7 @@ class Dialect:
     engines: Mapping[str, str]
     run: str
     tools: Mapping[str, str]
+    shell: str
     view: str
     debugger: str
 

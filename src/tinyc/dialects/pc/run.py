@@ -61,6 +61,21 @@ def run(session: Session, files: list[str], entry: str | None = None, code: str 
     return 0
 
 
+def shell(session: Session, args) -> int:
+    """The ``tc>`` shell (the dialect's ``shell`` hook): prompt_toolkit's line editor when stdin and stdout are
+    terminals, else the plain shell on ``session``'s console; ``args`` the command line's options."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from ...shell.terminal import run_terminal
+        from ...views.debug_runs import shell_debugger
+        return run_terminal(args, shell_debugger)
+    from ...shell.shell import Shell
+    try:
+        machine, workspace = session.boot()
+    except KeyboardInterrupt:  # Ctrl-C while the library boots
+        return 130
+    return Shell(machine, workspace).loop()
+
+
 class NoCollections:
     """No cyclic garbage collection in the block (as when it was entered after it).  Importing tinyc and
     booting the library (unpickling its AST, loading the programs' code) make thousands of objects that

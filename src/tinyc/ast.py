@@ -53,6 +53,18 @@ def fields(node: Node) -> tuple[str, ...]:
     return node._fields
 
 
+def node_classes() -> list[type[Node]]:
+    """Every concrete node class (the subclasses of :class:`Node`, at any depth), in definition order:
+    what a visitor's dispatch table covers (:func:`tinyc.engines.evaluator.visitors`)."""
+    found: list[type[Node]] = []
+    todo = list(Node.__subclasses__())
+    while todo:
+        cls = todo.pop(0)
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
 # ---- expressions (section 6)
 
 class Number(Node):
@@ -345,7 +357,13 @@ class Function(Node):
 
     @property
     def param_names(self) -> list[Declarator]:
+        """The parameters' declarators, in order (a declaration may declare several)."""
         return [d for decl in self.params for d in decl.names]
+
+    def parameters(self) -> list[tuple[str, Declarator]]:
+        """``(type, declarator)`` of each parameter in order, its declarations flattened: the one
+        flattening both engines bind arguments with (``f int a, b(0) char c`` gives three)."""
+        return [(decl.type, d) for decl in self.params for d in decl.names]
 
 
 class EndLibrary(Node):

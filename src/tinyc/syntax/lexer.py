@@ -161,7 +161,7 @@ def scan_levels(tokens: list[Token], text: str = "") -> tuple[Level, Level | Non
     Returns ``(first, after)``: the symbols before ``endlibrary`` and, if the text holds an
     ``endlibrary``, the symbols after it (else None).  A top-level declaration declares variables;
     any other top-level word is a function; top-level ``[...]`` blocks are skipped
-    (:func:`tinyc.toplevel.scan`, which this follows item by item).
+    (:func:`tinyc.syntax.toplevel.scan`, which this follows item by item).
     """
     levels = [Level()]
     for item in scan(tokens, text, strict=False):

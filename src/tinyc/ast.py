@@ -28,7 +28,7 @@ class Node:
         cls._fields = inherited + tuple(cls.__dict__.get("__slots__", ()))
         cls._values = attrgetter(*cls._fields)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Node], tuple[object, ...]]:
         """Pickled as the call of its class with its fields' values (every ``__init__`` takes them in
         the order of ``_fields``): the start-up cache (:mod:`tinyc.machine.startcache`) then loads the
         library's AST in half the time and space of pickle's default for slotted objects (a state dict
@@ -294,7 +294,8 @@ class ErrorStmt(Node):
     expressions and :class:`NameCheck` nodes."""
     __slots__ = ("code", "address", "prefix")
 
-    def __init__(self, pos: int, end: int, code: int, address: int, prefix: list | None = None) -> None:
+    def __init__(self, pos: int, end: int, code: int, address: int,
+                 prefix: list[Expr | NameCheck] | None = None) -> None:
         self.pos = pos
         self.end = end
         self.code = code

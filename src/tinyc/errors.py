@@ -61,7 +61,7 @@ class ErrorCode(int, metaclass=_Numbered):
     __str__ = int.__repr__
     __format__ = int.__format__
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[ErrorCode], tuple[int]]:
         return ErrorCode, (int(self),)
 
     @property

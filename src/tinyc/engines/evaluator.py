@@ -308,7 +308,10 @@ class Evaluator:
 
     # ---- lvalues: (address, type) for a scalar or element, a Symbol for an array name
 
-    def lvalue(self, node: ast.Expr) -> tuple[int, str] | Symbol:
+    def lvalue(self, node: ast.Expr) -> Place:
+        """Where an assignment or ``++``/``--`` stores: ``(address, type)`` of a scalar or an element
+        (error 6 out of range, 7 subscripting a scalar), or the :class:`Symbol` of an array name
+        (whose pointer is assigned).  Error 14 (LVALERR) for a function or any other expression."""
         if isinstance(node, ast.Var):
             sym = self.lookup(node.name, node)
             if sym.kind == "func":
@@ -327,7 +330,8 @@ class Evaluator:
         self.eval(node)
         raise TinyCError(ErrorCode.LVALERR, node.end)
 
-    def load(self, ref, node: ast.Node) -> int:
+    def load(self, ref: Place, node: ast.Node) -> int:
+        """The value at ``ref`` (an array name: its pointer); error 6 at ``node``'s end outside memory."""
         if isinstance(ref, Symbol):
             return self.mem.wrap(ref.address)
         try:
@@ -335,7 +339,9 @@ class Evaluator:
         except MemoryFault:
             raise TinyCError(ErrorCode.RANGERR, node.end) from None
 
-    def store(self, ref, value: int, node: ast.Node) -> int:
+    def store(self, ref: Place, value: int, node: ast.Node) -> int:
+        """Store ``value`` at ``ref`` and give the value stored (wrapped to its type); an array name's
+        pointer takes the value as an address.  Error 6 at ``node``'s end outside memory."""
         if isinstance(ref, Symbol):  # a pointer holds an address (section 14 item 21), its value is an int
             ref.address = self.mem.address(self.mem.wrap(value))
             return self.mem.wrap(ref.address)
@@ -392,8 +398,10 @@ class Evaluator:
         return Symbol(d.name, "var", type_, True, value, length)
 
 
-def binary(wrap, op: str, a: int, b: int, at: int) -> int:
-    """One binary operator on ints (section 6, section 14 items 1-2); ``at`` is the cursor for error 30."""
+def binary(wrap: Callable[[int], int], op: str, a: int, b: int, at: int) -> int:
+    """One binary operator on ints (section 6, section 14 items 1-2): ``wrap`` (the memory's) brings an
+    arithmetic result into the int range; a relational operator gives 0 or 1.  Raises TinyCError 30
+    (DIVERR) at ``at`` for a division or remainder by zero."""
     if op == "+":
         return wrap(a + b)
     if op == "-":

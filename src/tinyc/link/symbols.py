@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from .. import ast
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 
 class Symbol:
     """A variable or a function.
@@ -30,7 +34,7 @@ class Symbol:
         self.length = length
         self.function = function
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[str, str, str, bool, int, int, ast.Function | None]:
         return (self.name, self.kind, self.type, self.array, self.address, self.length, self.function)
 
     def __eq__(self, other: object) -> bool:
@@ -65,7 +69,8 @@ class SymbolTable:
     def get(self, name: str) -> Symbol | None:
         return self.symbols.get(name)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Symbol]:
+        """The symbols in the order they were first declared."""
         return iter(self.symbols.values())
 
 

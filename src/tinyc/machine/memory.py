@@ -6,7 +6,7 @@ Addresses are plain integers (byte offsets into one ``bytearray``).  ``int`` is 
 
 from __future__ import annotations
 
-from ..errors import MemoryFault  # noqa: F401  (raised here; defined at the bottom for the engines)
+from ..errors import MemoryFault as MemoryFault  # raised here; defined at the bottom for the engines
 
 
 class Memory:

@@ -66,6 +66,7 @@ class ErrorCode(int, metaclass=_Numbered):
 
     @property
     def text(self) -> str:
+        """The error's meaning in words (reference section 10.1), e.g. "division by zero" for 30."""
         return _TEXTS[self]
 
 

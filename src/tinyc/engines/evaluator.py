@@ -139,6 +139,8 @@ class Evaluator:
         self._visit[type(node)](self, node)
 
     def visit_Decl(self, node: ast.Decl) -> None:
+        """``int a, b(N)`` in a function: zeroed space for each name, a local from now on (sections 3, 5).
+        Error 18 (TMVRERR) after MAX_LOCALS declarations in one call, 19 (TMVLERR) when value space is full."""
         frame = self.frame
         assert frame is not None  # statements run in a call's frame, or in the frame run() makes
         for d in node.names:
@@ -148,16 +150,19 @@ class Evaluator:
             frame.declare(declare(node.type, d, self.m.allocate, self.eval))
 
     def visit_Block(self, node: ast.Block) -> None:
+        """``[ stmt ... ]``: each statement in order, until a return or break unwinds (section 5)."""
         for s in node.body:
             self.execute(s)
 
     def visit_If(self, node: ast.If) -> None:
+        """``if cond stmt [else stmt]``: non-zero is true (section 5)."""
         if self.condition(node):
             self.execute(node.then)
         elif node.orelse is not None:
             self.execute(node.orelse)
 
     def visit_While(self, node: ast.While) -> None:
+        """``while cond stmt``: the condition tested before each turn; ``break`` ends the innermost (section 5)."""
         while self.condition(node):
             try:
                 self.execute(node.body)
@@ -165,6 +170,8 @@ class Evaluator:
                 break
 
     def visit_For(self, node: ast.For) -> None:
+        """``for (init; cond; step) stmt`` (section 5, the PC's C-style for): init once, then cond, body
+        and step each turn; a missing cond is true; ``break`` skips the step."""
         before = node.init
         while self.condition(node, before):
             try:
@@ -182,15 +189,19 @@ class Evaluator:
         return 1 if node.cond is None else self.eval(node.cond)
 
     def visit_Break(self, node: ast.Break) -> None:
+        """``break``: unwinds to the innermost while or for (:class:`BreakSignal`)."""
         raise BreakSignal()
 
     def visit_Return(self, node: ast.Return) -> None:
+        """``return [expr]``: unwinds to the call with the value, 0 without one (section 4)."""
         raise ReturnSignal(0 if node.value is None else self.eval(node.value))
 
     def visit_ExprStmt(self, node: ast.ExprStmt) -> None:
+        """An expression run for its effect; the value is dropped (section 5)."""
         self.eval(node.expr)
 
     def visit_Null(self, node: ast.Null) -> None:
+        """``;`` alone: nothing (section 5)."""
         pass
 
     def visit_ErrorStmt(self, node: ast.ErrorStmt) -> None:
@@ -227,6 +238,8 @@ class Evaluator:
                     raise
 
     def visit_Recheck(self, node: ast.Recheck) -> None:
+        """The end of a while's body inside a :class:`~tinyc.ast.Reparse`: if the body made one of
+        ``node.names`` a local (or the other way), the Reparse parses its text again from the while."""
         assert self.frame is not None
         local = self.frame.locals
         if tuple(n in local for n in node.names) != node.assumed:
@@ -249,9 +262,11 @@ class Evaluator:
         return value
 
     def visit_Number(self, node: ast.Number) -> int:
+        """A decimal constant, wrapped to the int width (section 2)."""
         return self.mem.wrap(node.value)
 
     def visit_CharLit(self, node: ast.CharLit) -> int:
+        """``'c'``: the character's byte value, 0..255 (section 2)."""
         return node.value
 
     def visit_String(self, node: ast.String) -> int:
@@ -260,6 +275,8 @@ class Evaluator:
         return node.pos + 1
 
     def visit_Var(self, node: ast.Var) -> int:
+        """A bare name: a scalar's value, an array's pointer, or a call without arguments (sections 3, 4).
+        Error 26 (SYMERRA) at the name's end if no level declares it; 6 if the scalar lies outside memory."""
         sym = self.lookup(node.name, node)
         if sym.kind == "func":
             return self.call(sym, [], node)
@@ -268,9 +285,12 @@ class Evaluator:
         return self.load((sym.address, sym.type), node)
 
     def visit_Index(self, node: ast.Index) -> int:
+        """``name(i)``: an array element's value (section 3); errors as for :meth:`lvalue`."""
         return self.load(self.lvalue(node), node)
 
     def visit_Call(self, node: ast.Call) -> int:
+        """``f(a, b)`` or ``f a, b``: the arguments left to right, then the call (section 4).  Error 26
+        (SYMERRA) after the name if it is undeclared or not a function, 21 (ARGSERR) for a wrong count."""
         sym = self.lookup(node.name, node, node.name_end)
         args = [self.eval(a) for a in node.args]
         if sym.kind != "func":
@@ -278,6 +298,8 @@ class Evaluator:
         return self.call(sym, args, node)
 
     def visit_MachineCall(self, node: ast.MachineCall) -> int:
+        """``MC a, ..., n``: the arguments left to right, then machine call n through the machine's table
+        (section 8).  Error 6 (RANGERR) at its end when it reaches outside memory; 24 for an unknown n."""
         values = [self.eval(a) for a in node.args]
         try:
             return self.m.machine_call(self.m, values, node)
@@ -285,15 +307,19 @@ class Evaluator:
             raise TinyCError(ErrorCode.RANGERR, node.end) from None
 
     def visit_Assign(self, node: ast.Assign) -> int:
+        """``target = value``: the place first, then the value; gives the value stored (section 6.1).
+        Error 14 (LVALERR) when the target is not a place (see :meth:`lvalue`)."""
         ref = self.lvalue(node.target)
         return self.store(ref, self.eval(node.value), node)
 
     def visit_BinOp(self, node: ast.BinOp) -> int:
+        """``left op right``: both operands, left first, never short-circuited (section 6); see :func:`binary`."""
         a = self.eval(node.left)
         b = self.eval(node.right)
         return binary(self.mem.wrap, node.op, a, b, node.end)
 
     def visit_Unary(self, node: ast.Unary) -> int:
+        """``-x``, ``+x``, ``!x`` (0 or 1), or ``++x``/``--x`` on a place, giving the new value (section 6.2)."""
         op = node.op
         if op in ("++", "--"):
             ref = self.lvalue(node.operand)

@@ -64,9 +64,11 @@ class SymbolTable:
         return f"SymbolTable({self.name!r}, {self.symbols!r})"
 
     def define(self, sym: Symbol) -> Symbol:
+        """Add ``sym`` unless its name is declared already; gives the symbol the name now denotes."""
         return self.symbols.setdefault(sym.name, sym)
 
     def get(self, name: str) -> Symbol | None:
+        """The symbol of a canonical ``name`` at this level, None if it is not declared here."""
         return self.symbols.get(name)
 
     def __iter__(self) -> Iterator[Symbol]:
@@ -89,4 +91,6 @@ class Frame:
         return f"Frame({self.function!r}, {self.locals!r}, {self.mark}, {self.declared})"
 
     def declare(self, sym: Symbol) -> Symbol:
+        """Make ``sym`` a local unless the call declared its name already (the first declaration wins:
+        the space of a second one is taken but unused); gives the symbol the name now denotes."""
         return self.locals.setdefault(sym.name, sym)

@@ -58,6 +58,7 @@ VARIADIC = "..."  # the type of the pseudo-declaration that marks a "..." parame
 
 
 def is_variadic(fn: ast.Function) -> bool:
+    """Whether ``fn``'s parameters end with ``...`` (gibson-dialect.md 3.7): no argument count check."""
     return bool(fn.params) and fn.params[-1].type == VARIADIC
 
 

@@ -152,6 +152,7 @@ class Level:
         return f"Level({self.names!r})"
 
     def add(self, name: str, is_function: bool) -> None:
+        """Declare ``name`` (canonicalised) at this level as a function or a variable; the first wins."""
         self.names.setdefault(canonical(name), is_function)
 
 

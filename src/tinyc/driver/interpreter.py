@@ -326,8 +326,8 @@ class Machine:
             text = lt.text.decode("latin-1")
             levels = [Level(dict(merged)), self.library_lex]
             view = SymbolTable("library")
-            for sym in lt.tables[0]:
-                view.define(sym)
+            for own in lt.tables[0]:
+                view.define(own)
             for name, (start, end, free) in self._library_functions.items():
                 sym = view.get(name)
                 if free & changed and sym is not None and sym.function is not None:

@@ -30,7 +30,7 @@ class Node:
 
     def __reduce__(self) -> tuple[type[Node], tuple[object, ...]]:
         """Pickled as the call of its class with its fields' values (every ``__init__`` takes them in
-        the order of ``_fields``): the start-up cache (:mod:`tinyc.machine.startcache`) then loads the
+        the order of ``_fields``): the start-up cache (:mod:`tinyc.driver.startcache`) then loads the
         library's AST in half the time and space of pickle's default for slotted objects (a state dict
         per node, set attribute by attribute)."""
         return (self.__class__, self._values(self))

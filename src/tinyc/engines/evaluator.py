@@ -21,7 +21,7 @@ from .cdiv import c_div, c_mod
 if TYPE_CHECKING:
     from typing import Any, Callable, ClassVar
 
-    from ..machine.interpreter import Machine
+    from ..machine.port import MachinePort as Machine
 
     Visitor = Callable[[Any, Any], Any]  # an unbound visit_<Node> method: (evaluator, node) -> result
     Place = tuple[int, str] | Symbol  # an lvalue: (address, type) of a scalar or an element; an array name
@@ -62,7 +62,7 @@ def visitors(cls: type) -> dict[type[ast.Node], Visitor]:
 
 
 class Evaluator:
-    """Runs statements and calls of a linked program on a :class:`~tinyc.machine.interpreter.Machine`.
+    """Runs statements and calls of a linked program on a :class:`~tinyc.driver.interpreter.Machine`.
 
     The engine interface: ``run(stmts)`` executes top-level statements in a fresh frame,
     ``evaluate_constant(expr)`` gives an array bound when globals are linked.  Errors are raised as

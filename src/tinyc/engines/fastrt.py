@@ -15,13 +15,32 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of 
 from .. import ast
 from .analysis import Analysis, Unsupported, direct, scan
 from .cdiv import c_div, c_mod
-from .constglobals import constant_globals
 from ..errors import ErrorCode, TinyCError, MemoryFault
 
 if TYPE_CHECKING:
     from collections.abc import Set as AbstractSet
+    from typing import Any, Callable, Protocol
 
-    from .compiler import FastEngine
+    from ..machine.port import MachinePort
+
+    class FastEngine(Protocol):
+        """What the run-time helpers and a :class:`Linkage` use of the fast engine
+        (:class:`tinyc.engines.compiler.FastEngine`, which imports this module)."""
+
+        m: MachinePort
+        depth: int             # active tiny-c calls
+        frames_known: bool     # a function's frame is its static locals (Linkage.room)
+
+        @property
+        def runtime(self) -> dict: ...
+
+        def assigned(self, fn: ast.Function) -> set[str]: ...
+
+        def function(self, sym: Any, link: Linkage) -> Callable: ...
+
+        def _fallback(self, sym: Any) -> Callable: ...
+
+        def global_constants(self, link: Linkage, effects: Callable) -> dict[str, tuple[int, int]]: ...
 
 
 def runtime_globals(engine: FastEngine) -> dict:
@@ -214,7 +233,7 @@ class Linkage:
         if shape is not None and shape[0] == "var" and not shape[2]:
             if self._consts is None:
                 self._consts = {}  # while they are computed (the effects analysis resolves names)
-                self._consts = constant_globals(self, own_effects)
+                self._consts = self.engine.global_constants(self, own_effects)
             b = self._consts.get(name)
             if b is not None:
                 shape = shape[:5] + (shape[5] + (b,),)

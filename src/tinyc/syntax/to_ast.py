@@ -2,7 +2,7 @@
 
 Every node keeps the absolute addresses of its source (the text's base address plus the offset), and
 statements that did not parse arrive as ``ERRSTMT`` tokens (:mod:`tinyc.syntax.recovery`) and become
-:class:`ast.ErrorStmt` nodes.  The dialect's front end (:mod:`tinyc.syntax.gibson`) subclasses it.
+:class:`ast.ErrorStmt` nodes.  The dialect's front end (:mod:`tinyc.dialects.gibson.syntax`) subclasses it.
 """
 
 from __future__ import annotations

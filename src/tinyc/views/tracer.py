@@ -26,7 +26,9 @@ from ..machine.console import align_report
 from ..machine.console import Console
 from ..errors import ExitProgram
 from ..engines.evaluator import Evaluator
-from ..machine.interpreter import DEFAULT_MEMORY, Machine
+from ..driver.interpreter import Machine
+from ..driver.session import Session
+from ..machine.memory import DEFAULT_MEMORY
 from ..link.symbols import Symbol
 from .stages import load
 
@@ -323,13 +325,15 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
     """
     console, emit, holder = traced_console(inp, out, trace_out, shared, strip_cr=strip_cr, echo=echo)
 
-    m = Machine(memory, int_bits, console, "reference", max_depth, random_divisor)
-    if files is not None:
-        m.files = files
-    tracer = Tracer(m, emit, calls, limit, library)
-    holder.append(tracer)
-    m.engine = tracer
-    loaded = load(program, machine=m, system=system)
+    session = Session(engine="reference", memory=memory, int_bits=int_bits, max_depth=max_depth,
+                      random_divisor=random_divisor, console=console, files=files)
+
+    def make_tracer(m) -> Tracer:
+        tracer = Tracer(m, emit, calls, limit, library)
+        holder.append(tracer)
+        return tracer
+    loaded = load(program, system=system, session=session, engine=make_tracer)
+    m, tracer = loaded.machine, holder[0]
     ws, lib = loaded.workspace, m.library_text
     assert lib is not None  # load() booted the library
     tracer.locate(ws.text, ws.pr, ws.ln, lib.text, lib.base)

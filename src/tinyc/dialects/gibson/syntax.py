@@ -1,6 +1,6 @@
 """Front end of the Gibson dialect: its tokens, the linker's top-level scan, and one parse per function.
 
-The dialect's own grammar is ``grammar_gibson.lark``; names are classified (the lexer hack) with
+The dialect's own grammar is ``grammar.lark`` beside this module; names are classified (the lexer hack) with
 :func:`tinyc.syntax.lexer.classify`, then the dialect's retypings are applied (:func:`_retype`).  As that
 interpreter's linker did (gibson-dialect.md section 1.6), the top level is scanned, not parsed:
 ``[...]`` blocks other than the seed are skipped unread, ``#`` lines are layout, a declaration
@@ -20,19 +20,19 @@ from pathlib import Path
 from lark import Lark, Token, v_args
 from lark.exceptions import VisitError
 
-from .. import ast
-from .dialect import GIBSON
-from ..errors import ErrorCode, TinyCError
-from .lexer import Level, cached_lark, classify, lex_all
-from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
-from .to_ast import _ToAST
-from .positions import end_of, start_of
-from .recovery import parse_recovering
-from .toplevel import declared_names as _declared_names
+from ... import ast
+from . import DIALECT
+from ...errors import ErrorCode, TinyCError
+from ...syntax.lexer import Level, cached_lark, classify, lex_all
+from ...syntax.parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
+from ...syntax.to_ast import _ToAST
+from ...syntax.positions import end_of, start_of
+from ...syntax.recovery import parse_recovering
+from ...syntax.toplevel import declared_names as _declared_names
 
-GRAMMAR = Path(__file__).with_name("grammar_gibson.lark").read_text()
+GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
 LAYOUT = {"WS", "COMMENT", "NEWLINE", "HASHLINE"}
-canonical = GIBSON.canonical
+canonical = DIALECT.canonical
 
 
 @lru_cache(maxsize=1)
@@ -399,7 +399,7 @@ def _known(tokens: list[Token], outer: list[Level]) -> set[str]:
 
 def _canon_levels(outer: list[Level]) -> list[Level]:
     """The levels keyed as tinyc.syntax.lexer.classify looks names up (its 8-character canonical form)."""
-    from .lexer import canonical as pc_canonical
+    from ...syntax.lexer import canonical as pc_canonical
     out = []
     for level in outer:
         lv = Level()

@@ -23,14 +23,16 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
-from .. import ast
-from ..errors import ErrorCode, TinyCError, MemoryFault
-from .evaluator import BreakSignal, Evaluator, ReturnSignal, binary
-from ..syntax.gibson import VARIADIC, is_variadic
-from ..link.symbols import Frame, Symbol
+from ... import ast
+from ...errors import ErrorCode, TinyCError, MemoryFault
+from ...engines.evaluator import BreakSignal, Evaluator, ReturnSignal, binary
+from .syntax import VARIADIC, is_variadic
+from ...link.symbols import Frame, Symbol
 
 if TYPE_CHECKING:
-    from ..machine.interpreter import Machine
+    from typing import Any, Callable
+
+    from ...machine.port import MachinePort as Machine
 
 
 class Ref:

@@ -75,6 +75,16 @@ def test_glue_caps_endless_output_and_refuses_binary_and_huge_programs(glue):
     assert r["status"] == 2 and "the program is too large" in r["stderr"]
 
 
+def test_glue_play_stops_where_the_program_waits_for_a_line(glue):
+    source = INPUT_PROGRAM.replace("pn n * 2", "pn n * 2\n  n = gn")
+    r = glue.play(source)
+    assert r == {"stdout": "number? ", "stderr": "", "status": 1, "waiting": True}
+    r = glue.play(source, stdin="21\n")
+    assert r["waiting"] and r["stdout"] == "number? 21\n 42"  # the line typed, echoed; then the next read
+    assert glue.play(INPUT_PROGRAM, stdin="21\n") == {"stdout": "number? 21\n 42\n", "stderr": "", "status": 0,
+                                                      "waiting": False}
+
+
 def test_glue_views_and_shell(glue, tmp_path):
     (tmp_path / "program.tc").write_text(ERROR_PROGRAM)
     tokens = subprocess.run([sys.executable, "-m", "tinyc", "tokens", "program.tc"], cwd=tmp_path,
@@ -229,18 +239,18 @@ def test_bc_is_played_through_two_guesses(page):
     sys.path.insert(0, str(ROOT / "tests"))
     from test_programs import SHOWN, code_of
     choose_example(page, "bc.tc")
-    secret, answers = "5831", []
-    for guess_no in (1, 2):
-        box = page.find_element("id", "stdin")
-        box.clear()
-        box.send_keys("11\n" + "".join(a + "\n" for a in answers))
-        page.find_element("id", "run").click()
-        out = wait_text(page, "#status", lambda t: t.startswith("exit status"))
-        out = page.find_element("id", "output").get_attribute("textContent").encode()
+    page.find_element("id", "stdin").clear()
+    page.find_element("id", "play").click()
+    secret, typed = "5831", "11"
+    for guess_no in (1, 2, 3):
+        wait_text(page, "#status", lambda t: t == "waiting for a line of input")
+        page.find_element("id", "play-input").send_keys(typed + "\n")
+        out = wait_text(page, "#output", lambda t: f"Guess {guess_no}: " in t).encode()
         shown = SHOWN.findall(out)
         assert [int(n) for n, _ in shown] == list(range(1, guess_no + 1))
-        answers.append(code_of(shown[-1][1], secret).decode())
-        page.execute_script("document.getElementById('status').textContent = ''")
+        typed = code_of(shown[-1][1], secret).decode()
+    # the lines typed are echoed into the game's transcript, as --echo shows them
+    assert re.search(rb"Type a random number: 11\n\r\nGuess 1: \d{4}   score\? \d+\n", out)
     assert out.rstrip().endswith(b"score?")
 
 

@@ -45,7 +45,7 @@ function startWorker() {
       if (m.ready) {
         timings.ready_ms = performance.now() - t0;
         setState("ready");
-        $("run").disabled = false;
+        $("run").disabled = $("play").disabled = false;
         readyResolve(true);
       } else {
         setState("failed to load: " + m.error);
@@ -75,11 +75,13 @@ function restart(reason) {
   const jobs = [...pending.values()];
   pending = new Map();
   for (const job of jobs) {
-    if (job.op === "run") job.resolve({stdout: "", stderr: "stopped\n", status: 130, stoppedBy: reason});
+    if (job.op === "run" || job.op === "play") job.resolve({stdout: "", stderr: "stopped\n", status: 130, stoppedBy: reason});
     else job.reject(new Error(reason));
   }
   setState("restarting Python…");
-  $("run").disabled = true;
+  $("run").disabled = $("play").disabled = true;
+  playing.input = null;
+  $("play-line").hidden = true;
   startWorker();
   if (terminal.started) shellStart();
 }
@@ -143,6 +145,40 @@ $("run").onclick = async () => {
     (timings.last_run_ms ? ` (${(timings.last_run_ms / 1000).toFixed(2)} s)` : "");
 };
 $("stop").onclick = () => tinyc.stop();
+
+// Play: run with the input box, and when the program reads past its end, ask for the next line here and
+// run it again with all the lines so far (with --echo, so the lines typed show in the output).
+const playing = {input: null};
+async function playStep() {
+  const args = program({stdin: playing.input});
+  $("play-line").hidden = true;
+  $("status").textContent = "running…";
+  $("stop").disabled = false;
+  const r = refusal(args.source) || await call("play", args);
+  $("stop").disabled = true;
+  $("output").textContent = r.stdout;
+  $("error").textContent = r.stderr;
+  if (r.waiting) {
+    $("play-line").hidden = false;
+    $("play-input").focus();
+    $("status").textContent = "waiting for a line of input";
+  } else {
+    playing.input = null;
+    $("status").textContent = r.stoppedBy || `exit status ${r.status}`;
+  }
+}
+$("play").onclick = () => {
+  const box = $("stdin").value;
+  playing.input = box && !box.endsWith("\n") ? box + "\n" : box;
+  showTab("output");
+  playStep();
+};
+$("play-input").addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" || playing.input === null) return;
+  playing.input += $("play-input").value + "\n";
+  $("play-input").value = "";
+  playStep();
+});
 
 function showTab(name) {
   for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("active", b.dataset.tab === name);

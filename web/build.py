@@ -35,7 +35,7 @@ VENDOR_CSS = ["codemirror/lib/codemirror.css", "@xterm/xterm/css/xterm.css"]
 PAGE = ["index.html", "app.js", "worker.js", "style.css", "glue.py"]
 # Examples that need more than `main` with no input: the entry and a sample standard input.
 EXAMPLE_SETTINGS = {
-    "bc.tc": {"entry": "bullcow", "stdin": "11\n"},
+    "bc.tc": {"entry": "bullcow"},  # Play it: it asks for a random number, then the score of each guess
     "bca.tc": {"entry": "bca", "stdin": "3141\n300\n"},
     "gibson/guess.tc": {"stdin": "50\n25\n37\n"},
 }

@@ -42,6 +42,27 @@ class CappedOutput(io.BytesIO):
         return super().write(data)
 
 
+class NotingInput(io.BytesIO):
+    """Standard input that notes how much output had been written (``ended_at``) when a read first found
+    the end of the input: where a program played in the page waits for the next line."""
+
+    def __init__(self, data: bytes, out: io.BytesIO):
+        super().__init__(data)
+        self.out = out
+        self.ended_at: int | None = None
+
+    def _noted(self, got: bytes) -> bytes:
+        if not got and self.ended_at is None:
+            self.ended_at = self.out.tell()
+        return got
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._noted(super().read(size)) if size != 0 else b""
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self._noted(super().readline(size))
+
+
 def text(data: bytes) -> str:
     """``data`` as the page shows it: UTF-8, a byte that is not UTF-8 as its Latin-1 character."""
     import tinyc.machine.console  # noqa: F401  (registers the "tinyc.latin1" error handler)
@@ -61,13 +82,15 @@ def source_problem(source: str) -> str | None:
     return None
 
 
-def call_tinyc(argv: list[str], stdin: bytes = b"", limit: int = MAX_OUTPUT) -> tuple[bytes, bytes, int]:
-    """``tinyc ARGV`` with ``stdin`` as standard input: ``(stdout, stderr, status)``.  Output past ``limit``
-    bytes stops the program, and a line saying so ends stderr."""
+def call_tinyc(argv: list[str], stdin: bytes = b"", limit: int = MAX_OUTPUT) -> tuple[bytes, bytes, int, int | None]:
+    """``tinyc ARGV`` with ``stdin`` as standard input: ``(stdout, stderr, status, ended_at)``, ``ended_at``
+    the length of stdout when a read first found the end of the input (None: it never did).  Output past
+    ``limit`` bytes stops the program, and a line saying so ends stderr."""
     from tinyc.cli.main import main
     out, err = CappedOutput(limit), io.BytesIO()
+    inp = NotingInput(stdin, out)
     saved = sys.stdin, sys.stdout, sys.stderr
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
+    sys.stdin = io.TextIOWrapper(inp)
     sys.stdout = io.TextIOWrapper(out, write_through=True)
     sys.stderr = io.TextIOWrapper(err, write_through=True)
     try:
@@ -80,11 +103,12 @@ def call_tinyc(argv: list[str], stdin: bytes = b"", limit: int = MAX_OUTPUT) -> 
                 stream.flush()
             except (BrokenPipeError, ValueError):
                 pass
-        result = out.getvalue(), err.getvalue(), status
+        result = out.getvalue(), err.getvalue(), status, inp.ended_at
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved
     if out.capped:
-        result = result[0], result[1] + b"\n[the page stopped the program: its output passed %d bytes]\n" % limit, result[2]
+        note = b"\n[the page stopped the program: its output passed %d bytes]\n" % limit
+        result = result[0], result[1] + note, result[2], result[3]
     return result
 
 
@@ -106,8 +130,25 @@ def run(source: str, dialect: str | None = None, entry: str = "main", stdin: str
     if isinstance(argv, dict):
         return argv
     options = ["--engine", engine] if engine in ("reference", "fast") else []
-    out, err, status = call_tinyc(["run", *options, *argv, "--entry", entry or "main"], stdin.encode())
+    out, err, status, _ = call_tinyc(["run", *options, *argv, "--entry", entry or "main"], stdin.encode())
     return {"stdout": text(out), "stderr": text(err), "status": status}
+
+
+def play(source: str, dialect: str | None = None, entry: str = "main", stdin: str = "",
+         engine: str | None = None) -> dict:
+    """``run`` with ``--echo`` (the lines read appear in the output, as typed), for playing a program one
+    input line at a time: when the program read past the end of ``stdin``, the result is ``waiting`` True
+    and ``stdout`` ends where that read began (the page asks for the next line and runs it again with all
+    the lines: the same lines give the same game)."""
+    argv = _program_argv(source, dialect)
+    if isinstance(argv, dict):
+        return {**argv, "waiting": False}
+    options = ["--engine", engine] if engine in ("reference", "fast") else []
+    out, err, status, ended_at = call_tinyc(["run", "--echo", *options, *argv, "--entry", entry or "main"],
+                                            stdin.encode())
+    if ended_at is not None:
+        return {"stdout": text(out[:ended_at]), "stderr": "", "status": status, "waiting": True}
+    return {"stdout": text(out), "stderr": text(err), "status": status, "waiting": False}
 
 
 def view(source: str, name: str, dialect: str | None = None, entry: str = "main", stdin: str = "") -> str:
@@ -119,7 +160,7 @@ def view(source: str, name: str, dialect: str | None = None, entry: str = "main"
     if isinstance(argv, dict):
         return argv["stderr"]
     extra = ["--entry", entry or "main"] if command in ("trace", "compile") else []
-    out, err, _ = call_tinyc([command, *argv, *extra], stdin.encode())
+    out, err, _, _ = call_tinyc([command, *argv, *extra], stdin.encode())
     return text(out + err)
 
 

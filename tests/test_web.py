@@ -289,9 +289,7 @@ def test_the_tc_shell_in_the_terminal(page):
     page.find_element("id", "tab-terminal").click()
     wait_text(page, "#terminal", lambda t: "tc>" in t)
     keys = page.find_element("css selector", "#terminal .xterm-helper-textarea")
-    for line in (".r hello.tc", ".main"):
-        keys.send_keys(line + "\n")
-        call(page, "return new Promise(r => setTimeout(r, 300))")
+    keys.send_keys(".r hello.tc\n.main\n")  # typed at once: the second line waits for the first
     text = ""
     for _ in range(50):
         text = call(page, "return tinyc.terminalText()")

@@ -83,7 +83,12 @@ function restart(reason) {
   playing.input = null;
   $("play-line").hidden = true;
   startWorker();
-  if (terminal.started) shellStart();
+  if (terminal.started) {  // the shell lived in the old worker: a fresh one starts (its program is lost)
+    terminal.term.write(`\r\n(${reason}: a new shell starts)\r\n`);
+    terminal.started = false;
+    terminal.queue = terminal.line = "";
+    shellStart();
+  }
 }
 
 function setState(text) { $("state").textContent = text; }
@@ -249,23 +254,31 @@ function openShared() {
 }
 window.addEventListener("hashchange", openShared);
 
-// ---- the tc> shell in a terminal: the line is edited here, each line is obeyed by tinyc.shell.Shell
-const terminal = {term: null, line: "", started: false, busy: false};
+// ---- the tc> shell in a terminal: the line is edited here, each line is obeyed by tinyc.shell.Shell.
+// Keys typed while a line runs wait in `queue` (nothing typed is lost).
+const terminal = {term: null, line: "", queue: "", started: false, busy: false};
 function shellStart() {
   if (!terminal.term) {
-    terminal.term = new Terminal({convertEol: true, cursorBlink: true, rows: 24, cols: 80});
+    const cols = Math.max(40, Math.floor(($("terminal").clientWidth || 720) / 9) - 1);
+    terminal.term = new Terminal({convertEol: true, cursorBlink: true, rows: 24, cols});
     terminal.term.open($("terminal"));
-    terminal.term.onData(shellKey);
+    terminal.term.onData((data) => { terminal.queue += data; shellPump(); });
   }
   if (terminal.started) return;
   terminal.started = true;
   terminal.busy = true;
-  call("shell-start", {}).then((text) => { terminal.term.write(text); terminal.busy = false; });
+  call("shell-start", {}).then((text) => { terminal.term.write(text); shellDone(); },
+                               (e) => { terminal.term.write(`\r\n${e.message}\r\n`); shellDone(); });
 }
-function shellKey(data) {
+function shellDone() {
+  terminal.busy = false;
+  shellPump();
+}
+function shellPump() {
   const term = terminal.term;
-  if (terminal.busy) return;
-  for (const ch of data) {
+  while (!terminal.busy && terminal.queue) {
+    const ch = terminal.queue[0];
+    terminal.queue = terminal.queue.slice(1);
     if (ch === "\r") {
       const line = terminal.line;
       terminal.line = "";
@@ -273,9 +286,14 @@ function shellKey(data) {
       terminal.busy = true;
       call("shell-line", {line, stdin: $("stdin").value}).then((text) => {
         term.write(text);
-        terminal.busy = false;
-        if (!text.endsWith("tc>")) { terminal.started = false; term.write("(the shell has ended: it starts again)\r\n"); shellStart(); }
-      }, (e) => { term.write(`\r\n${e.message}\r\n`); terminal.busy = false; });
+        if (!text.endsWith("tc>")) {  // .x: the shell ended; a fresh one starts
+          term.write("(the shell has ended: a new one starts)\r\n");
+          terminal.started = false;
+          shellStart();
+          return;
+        }
+        shellDone();
+      }, (e) => { term.write(`\r\n${e.message}\r\n`); shellDone(); });
     } else if (ch === "\x7f" || ch === "\b") {
       if (terminal.line) { terminal.line = terminal.line.slice(0, -1); term.write("\b \b"); }
     } else if (ch === "\x03") {

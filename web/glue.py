@@ -33,7 +33,7 @@ class CappedOutput(io.BytesIO):
         self.limit = limit
         self.capped = False
 
-    def write(self, data) -> int:  # type: ignore[override]
+    def write(self, data) -> int:
         room = self.limit - self.tell()
         if len(data) > room:
             super().write(bytes(data[:max(room, 0)]))

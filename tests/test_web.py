@@ -285,6 +285,16 @@ def test_bad_input_gets_a_clear_message(page):
     assert r["status"] == 2 and "too large" in r["stderr"]
 
 
+def test_a_recursion_too_deep_for_the_browser_is_reported_and_the_page_goes_on(page):
+    # the reference engine takes dozens of Python frames per tiny-c call: the browser's stack runs out
+    # before tinyc's --max-depth (error 17) is reached, which leaves Pyodide unusable; the page replaces it
+    deep = "f int n [ if (n) return f(n-1)\n return 0 ]\nmain [ pn f(5000) ]\n"
+    r = page_run(page, deep, engine="reference")
+    assert r["status"] == 1 and ("the browser's stack ran out" in r["stderr"] or "err  17" in r["stderr"]), r
+    wait_ready(page)
+    assert page_run(page, 'main [ pl "still here" ]', engine="")["stdout"] == "\r\nstill here\n"
+
+
 def test_the_tc_shell_in_the_terminal(page):
     page.find_element("id", "tab-terminal").click()
     wait_text(page, "#terminal", lambda t: "tc>" in t)

@@ -53,11 +53,18 @@ function startWorker() {
       }
       return;
     }
+    if (m.fatal) {
+      const deep = /call stack/.test(m.error);
+      restart(deep ? "the browser's stack ran out: the program calls too deep for the page (the reference " +
+                     "engine needs dozens of Python frames per tiny-c call); try the fast engine"
+                   : "the Python worker failed: " + m.error, 1);
+      return;
+    }
     const job = pending.get(m.id);
     pending.delete(m.id);
     if (job) m.ok ? job.resolve(m.result) : job.reject(new Error(m.error));
   };
-  worker.onerror = (event) => restart("the Python worker failed: " + (event.message || "an error"));
+  worker.onerror = (event) => restart("the Python worker failed: " + (event.message || "an error"), 1);
 }
 
 function call(op, args) {
@@ -69,13 +76,14 @@ function call(op, args) {
 }
 
 // Stop: end the worker (and whatever it runs) and start a fresh one; a run in progress ends with
-// status 130 and "stopped", as Ctrl-C ends `tinyc run`.
-function restart(reason) {
+// status 130 and "stopped", as Ctrl-C ends `tinyc run`.  After a failure (status 1) it ends with the reason.
+function restart(reason, status = 130) {
   worker.terminate();
   const jobs = [...pending.values()];
   pending = new Map();
+  const stderr = status === 130 ? "stopped\n" : `tinyc: ${reason}\n`;
   for (const job of jobs) {
-    if (job.op === "run" || job.op === "play") job.resolve({stdout: "", stderr: "stopped\n", status: 130, stoppedBy: reason});
+    if (job.op === "run" || job.op === "play") job.resolve({stdout: "", stderr, status, stoppedBy: reason});
     else job.reject(new Error(reason));
   }
   setState("restarting Python…");

@@ -57,6 +57,10 @@ onmessage = async (event) => {
   try {
     postMessage({id, ok: true, result: plain(ops[op](args || {}))});
   } catch (e) {
-    postMessage({id, ok: false, error: String(e)});
+    // A JavaScript stack overflow (deep recursion in the reference engine) or a wasm trap leaves Pyodide
+    // unusable: the page replaces this worker.
+    const fatal = /Maximum call stack size exceeded|fatal error|RuntimeError: (memory access|unreachable)|out of memory/i
+      .test(String(e));
+    postMessage({id, ok: false, fatal, error: String(e)});
   }
 };

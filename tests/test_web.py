@@ -49,7 +49,7 @@ def tinyc_run(tmp: Path, source: str, *options: str, stdin: bytes = b"") -> dict
 def glue(tmp_path):
     module = load_glue()
     here = os.getcwd()
-    module.setup(str(tmp_path / "home"))
+    module.setup(str(tmp_path / "home"), disk_cache=True)  # (off would set TINYC_NO_CACHE for every later test)
     yield module
     os.chdir(here)
 

@@ -217,8 +217,12 @@ class WebShell:
         return self.take() + "tc>"
 
 
-def setup(home: str | None = None) -> None:
-    """Work in ``home`` (the worker's in-memory directory), where PROGRAM is written."""
+def setup(home: str | None = None, disk_cache: bool = False) -> None:
+    """Work in ``home`` (the worker's in-memory directory), where PROGRAM is written.  tinyc's disk cache is
+    off unless ``disk_cache``: in the browser the file system is memory that lives as long as the worker,
+    and tinyc keeps what it parsed in the process anyway."""
+    if not disk_cache:
+        os.environ["TINYC_NO_CACHE"] = "1"
     if home:
         os.makedirs(home, exist_ok=True)
         os.chdir(home)

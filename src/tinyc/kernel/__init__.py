@@ -1,0 +1,6 @@
+"""The tiny-c Jupyter kernel (docs/kernel.md): ``python -m tinyc.kernel install`` registers it.
+
+Needs the optional extra ``kernel`` (ipykernel, jupyter_client).  :mod:`.kernel` is the ipykernel wrapper
+kernel, :mod:`.program` the tiny-c it drives, :mod:`.cells` what a cell holds, :mod:`.magics` its magics,
+:mod:`.console` the program's output and input, :mod:`.install` the kernelspec.
+"""

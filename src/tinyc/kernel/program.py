@@ -1,0 +1,272 @@
+"""The kernel's tiny-c: a booted machine, its program buffer and the ``tc>`` shell over it.
+
+Every call into tinyc's driver (boot a machine, run a statement, report an error, the stage views, the
+trace, the debugger, a Gibson run) is in this module, behind :class:`Program`'s few methods, so that a
+change of the driver (one ``tinyc.Session``) is a change here alone.
+
+The PC dialect keeps its program where the shell keeps it, in ``pr`` of a booted machine
+(:class:`~tinyc.machine.workspace.Workspace`), and ``.`` cells are the shell's commands
+(:data:`tinyc.shell.shell.COMMANDS`).  The Gibson dialect keeps its program as text and runs it as
+``tinyc run --dialect gibson -r STATEMENT`` would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from ..errors import ErrorCode, ExitProgram
+from ..machine.console import align_report
+from ..shell.shell import Command, Shell
+from . import cells
+from .console import KernelConsole
+
+DIALECTS = ("pc", "gibson")
+ENGINES = ("reference", "fast")
+LINE = 133  # the shell's typed line, ln(133): the longest statement a cell can run
+
+
+class CellError(Exception):
+    """A cell the kernel cannot take (a statement too long, a program too big): one line to show."""
+
+
+def _options(engine: str) -> argparse.Namespace:
+    """The machine options of ``tinyc`` with their defaults and ``engine``."""
+    from ..cli.options import machine_options
+    from ..machine.session import settle_memory
+    parser = argparse.ArgumentParser()
+    machine_options(parser)
+    args = parser.parse_args(["--engine", engine])
+    settle_memory(args)
+    return args
+
+
+class KernelShell(Shell):
+    """The ``tc>`` shell as a notebook's ``.`` cells use it: the terminal's commands, less ``.x`` (the
+    kernel stays), ``.e`` and ``.debug`` (``%debug`` is the notebook's); its statements run through
+    ``run`` (the kernel's: output streamed, errors shown as Jupyter errors)."""
+
+    def __init__(self, machine, workspace, run: Callable[[bytes], None]):
+        super().__init__(machine, workspace)
+        self.interactive = True
+        self.run_hook = run
+
+    def commands(self) -> list[Command]:
+        return [c for c in super().commands() if c.name not in (".x", ".e", ".debug")]
+
+    def statement(self, text: bytes) -> bool:
+        self.run_hook(text)
+        return False
+
+
+class Program:
+    """The kernel's tiny-c state: dialect, engine, the program buffer of each dialect, the console.
+
+    ``errors`` receives each tiny-c error report (the shell's three lines with the caret) and the error
+    number; the kernel turns it into a Jupyter error."""
+
+    def __init__(self, console: KernelConsole, errors: Callable[[int, str], None]):
+        self.console = console
+        self.errors = errors
+        self.dialect = "pc"
+        self.engine = "reference"
+        self.gibson_text = b""  # the Gibson dialect's program (kept while the PC one is in use, and back)
+        self._boot(b"")
+
+    # -- the driver: the few calls a Session would take over
+    def _boot(self, text: bytes) -> None:
+        """A fresh machine with the engine chosen and ``text`` in its program buffer."""
+        from ..machine.session import boot
+        self.machine, self.ws = boot(_options(self.engine), self.console)
+        self.shell = KernelShell(self.machine, self.ws, self.run)
+        if text and not self.ws.append(text):
+            raise CellError("the program does not fit the program buffer")
+
+    @property
+    def text(self) -> bytes:
+        """The program of the dialect in use (the PC one without ``pr(0)``'s newline)."""
+        return self.gibson_text if self.dialect == "gibson" else self.ws.text[1:].replace(b"\0", b'"')
+
+    def _set_text(self, text: bytes) -> None:
+        if self.dialect == "gibson":
+            self.gibson_text = text
+        elif not self.shell.buf.replace(1, self.ws.pe + 1, text):
+            raise CellError("the program does not fit the program buffer")
+
+    def run(self, statement: bytes) -> None:
+        """Run ``statement`` against the program (MC 11) with its output streamed; an error goes to
+        ``errors``; Ctrl-C (the kernel's interrupt) stops it with ``stopped``."""
+        if self.dialect == "gibson":
+            return self._run_gibson(statement)
+        limit = sys.getrecursionlimit()
+        try:
+            with self.console.streaming():
+                err, cursor = self.ws.run(statement)
+        except KeyboardInterrupt:  # while the program was being linked
+            err, cursor = int(ErrorCode.KILL), 0
+        except ExitProgram:  # the program ended the interpreter: the kernel goes on, with a new machine
+            err, cursor = 0, 0
+            self._boot(self.text)
+        finally:
+            sys.setrecursionlimit(limit)
+        self.shell.buf.lo = self.shell.buf.line_of(cursor) if err else 0
+        self._after_run(err, lambda: align_report(self.ws.report(err, cursor)))
+
+    def _after_run(self, err: int, report: Callable[[], str]) -> None:
+        if err == ErrorCode.KILL and self.console.no_input:
+            self.errors(err, "stopped: the program read input, and this front end sends none: give it "
+                             "first with %input LINE...")
+        elif err == ErrorCode.KILL:
+            self.errors(err, "stopped")
+        elif err:
+            self.errors(err, report())
+
+    def _run_gibson(self, statement: bytes) -> None:
+        from ..machine import gibson
+        from ..machine.session import file_sandbox
+        args = _options(self.engine)
+        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+            path = Path(tmp) / "cell.tc"
+            path.write_bytes(self.gibson_text)
+            code = None if statement.strip() == b"main" else statement.decode("latin-1")
+            limit = sys.getrecursionlimit()
+            try:
+                with self.console.streaming():
+                    gibson.run(path, code=code, quiet=True, engine=self.engine, memory=args.memory,
+                               max_depth=args.max_depth, console=self.console, files=file_sandbox(args, []))
+            except KeyboardInterrupt:
+                self.errors(int(ErrorCode.KILL), "stopped")
+            except ExitProgram:
+                pass
+            finally:
+                sys.setrecursionlimit(limit)
+
+    def check(self) -> tuple[int, str] | None:
+        """Link the program as a run would; ``(error, report)`` when the linker finds an error."""
+        if self.dialect == "gibson":
+            return None
+        err, cursor = self.ws.run(b"")
+        return (err, align_report(self.ws.report(err, cursor))) if err else None
+
+    # -- switching
+    def set_engine(self, engine: str) -> None:
+        """Boot again with ``engine``; the program buffer is kept."""
+        self.engine = engine
+        self._boot(self.ws.text[1:])
+
+    def set_dialect(self, dialect: str) -> None:
+        """Use ``dialect``'s program buffer (each dialect keeps its own)."""
+        self.dialect = dialect
+
+    # -- cells
+    def add(self, text: bytes) -> list[str]:
+        """Add a cell of definitions to the program; a definition of a name already defined replaces the
+        old one.  Returns the notes to show (one per replaced definition).  When the program no longer
+        links, the cell is taken back and CellError carries the linker's report."""
+        old = self.text
+        new_items = cells.items(text.decode("latin-1")) or []
+        names = {n for d in new_items for n in d.names}
+        kept, notes, at = [], [], 0
+        program = old.decode("latin-1")
+        for d in cells.program_items(program):
+            if names & set(d.names):
+                kept.append(program[at:d.start])
+                at = d.end + (1 if program[d.end:d.end + 1] == "\n" else 0)
+                notes.append(f"{', '.join(d.names)}: the earlier definition is replaced")
+        kept.append(program[at:])
+        body = "".join(kept).encode("latin-1")
+        if body and not body.endswith(b"\n"):
+            body += b"\n"
+        self._set_text(body + text.rstrip(b"\n") + b"\n")
+        problem = self.check()
+        if problem is not None:
+            self._set_text(old)
+            raise LinkFailure(*problem)
+        return notes
+
+    def names(self) -> dict[str, cells.Definition]:
+        """Every name a cell may use: the library's functions, then the program's definitions."""
+        found: dict[str, cells.Definition] = {}
+        lib = self.machine.library_text if self.dialect == "pc" else None
+        if lib is not None:
+            for d in cells.program_items(lib.text.decode("latin-1")):
+                found.update((n, d) for n in d.names)
+        for d in cells.program_items(self.text.decode("latin-1")):
+            found.update((n, d) for n in d.names)
+        return found
+
+    # -- views
+    def view(self, name: str, statement: str | None) -> str:
+        """A stage view (tokens, ast, link) of the program, or of ``statement`` typed against it."""
+        from ..errors import TinyCError
+        if self.dialect == "gibson":
+            return self._gibson_view(name)
+        from ..views import stages
+        args = _options(self.engine)
+        loaded = stages.load(self.text, statement, args.int_bits, args.memory)
+        functions: dict[str, Callable[[stages.Loaded], str]] = {
+            "tokens": stages.tokens, "ast": stages.ast_dump,
+            "link": lambda loaded: stages.link_map(loaded, show_library=False)}
+        try:
+            return functions[name](loaded)
+        except TinyCError as e:
+            return align_report(loaded.report(e))
+
+    def _gibson_view(self, name: str) -> str:
+        from ..errors import TinyCError
+        from ..machine.gibson import StartError
+        from ..machine.session import file_sandbox
+        from ..views import gibson_stages as gviews
+        args = _options(self.engine)
+        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+            path = Path(tmp) / "cell.tc"
+            path.write_bytes(self.gibson_text)
+            try:
+                g = gviews.load(str(path), args.memory, file_sandbox(args, []))
+            except StartError as e:
+                return e.message
+            views = {"tokens": gviews.tokens, "ast": gviews.ast_dump, "link": gviews.link_map}
+            try:
+                return views[name](g)
+            except TinyCError as e:
+                return g.report(e).lstrip("\n")
+
+    def trace(self, statement: str) -> str:
+        """The traced run of ``statement`` (one line per statement run), the queued input its input."""
+        from ..machine.session import file_sandbox
+        from ..views.tracer import trace
+        if self.dialect == "gibson":
+            raise CellError("%trace: in the gibson dialect use `tinyc trace --dialect gibson FILE`")
+        args = _options(self.engine)
+        stdin = io.BytesIO(b"".join(line + b"\n" for line in self.console.queued))
+        self.console.queued.clear()
+        return trace(self.text, statement, stdin=stdin, int_bits=args.int_bits, memory=args.memory,
+                     max_depth=args.max_depth, random_divisor=args.random_divisor, files=file_sandbox(args))
+
+    def debug(self, statement: bytes) -> None:
+        """A debugging session of ``statement`` against the program (:mod:`tinyc.views.debugger`): its
+        commands and the program's input lines are the queued lines, then asked of the front end."""
+        from ..views.debug_runs import shell_debugger
+        if self.dialect == "gibson":
+            raise CellError("%debug: in the gibson dialect use `tinyc debug --dialect gibson FILE`")
+        limit = sys.getrecursionlimit()
+        try:
+            with self.console.streaming():
+                shell_debugger(self.shell)(statement)
+        except ExitProgram:
+            self._boot(self.text)
+        finally:
+            sys.setrecursionlimit(limit)
+
+
+class LinkFailure(CellError):
+    """A definitions cell the linker refused: ``code`` and ``report`` (the tiny-c report)."""
+
+    def __init__(self, code: int, report: str):
+        super().__init__(report)
+        self.code = code
+        self.report = report

@@ -53,16 +53,37 @@ def _leading_comment(tokens, first: int, floor: int) -> tuple[int, str]:
     return found, body
 
 
-def items(text: str) -> list[Definition] | None:
+def masked(text: str) -> str:
+    """A Gibson-dialect text with its ``#include``/``#loadMC`` lines and ``//`` comments blanked (the
+    same length, so offsets stay), for the PC dialect's scan."""
+    out = []
+    for line in text.split("\n"):
+        if line.lstrip().startswith("#"):
+            line = " " * len(line)
+        else:
+            at = line.find("//")
+            while at >= 0 and line.count('"', 0, at) % 2:
+                at = line.find("//", at + 2)
+            if at >= 0:
+                line = line[:at] + " " * (len(line) - at)
+        out.append(line)
+    return "\n".join(out)
+
+
+def items(text: str, gibson: bool = False) -> list[Definition] | None:
     """The top-level items of ``text``, each a definition, or None when ``text`` holds something else
-    (a statement: see the module's rule)."""
-    split = split_cell(text)
+    (a statement: see the module's rule).  ``gibson``: a Gibson-dialect text (:func:`masked`)."""
+    split = split_cell(text, gibson)
     return split[0] if split is not None and not split[1].strip() else None
 
 
-def split_cell(text: str) -> tuple[list[Definition], str] | None:
+def split_cell(text: str, gibson: bool = False) -> tuple[list[Definition], str] | None:
     """``(definitions, statement)``: the definitions a cell starts with and the rest of it (from the
-    line the first item that is not a definition starts on); None when it starts with no definition."""
+    line the first item that is not a definition starts on); None when it starts with no definition.
+    ``gibson``: a Gibson-dialect text, whose ``#`` lines and ``//`` comments count as definitions."""
+    if gibson:
+        split = split_cell(masked(text))
+        return None if split is None else (split[0], text[len(text) - len(split[1]):])
     tokens = _tokens(text)
     found: list[Definition] = []
     previous_end = 0
@@ -112,8 +133,11 @@ def _declared(tokens) -> tuple[str, ...]:
     return tuple(names)
 
 
-def program_items(text: str) -> list[Definition]:
-    """The definitions of a whole program text (its other items passed over)."""
+def program_items(text: str, gibson: bool = False) -> list[Definition]:
+    """The definitions of a whole program text (its other items passed over); ``gibson``: a
+    Gibson-dialect text (:func:`masked`)."""
+    if gibson:
+        text = masked(text)
     tokens = _tokens(text)
     found, previous_end = [], 0
     for item in scan(tokens, text, strict=False):

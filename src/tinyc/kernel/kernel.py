@@ -135,20 +135,26 @@ class TinyCKernel(Kernel):
         while lines and lines[0].lstrip().startswith("%"):
             magics.obey(lines.pop(0).strip(), self.program, lambda text: self._out_text(shown(text)))
         rest = "\n".join(lines).strip()
-        if not rest:
-            return
-        if rest.startswith("."):
-            self._shell_lines(rest)
-            return
         data = rest.encode()
-        split = cells.split_cell(data.decode("latin-1"))  # Latin-1: one character a byte
-        statement = data.decode("latin-1")
+        split = cells.split_cell(data.decode("latin-1"), self.program.dialect == "gibson")  # one character a byte
         if split is not None:
             statement = split[1]
             for note in self.program.add(data[:len(data) - len(statement)]):
                 self._out_text(note + "\n")
-        if statement.strip():
-            self._statement(statement)
+            rest = statement.encode("latin-1").decode("utf-8", "replace").strip()
+        if rest:
+            self._run(rest)
+
+    def _run(self, rest: str) -> None:
+        """What follows a cell's definitions: ``.`` lines for the shell, else one statement."""
+        if rest.startswith(".") and self.program.dialect == "gibson":
+            if "\n" in rest or not rest[1:2].isalpha():
+                raise CellError("the gibson dialect has no tc> shell: a . cell is one statement (.main)")
+            rest = rest[1:]
+        elif rest.startswith("."):
+            self._shell_lines(rest)
+            return
+        self._statement(rest)
 
     def _shell_lines(self, text: str) -> None:
         """Each line as typed at ``tc>`` (a ``.`` line is a command of the shell's one table)."""
@@ -158,11 +164,11 @@ class TinyCKernel(Kernel):
             self.program.shell.command(line.rstrip("\r").encode())
 
     def _statement(self, statement: str) -> None:
-        line = cells.one_line(statement)
+        line = cells.one_line(statement).encode()
         if len(line) > LINE:
             raise CellError(f"a statement cell is one line of at most {LINE} bytes, as the shell's line: "
                             f"this one is {len(line)}; put the code in a function and call it")
-        self.program.run(line.encode("latin-1"))
+        self.program.run(line)
 
     # -- completion and inspection
     async def do_complete(self, code: str, cursor_pos: int) -> dict:

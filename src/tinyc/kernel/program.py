@@ -27,6 +27,7 @@ from .console import KernelConsole
 
 DIALECTS = ("pc", "gibson")
 ENGINES = ("reference", "fast")
+GIBSON_START = b"#include pps/library.tc\n"
 LINE = 133  # the shell's typed line, ln(133): the longest statement a cell can run
 
 
@@ -159,8 +160,11 @@ class Program:
         self._boot(self.ws.text[1:])
 
     def set_dialect(self, dialect: str) -> None:
-        """Use ``dialect``'s program buffer (each dialect keeps its own)."""
+        """Use ``dialect``'s program buffer (each dialect keeps its own); the Gibson one starts with the
+        ``#include pps/library.tc`` line its programs need for ``printf``, ``pl``, ``gn``..."""
         self.dialect = dialect
+        if dialect == "gibson" and not self.gibson_text:
+            self.gibson_text = GIBSON_START
 
     # -- cells
     def add(self, text: bytes) -> list[str]:
@@ -168,11 +172,12 @@ class Program:
         old one.  Returns the notes to show (one per replaced definition).  When the program no longer
         links, the cell is taken back and CellError carries the linker's report."""
         old = self.text
-        new_items = cells.items(text.decode("latin-1")) or []
+        gibson = self.dialect == "gibson"
+        new_items = cells.items(text.decode("latin-1"), gibson) or []
         names = {n for d in new_items for n in d.names}
         kept, notes, at = [], [], 0
         program = old.decode("latin-1")
-        for d in cells.program_items(program):
+        for d in cells.program_items(program, gibson):
             if names & set(d.names):
                 kept.append(program[at:d.start])
                 at = d.end + (1 if program[d.end:d.end + 1] == "\n" else 0)
@@ -195,7 +200,7 @@ class Program:
         if lib is not None:
             for d in cells.program_items(lib.text.decode("latin-1")):
                 found.update((n, d) for n in d.names)
-        for d in cells.program_items(self.text.decode("latin-1")):
+        for d in cells.program_items(self.text.decode("latin-1"), self.dialect == "gibson"):
             found.update((n, d) for n in d.names)
         return found
 
@@ -258,9 +263,10 @@ class Program:
             with self.console.streaming():
                 shell_debugger(self.shell)(statement)
         except ExitProgram:
-            self._boot(self.text)
+            pass
         finally:
             sys.setrecursionlimit(limit)
+            self._boot(self.text)  # the debugger's breakpoints and engine stay with the old machine
 
 
 class LinkFailure(CellError):

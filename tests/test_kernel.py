@@ -1,0 +1,264 @@
+"""The tiny-c Jupyter kernel (issue 28 part 2), driven as Jupyter drives it: the kernelspec installed by
+``python -m tinyc.kernel install --prefix`` into a temporary prefix, the kernel started from it with
+jupyter_client, cells executed and the IOPub, stdin and shell messages read."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("ipykernel")
+pytest.importorskip("jupyter_client")
+
+from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402
+from jupyter_client.manager import KernelManager  # noqa: E402
+
+TWICE = "/* doubles n: the first example */\ntwice int n [ return n*2 ]\n"
+ASK = 'ask [ int n; ps "n? "; n = gn; pn n*2 ]\n'
+
+
+def install(prefix) -> KernelSpecManager:
+    """Install the kernelspec under ``prefix``; a manager that sees only it."""
+    done = subprocess.run([sys.executable, "-m", "tinyc.kernel", "install", "--prefix", str(prefix)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    kernels = prefix / "share" / "jupyter" / "kernels"
+    return KernelSpecManager(kernel_dirs=[str(kernels)], ensure_native_kernel=False)
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("kernel")
+    km = KernelManager(kernel_name="tinyc", kernel_spec_manager=install(tmp / "prefix"))
+    km.start_kernel(cwd=str(tmp), env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"})
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=120)
+    yield km, kc, tmp
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+
+
+class Run:
+    """One executed cell: its IOPub messages (before idle), the prompts it asked, its reply."""
+
+    def __init__(self, messages, prompts, reply, events):
+        self.messages, self.prompts, self.reply, self.events = messages, prompts, reply, events
+
+    @property
+    def stdout(self) -> str:
+        return "".join(m["content"]["text"] for m in self.messages
+                       if m["msg_type"] == "stream" and m["content"]["name"] == "stdout")
+
+    @property
+    def streams(self) -> list[str]:
+        return [m["content"]["text"] for m in self.messages if m["msg_type"] == "stream"]
+
+    @property
+    def error(self) -> list[str] | None:
+        errors = [m["content"]["traceback"] for m in self.messages if m["msg_type"] == "error"]
+        return errors[-1] if errors else None
+
+    @property
+    def status(self) -> str:
+        return self.reply["content"]["status"]
+
+
+def execute(kc, code: str, inputs: list[str] | None = None, timeout: float = 60) -> Run:
+    """Execute ``code``; ``inputs`` answer its input requests in turn (None: the front end takes no
+    input).  ``events`` records "stream", "input" (a request came) and "answer" in order: before it
+    answers, it waits (at most 5 s) for the output the program has written so far to arrive, which it
+    can only do while the program runs."""
+    msg_id = kc.execute(code, allow_stdin=inputs is not None)
+    messages, prompts, events = [], [], []
+
+    def iopub(wait: float) -> bool:
+        """Read one message of this cell; True at its idle status."""
+        try:
+            msg = kc.get_iopub_msg(timeout=wait)
+        except queue.Empty:
+            return False
+        if msg["parent_header"].get("msg_id") != msg_id:
+            return False
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            return True
+        if msg["msg_type"] == "stream":
+            events.append("stream")
+        messages.append(msg)
+        return False
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if inputs is not None:
+            try:
+                request = kc.get_stdin_msg(timeout=0.01)
+            except queue.Empty:
+                pass
+            else:
+                prompts.append(request["content"]["prompt"])
+                events.append("input")
+                patience = time.monotonic() + 5
+                while "stream" not in events and time.monotonic() < patience:
+                    iopub(0.05)
+                events.append("answer")
+                kc.input(inputs.pop(0))
+        if iopub(0.05):
+            break
+    else:
+        raise AssertionError(f"no idle status for {code!r}")
+    reply = kc.get_shell_msg(timeout=timeout)
+    assert reply["parent_header"]["msg_id"] == msg_id
+    return Run(messages, prompts, reply, events)
+
+
+def test_the_kernelspec_and_the_language_info(kernel, tmp_path):
+    km, kc, _ = kernel
+    spec = install(tmp_path).get_kernel_spec("tinyc")
+    assert spec.argv[:3] == [sys.executable, "-m", "tinyc.kernel"] and spec.language == "tinyc"
+    assert spec.interrupt_mode == "signal"
+    kc.kernel_info()
+    info = kc.get_shell_msg(timeout=30)["content"]["language_info"]
+    assert info["pygments_lexer"] == "tinyc" and info["file_extension"] == ".tc"
+    from pygments.lexers import get_lexer_by_name
+    assert type(get_lexer_by_name(info["pygments_lexer"])).__name__ == "TinyCLexer"
+    assert json.loads((tmp_path / "share/jupyter/kernels/tinyc/kernel.json").read_text())["display_name"] == "tiny-c"
+
+
+def test_definitions_statements_and_a_redefinition(kernel):
+    _, kc, _ = kernel
+    assert execute(kc, TWICE).status == "ok"
+    assert execute(kc, "pn twice 21").stdout == " 42"
+    run = execute(kc, "thrice int n [ return n*3 ]\ntwice int n [ return n+n+0 ]\npn thrice twice 1")
+    assert run.stdout == "twice: the earlier definition is replaced\n 6"
+    assert execute(kc, "twice int n [ return n*2 ]").status == "ok"
+    assert execute(kc, "int total\n").status == "ok"
+    assert execute(kc, "total = 5; pn total * 2").stdout == " 10"
+
+
+def test_an_error_is_the_shells_report_and_the_kernel_goes_on(kernel):
+    _, kc, _ = kernel
+    run = execute(kc, "pn 2+")
+    assert run.status == "error" and run.error == [" 0 --- err  9", "pn 2+", "     <"]
+    assert run.reply["content"]["ename"] == "tiny-c error 9"
+    run = execute(kc, "boom [ pn nosuch 1 ]\n.boom")
+    assert run.status == "error" and run.error[0].endswith("--- err  26")
+    assert execute(kc, "pn twice 2").stdout == " 4"
+
+
+def test_dot_cells_are_shell_commands(kernel, tmp_path):
+    _, kc, _ = kernel
+    program = tmp_path / "five.tc"
+    program.write_text("five [ return 5 ]\n")
+    run = execute(kc, f".r {program}\n.pn five")
+    assert run.stdout.startswith(" 18\n") and run.stdout.endswith(" 5")
+    assert "five [ return 5 ]" in execute(kc, ".1\n.p 100").stdout
+    assert ".r file" in execute(kc, ".h").stdout
+    assert execute(kc, ".x").stdout == "???\n"  # the kernel stays: .x is not one of its commands
+
+
+def test_input_by_input_request_and_output_streamed_before_it(kernel):
+    _, kc, _ = kernel
+    execute(kc, ASK)
+    run = execute(kc, 'pl "first"; ask', inputs=["21"])
+    assert run.status == "ok" and run.stdout.endswith(" 42")
+    assert "first" in run.stdout.split("n? ")[0] and "n? " in run.stdout + "".join(run.prompts)
+    assert run.events.index("stream") < run.events.index("answer")  # sent while the program waited
+
+
+def test_no_input_says_how_to_give_it(kernel):
+    _, kc, _ = kernel
+    run = execute(kc, ".ask")
+    assert run.status == "error" and "%input" in run.error[0]
+    assert execute(kc, "%input 4\n.ask").stdout == "n? 4\n 8"
+
+
+def test_a_long_run_streams_its_lines(kernel):
+    _, kc, _ = kernel
+    execute(kc, 'ticks [ int i, k; while k < 4 [ i = 0; while i < 20000 [ i = i + 1 ]; k = k + 1; pl "tick" ] ]')
+    run = execute(kc, ".ticks")
+    assert run.stdout.count("tick") == 4 and len(run.streams) >= 2
+
+
+def test_interrupt_stops_the_program_and_keeps_the_buffer(kernel):
+    km, kc, _ = kernel
+    execute(kc, 'spin [ while 1 [ ] ]')
+    before = execute(kc, ".1\n.p 1000").stdout
+    msg_id = kc.execute(".spin", allow_stdin=False)
+    time.sleep(1.5)
+    km.interrupt_kernel()
+    reply = kc.get_shell_msg(timeout=60)
+    assert reply["parent_header"]["msg_id"] == msg_id
+    assert reply["content"]["status"] == "error" and reply["content"]["traceback"] == ["stopped"]
+    assert km.is_alive()
+    assert execute(kc, ".1\n.p 1000").stdout == before
+    assert execute(kc, "pn twice 8").stdout == " 16"
+
+
+def test_completion(kernel):
+    _, kc, _ = kernel
+    kc.complete("pn tw", 5)
+    reply = kc.get_shell_msg(timeout=30)["content"]
+    assert reply["matches"] == ["twice"] and reply["cursor_start"] == 3
+    kc.complete("p", 1)
+    assert {"pl", "pn", "ps"} <= set(kc.get_shell_msg(timeout=30)["content"]["matches"])  # the library's
+    kc.complete("%eng", 4)
+    assert kc.get_shell_msg(timeout=30)["content"]["matches"] == ["%engine"]
+    kc.complete(".", 1)
+    matches = kc.get_shell_msg(timeout=30)["content"]["matches"]
+    assert {".r", ".p", ".h", ".twice"} <= set(matches) and ".x" not in matches
+
+
+def test_inspection_shows_parameters_and_leading_comment(kernel):
+    _, kc, _ = kernel
+    execute(kc, "/* adds a and b */\nadd int a, b [ return a+b ]")
+    kc.inspect("pn add 1, 2", 4)
+    reply = kc.get_shell_msg(timeout=30)["content"]
+    assert reply["found"] and reply["data"]["text/plain"] == "add int a, b\n\nadds a and b"
+    kc.inspect("ps", 1)
+    assert kc.get_shell_msg(timeout=30)["content"]["data"]["text/plain"].startswith("ps char")
+    kc.inspect("nosuch", 2)
+    assert not kc.get_shell_msg(timeout=30)["content"]["found"]
+
+
+def test_views_trace_and_engine(kernel):
+    _, kc, _ = kernel
+    assert "Call twice" in execute(kc, "%ast pn twice 3").stdout
+    assert "FNAME" in execute(kc, "%tokens pn twice 3").stdout
+    assert "twice" in execute(kc, "%link").stdout
+    assert "call twice(3)" in execute(kc, "%trace pn twice 3").stdout
+    assert execute(kc, "%engine fast\npn twice 50").stdout == "engine fast\n 100"
+    assert execute(kc, "pn 2+").error == [" 0 --- err  9", "pn 2+", "     <"]  # the same on both engines
+    assert execute(kc, "%engine reference").stdout == "engine reference\n"
+
+
+def test_debug_reads_its_commands_from_input_lines(kernel):
+    _, kc, _ = kernel
+    run = execute(kc, "%input b twice\n%input r\n%input bt\n%input c\n%debug pn twice 4")
+    assert "break at line" in run.stdout and "twice(n=4)" in run.stdout and " 8" in run.stdout
+
+
+def test_the_gibson_dialect(kernel):
+    _, kc, _ = kernel
+    assert execute(kc, "%dialect gibson").stdout == "dialect gibson\n"
+    assert execute(kc, 'main [ printf "g %d%c", 6*7, 10 ]').status == "ok"
+    assert execute(kc, ".main").stdout.startswith("g 42\n")
+    assert execute(kc, "%dialect pc\npn twice 1").stdout == "dialect pc\n 2"
+
+
+@pytest.mark.parametrize("cell, says", [
+    ("%nosuch", "unknown magic %nosuch: the kernel's magics are %dialect pc|gibson"),
+    ("%engine turbo", "%engine turbo: accepted: %engine reference|fast"),
+    ("%dialect c", "%dialect c: accepted: %dialect pc|gibson"),
+    ("%link main", "%link takes no statement"),
+    ("pn 1" + " + 1" * 40, "a statement cell is one line of at most 133 bytes"),
+])
+def test_bad_cells_say_what_is_accepted(kernel, cell, says):
+    _, kc, _ = kernel
+    run = execute(kc, cell)
+    assert run.status == "error" and run.error[0].startswith(says)
+    assert execute(kc, "pn 1").stdout == " 1"

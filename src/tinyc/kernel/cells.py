@@ -49,8 +49,15 @@ def _leading_comment(tokens, first: int, floor: int) -> tuple[int, str]:
             found = k
     if found == first:
         return first, ""
-    body = " ".join(str(tokens[i])[2:-2].strip(" *\n") for i in range(found, first) if tokens[i].type == "COMMENT")
-    return found, body
+    lines = [_comment_text(str(tokens[i])) for i in range(found, first) if tokens[i].type == "COMMENT"]
+    return found, "\n".join(lines)
+
+
+def _comment_text(comment: str) -> str:
+    """A comment's words: a tiny-c/PC comment runs from ``/*`` to the end of its line (a ``*/`` there
+    is only written by habit)."""
+    body = comment[2:].strip()
+    return body.removesuffix("*/").strip(" *")
 
 
 def masked(text: str) -> str:

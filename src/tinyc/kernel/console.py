@@ -86,8 +86,8 @@ class KernelConsole(Console):
     def read_line(self) -> bytes | None:
         """A line for the running program (MC 15), or None at the end of input."""
         if self._chars:
-            line, self._chars = self._chars.rstrip(b"\n"), b""
-            return line
+            rest, self._chars = self._chars.rstrip(b"\n"), b""
+            return rest
         line = self._line()
         if line is None:
             self.at_eof = True

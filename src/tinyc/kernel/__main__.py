@@ -15,7 +15,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from ipykernel.kernelapp import IPKernelApp
     except ImportError:
-        print("tinyc: the kernel needs ipykernel: pip install 'tinyc[kernel]'", file=sys.stderr)
+        print("tinyc: the kernel needs ipykernel and jupyter_client: install the extra kernel "
+              "(pip install '.[test,kernel]' in the checkout)", file=sys.stderr)
         return 1
     from .kernel import TinyCKernel
     IPKernelApp.launch_instance(argv=argv, kernel_class=TinyCKernel)

@@ -111,9 +111,15 @@ def execute(kc, code: str, inputs: list[str] | None = None, timeout: float = 60)
             break
     else:
         raise AssertionError(f"no idle status for {code!r}")
-    reply = kc.get_shell_msg(timeout=timeout)
-    assert reply["parent_header"]["msg_id"] == msg_id
-    return Run(messages, prompts, reply, events)
+    return Run(messages, prompts, shell_reply(kc, msg_id, timeout), events)
+
+
+def shell_reply(kc, msg_id: str, timeout: float = 60) -> dict:
+    """The reply to request ``msg_id`` (replies to earlier requests, wait_for_ready's, are passed over)."""
+    while True:
+        reply = kc.get_shell_msg(timeout=timeout)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            return reply
 
 
 def test_the_kernelspec_and_the_language_info(kernel, tmp_path):
@@ -121,8 +127,8 @@ def test_the_kernelspec_and_the_language_info(kernel, tmp_path):
     spec = install(tmp_path).get_kernel_spec("tinyc")
     assert spec.argv[:3] == [sys.executable, "-m", "tinyc.kernel"] and spec.language == "tinyc"
     assert spec.interrupt_mode == "signal"
-    kc.kernel_info()
-    info = kc.get_shell_msg(timeout=30)["content"]["language_info"]
+    sent = kc.kernel_info()
+    info = shell_reply(kc, sent)["content"]["language_info"]
     assert info["pygments_lexer"] == "tinyc" and info["file_extension"] == ".tc"
     from pygments.lexers import get_lexer_by_name
     assert type(get_lexer_by_name(info["pygments_lexer"])).__name__ == "TinyCLexer"
@@ -164,9 +170,8 @@ def test_dot_cells_are_shell_commands(kernel, tmp_path):
 def test_input_by_input_request_and_output_streamed_before_it(kernel):
     _, kc, _ = kernel
     execute(kc, ASK)
-    run = execute(kc, 'pl "first"; ask', inputs=["21"])
-    assert run.status == "ok" and run.stdout.endswith(" 42")
-    assert "first" in run.stdout.split("n? ")[0] and "n? " in run.stdout + "".join(run.prompts)
+    run = execute(kc, 'pl "first"; pl ""; ask', inputs=["21"])  # (pl starts a line: ps "n? " follows first)
+    assert run.status == "ok" and run.stdout == "\nfirst\n 42" and run.prompts == ["n? "]
     assert run.events.index("stream") < run.events.index("answer")  # sent while the program waited
 
 
@@ -191,38 +196,58 @@ def test_interrupt_stops_the_program_and_keeps_the_buffer(kernel):
     msg_id = kc.execute(".spin", allow_stdin=False)
     time.sleep(1.5)
     km.interrupt_kernel()
-    reply = kc.get_shell_msg(timeout=60)
-    assert reply["parent_header"]["msg_id"] == msg_id
+    reply = shell_reply(kc, msg_id)
     assert reply["content"]["status"] == "error" and reply["content"]["traceback"] == ["stopped"]
     assert km.is_alive()
     assert execute(kc, ".1\n.p 1000").stdout == before
     assert execute(kc, "pn twice 8").stdout == " 16"
 
 
+def test_the_prompt_of_an_input_request_is_the_unfinished_line(kernel):
+    _, kc, _ = kernel
+    run = execute(kc, ".ask", inputs=["5"])
+    assert run.prompts == ["n? "] and run.stdout == " 10"
+
+
+def test_utf8_output_and_leaving_the_interpreter(kernel):
+    _, kc, _ = kernel
+    assert execute(kc, 'pl "h\u00e9llo"').stdout == "\nh\u00e9llo"
+    assert execute(kc, ".exit").status == "ok"  # the library's exit ends the interpreter: the kernel goes on
+    assert execute(kc, "pn twice 3").stdout == " 6"
+
+
+def test_is_complete_while_a_bracket_is_open(kernel):
+    _, kc, _ = kernel
+    sent = kc.is_complete("f [ pn 1")
+    assert shell_reply(kc, sent)["content"] == {"status": "incomplete", "indent": "  "}
+    sent = kc.is_complete("f [ pn 1 ]")
+    assert shell_reply(kc, sent)["content"]["status"] == "complete"
+
+
 def test_completion(kernel):
     _, kc, _ = kernel
-    kc.complete("pn tw", 5)
-    reply = kc.get_shell_msg(timeout=30)["content"]
+    sent = kc.complete("pn tw", 5)
+    reply = shell_reply(kc, sent)["content"]
     assert reply["matches"] == ["twice"] and reply["cursor_start"] == 3
-    kc.complete("p", 1)
-    assert {"pl", "pn", "ps"} <= set(kc.get_shell_msg(timeout=30)["content"]["matches"])  # the library's
-    kc.complete("%eng", 4)
-    assert kc.get_shell_msg(timeout=30)["content"]["matches"] == ["%engine"]
-    kc.complete(".", 1)
-    matches = kc.get_shell_msg(timeout=30)["content"]["matches"]
+    sent = kc.complete("p", 1)
+    assert {"pl", "pn", "ps"} <= set(shell_reply(kc, sent)["content"]["matches"])  # the library's
+    sent = kc.complete("%eng", 4)
+    assert shell_reply(kc, sent)["content"]["matches"] == ["%engine"]
+    sent = kc.complete(".", 1)
+    matches = shell_reply(kc, sent)["content"]["matches"]
     assert {".r", ".p", ".h", ".twice"} <= set(matches) and ".x" not in matches
 
 
 def test_inspection_shows_parameters_and_leading_comment(kernel):
     _, kc, _ = kernel
     execute(kc, "/* adds a and b */\nadd int a, b [ return a+b ]")
-    kc.inspect("pn add 1, 2", 4)
-    reply = kc.get_shell_msg(timeout=30)["content"]
+    sent = kc.inspect("pn add 1, 2", 4)
+    reply = shell_reply(kc, sent)["content"]
     assert reply["found"] and reply["data"]["text/plain"] == "add int a, b\n\nadds a and b"
-    kc.inspect("ps", 1)
-    assert kc.get_shell_msg(timeout=30)["content"]["data"]["text/plain"].startswith("ps char")
-    kc.inspect("nosuch", 2)
-    assert not kc.get_shell_msg(timeout=30)["content"]["found"]
+    sent = kc.inspect("ps", 1)
+    assert shell_reply(kc, sent)["content"]["data"]["text/plain"].startswith("ps char")
+    sent = kc.inspect("nosuch", 2)
+    assert not shell_reply(kc, sent)["content"]["found"]
 
 
 def test_views_trace_and_engine(kernel):

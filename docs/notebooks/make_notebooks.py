@@ -122,10 +122,26 @@ def notebook(cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
 NOTEBOOKS = {"tour.ipynb": TOUR, "bulls-and-cows.ipynb": BULLS_AND_COWS}
 
 
+def coalesced(outputs: list) -> list:
+    """Consecutive stream outputs of one stream as one (how the output was split in messages depends on
+    timing; the text does not)."""
+    out: list = []
+    for o in outputs:
+        if o.output_type == "stream" and out and out[-1].output_type == "stream" and out[-1].name == o.name:
+            out[-1].text += o.text
+        else:
+            out.append(o)
+    return out
+
+
 def main() -> int:
     for name, cells in NOTEBOOKS.items():
         nb = notebook(cells)
-        NotebookClient(nb, timeout=300, kernel_name="tinyc", resources={"metadata": {"path": str(HERE)}}).execute()
+        NotebookClient(nb, timeout=300, kernel_name="tinyc", record_timing=False,
+                       resources={"metadata": {"path": str(HERE)}}).execute()
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs = coalesced(cell.outputs)
         nbformat.write(nb, HERE / name)
         print(f"wrote {HERE / name}")
     return 0

@@ -38,22 +38,39 @@ class KernelConsole(Console):
         self.queued: list[bytes] = []   # input lines given before the run (%input, a %debug cell's body)
         self.no_input = False           # the program read past its input, and the front end had none
         self._chars = b""               # the rest of a line that read_char hands out
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._held = 0                  # the length of the unfinished line the flusher held back last
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     # -- output
     def flush(self, final: bool = True) -> None:
-        """Send what is buffered (the bytes that make a UTF-8 character whole wait for the rest)."""
+        """Send what is buffered; ``final`` False: the bytes that start a UTF-8 character wait for the rest."""
+        with self._lock:
+            self._held = 0
+            self._send(len(self._buf), final)
+
+    def flush_lines(self) -> None:
+        """The flusher's send: the whole lines buffered, and an unfinished line only once it has waited a
+        whole :data:`INTERVAL` (a prompt that the program's input read follows at once stays
+        back, to become the input request's prompt)."""
         with self._lock:
             n = len(self._buf)
-            if not n:
-                return
-            data = bytes(self._buf[:n])
-            del self._buf[:n]
-            self._last = data[-1:]
-            text = self._decoder.decode(data.replace(b"\r", b""), final)
-            if text:
-                self.send(text)
+            cut = self._buf.rfind(b"\n", 0, n) + 1
+            if cut < n and self._held:  # held back at the last tick already: its turn now
+                cut = n
+            self._send(cut, False)
+            self._held = len(self._buf)
+
+    def _send(self, n: int, final: bool) -> None:
+        """Send the first ``n`` bytes buffered (the caller holds the lock)."""
+        if not n:
+            return
+        data = bytes(self._buf[:n])
+        del self._buf[:n]
+        self._last = data[-1:]
+        text = self._decoder.decode(data.replace(b"\r", b""), final)
+        if text:
+            self.send(text)
 
     def streaming(self) -> _Streaming:
         """A context in which a thread sends the buffered output every :data:`INTERVAL` seconds."""
@@ -66,13 +83,12 @@ class KernelConsole(Console):
             line = self.queued.pop(0)
             self.write(line + b"\n")  # shown in the output, as a terminal echoes what is typed
             return line
-        self.flush()
         with self._lock:  # the program's unfinished line becomes the prompt, not a line of its own
-            pending = bytes(self._buf)
+            cut = self._buf.rfind(b"\n") + 1
+            self._send(cut, True)
+            prompt = bytes(self._buf)
             self._buf.clear()
-        head, newline, prompt = pending.rpartition(b"\n")
-        if head or newline:
-            self.send(self._decoder.decode((head + newline).replace(b"\r", b"")))
+            self._held = 0
         try:
             text = self.ask(prompt.replace(b"\r", b"").decode("utf-8", "replace"))
         except NoInput:
@@ -126,7 +142,7 @@ class _Streaming:
 
     def _run(self) -> None:
         while not self.stop.wait(INTERVAL):
-            self.console.flush(final=False)
+            self.console.flush_lines()
 
     def __enter__(self) -> KernelConsole:
         self.thread.start()

@@ -212,5 +212,15 @@ class TinyCKernel(Kernel):
             text += "\n\n" + found.comment
         return {"status": "ok", "found": True, "data": {"text/plain": shown(text)}, "metadata": {}}
 
+    async def do_is_complete(self, code: str) -> dict:
+        """A console's Enter: a cell with a ``[`` still open goes on to another line."""
+        from ..syntax.lexer import tokenize
+        depth = 0
+        for t in tokenize(code, 0, tolerant=True):
+            depth += {"LSQB": 1, "RSQB": -1}.get(t.type, 0)
+        if depth > 0:
+            return {"status": "incomplete", "indent": "  " * depth}
+        return {"status": "complete"}
+
     async def do_shutdown(self, restart: bool) -> dict:
         return {"status": "ok", "restart": restart}

@@ -156,6 +156,14 @@ def test_an_error_is_the_shells_report_and_the_kernel_goes_on(kernel):
     assert execute(kc, "pn twice 2").stdout == " 4"
 
 
+def test_a_definition_the_linker_refuses_is_not_added(kernel):
+    _, kc, _ = kernel
+    before = execute(kc, ".1\n.p 1000").stdout
+    run = execute(kc, "broken int n [ pn n")
+    assert run.status == "error" and run.error[0].endswith("--- err  2") and run.error[-1].endswith("<")
+    assert execute(kc, ".1\n.p 1000").stdout == before and execute(kc, "pn twice 1").stdout == " 2"
+
+
 def test_dot_cells_are_shell_commands(kernel, tmp_path):
     _, kc, _ = kernel
     program = tmp_path / "five.tc"

@@ -14,7 +14,6 @@ the point) in a Jupyter error, and an interrupt stops the program with ``stopped
 
 from __future__ import annotations
 
-import traceback
 from typing import Any
 
 from ipykernel.kernelbase import Kernel
@@ -23,7 +22,7 @@ from .. import __version__
 from ..errors import ErrorCode
 from . import cells, magics
 from .console import KernelConsole, NoInput
-from .program import LINE, CellError, Program
+from .program import LINE, CellError, LinkFailure, Program
 
 KEYWORDS = ("if", "else", "while", "for", "return", "break", "int", "char")
 
@@ -78,10 +77,6 @@ class TinyCKernel(Kernel):
         if text:
             self._send("stream", {"name": "stdout", "text": text})
 
-    def _err_text(self, text: str) -> None:
-        if text:
-            self._send("stream", {"name": "stderr", "text": text})
-
     def _ask(self, prompt: str) -> str:
         """A line of input from the front end; NoInput when it sends none."""
         try:
@@ -104,12 +99,15 @@ class TinyCKernel(Kernel):
         self.console.reset()
         try:
             self._cell(code)
+        except LinkFailure as e:
+            self._errors.append((e.code, e.report))
         except CellError as e:
             self._errors.append((0, str(e)))
         except KeyboardInterrupt:
             self._errors.append((int(ErrorCode.KILL), "stopped"))
-        except Exception as e:  # an interpreter bug must not end the kernel
-            self._errors.append((-1, f"internal error: {type(e).__name__}: {e}\n" + traceback.format_exc()))
+        except Exception as e:  # an interpreter bug must not end the kernel: one line, as the shell says it
+            self.log.exception("internal error")  # the traceback goes to the kernel's log
+            self._errors.append((-1, f"internal error: {type(e).__name__}: {e}"))
         self.console.flush()
         if not self._errors:
             return {"status": "ok", "execution_count": self.execution_count, "payload": [],

@@ -90,7 +90,11 @@ class Program:
     @property
     def text(self) -> bytes:
         """The program of the dialect in use (the PC one without ``pr(0)``'s newline)."""
-        return self.gibson_text if self.dialect == "gibson" else self.ws.text[1:].replace(b"\0", b'"')
+        return self.gibson_text if self.dialect == "gibson" else self._pc_text()
+
+    def _pc_text(self) -> bytes:
+        """The PC program: ``pr(1..pe)``, a NUL a run left (a string's closing quote) shown as ``"``."""
+        return self.ws.text[1:].replace(b"\0", b'"')
 
     def _set_text(self, text: bytes) -> None:
         if self.dialect == "gibson":
@@ -111,7 +115,7 @@ class Program:
             err, cursor = int(ErrorCode.KILL), 0
         except ExitProgram:  # the program ended the interpreter: the kernel goes on, with a new machine
             err, cursor = 0, 0
-            self._boot(self.text)
+            self._boot(self._pc_text())
         finally:
             sys.setrecursionlimit(limit)
         self.shell.buf.lo = self.shell.buf.line_of(cursor) if err else 0
@@ -157,7 +161,7 @@ class Program:
     def set_engine(self, engine: str) -> None:
         """Boot again with ``engine``; the program buffer is kept."""
         self.engine = engine
-        self._boot(self.ws.text[1:])
+        self._boot(self._pc_text())
 
     def set_dialect(self, dialect: str) -> None:
         """Use ``dialect``'s program buffer (each dialect keeps its own); the Gibson one starts with the
@@ -266,7 +270,7 @@ class Program:
             pass
         finally:
             sys.setrecursionlimit(limit)
-            self._boot(self.text)  # the debugger's breakpoints and engine stay with the old machine
+            self._boot(self._pc_text())  # the debugger's breakpoints and engine stay with the old machine
 
 
 class LinkFailure(CellError):

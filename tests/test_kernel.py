@@ -45,6 +45,15 @@ def kernel(tmp_path_factory):
     km.shutdown_kernel(now=True)
 
 
+@pytest.fixture(autouse=True)
+def ready(kernel):
+    """Each test starts in the PC dialect on the reference engine, with ``twice`` and ``ask`` defined (the
+    kernel is shared by the module's tests; a test may leave more in the program)."""
+    _, kc, _ = kernel
+    for cell in ("%dialect pc\n%engine reference", TWICE, ASK):
+        assert execute(kc, cell).status == "ok", cell
+
+
 class Run:
     """One executed cell: its IOPub messages (before idle), the prompts it asked, its reply."""
 
@@ -75,7 +84,7 @@ def execute(kc, code: str, inputs: list[str] | None = None, timeout: float = 60)
     input).  ``events`` records "stream", "input" (a request came) and "answer" in order: before it
     answers, it waits (at most 5 s) for the output the program has written so far to arrive, which it
     can only do while the program runs."""
-    msg_id = kc.execute(code, allow_stdin=inputs is not None)
+    msg_id = kc.execute(code, allow_stdin=inputs is not None, stop_on_error=False)  # (else the next is aborted)
     messages, prompts, events = [], [], []
 
     def iopub(wait: float) -> bool:
@@ -201,7 +210,7 @@ def test_interrupt_stops_the_program_and_keeps_the_buffer(kernel):
     km, kc, _ = kernel
     execute(kc, 'spin [ while 1 [ ] ]')
     before = execute(kc, ".1\n.p 1000").stdout
-    msg_id = kc.execute(".spin", allow_stdin=False)
+    msg_id = kc.execute(".spin", allow_stdin=False, stop_on_error=False)
     time.sleep(1.5)
     km.interrupt_kernel()
     reply = shell_reply(kc, msg_id)
@@ -230,6 +239,18 @@ def test_is_complete_while_a_bracket_is_open(kernel):
     assert shell_reply(kc, sent)["content"] == {"status": "incomplete", "indent": "  "}
     sent = kc.is_complete("f [ pn 1 ]")
     assert shell_reply(kc, sent)["content"]["status"] == "complete"
+
+
+def test_an_interrupt_at_an_input_request_or_when_idle(kernel):
+    km, kc, _ = kernel
+    msg_id = kc.execute(".ask", allow_stdin=True, stop_on_error=False)
+    assert kc.get_stdin_msg(timeout=60)["content"]["prompt"] == "n? "
+    km.interrupt_kernel()
+    reply = shell_reply(kc, msg_id)
+    assert reply["content"]["status"] == "error" and reply["content"]["traceback"] == ["stopped"]
+    km.interrupt_kernel()  # nothing runs: nothing happens
+    time.sleep(0.5)
+    assert km.is_alive() and execute(kc, "pn twice 5").stdout == " 10"
 
 
 def test_completion(kernel):

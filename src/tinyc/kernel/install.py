@@ -49,6 +49,10 @@ def main(argv: list[str]) -> int:
     prefix = sys.prefix if args.sys_prefix else args.prefix
     try:
         path = install(user=prefix is None, prefix=prefix)
+    except ImportError:
+        print("tinyc: the kernel needs ipykernel and jupyter_client: install the extra kernel "
+              "(pip install '.[test,kernel]' in the checkout)", file=sys.stderr)
+        return 1
     except OSError as e:
         print(f"tinyc: cannot install the kernelspec: {e}", file=sys.stderr)
         return 1

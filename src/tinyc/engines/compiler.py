@@ -70,10 +70,15 @@ class FastEngine:
         self.m = machine
         self._ref: Evaluator | None = None  # made when first needed (see ``ref``)
         # ``disk_cache(key, make)``: marshalled code for ``key`` kept across runs (the machine's start
-        # cache, :func:`tinyc.machine.startcache.code`); None generates every function in every process
+        # cache, :func:`tinyc.driver.startcache.code`); None generates every function in every process
         self.disk_cache = disk_cache
         self.depth = 0
         self._runtime: dict | None = None
+
+    def global_constants(self, link: Linkage, effects) -> dict[str, tuple[int, int]]:
+        """The bounds of the globals of ``link`` that only ever hold constants (:mod:`.constglobals`)."""
+        from .constglobals import constant_globals
+        return constant_globals(link, effects)
 
     @property
     def ref(self) -> Evaluator:

@@ -26,7 +26,7 @@ class NoInput(Exception):
 
 class KernelConsole(Console):
     """A console whose output goes to ``send(text)`` (a stream message) and whose input lines come from
-    :attr:`queued` and then from ``ask(prompt)`` (Jupyter's input request: the program's unfinished
+    ``queued`` and then from ``ask(prompt)`` (Jupyter's input request: the program's unfinished
     output line is its prompt; raises :class:`NoInput` when the front end has no input to give, EOFError
     at the end of input).  CR bytes are dropped from the output, as a notebook shows lines."""
 

@@ -1,8 +1,8 @@
 """``tinyc-kernel``: a Jupyter kernel whose cells are tiny-c (issue 28 part 2; docs/kernel.md).
 
-An ipykernel wrapper kernel.  A cell is, after its leading ``%`` magic lines (:mod:`.magics`):
+An ipykernel wrapper kernel.  A cell is, after its leading ``%`` magic lines (:mod:`tinyc.kernel.magics`):
 
-* definitions (functions, globals; :mod:`.cells`): added to the program, a redefinition replacing the
+* definitions (functions, globals; :mod:`tinyc.kernel.cells`): added to the program, a redefinition replacing the
   old one (and saying so); a statement after them, on a later line, then runs;
 * a ``.`` line or lines: the ``tc>`` shell's commands (``.main``, ``.p 5``, ``.r bc.tc``, ``.h``);
 * anything else: a statement run against the program, as the shell runs ``.statement``.

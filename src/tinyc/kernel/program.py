@@ -1,18 +1,17 @@
 """The kernel's tiny-c: a booted machine, its program buffer and the ``tc>`` shell over it.
 
-Every call into tinyc's driver (boot a machine, run a statement, report an error, the stage views, the
-trace, the debugger, a Gibson run) is in this module, behind :class:`Program`'s few methods, so that a
-change of the driver (one ``tinyc.Session``) is a change here alone.
+Every call into tinyc's driver (a :class:`~tinyc.driver.session.Session`: boot a machine, run a statement,
+report an error; the stage views, the trace, the debugger, a Gibson run through the dialect's hooks) is in
+this module, behind :class:`Program`'s few methods, so that a change of the driver is a change here alone.
 
 The PC dialect keeps its program where the shell keeps it, in ``pr`` of a booted machine
-(:class:`~tinyc.machine.workspace.Workspace`), and ``.`` cells are the shell's commands
+(:class:`~tinyc.driver.workspace.Workspace`), and ``.`` cells are the shell's commands
 (:data:`tinyc.shell.shell.COMMANDS`).  The Gibson dialect keeps its program as text and runs it as
 ``tinyc run --dialect gibson -r STATEMENT`` would.
 """
 
 from __future__ import annotations
 
-import argparse
 import io
 import sys
 import tempfile
@@ -35,15 +34,11 @@ class CellError(Exception):
     """A cell the kernel cannot take (a statement too long, a program too big): one line to show."""
 
 
-def _options(engine: str) -> argparse.Namespace:
-    """The machine options of ``tinyc`` with their defaults and ``engine``."""
-    from ..cli.options import machine_options
-    from ..machine.session import settle_memory
-    parser = argparse.ArgumentParser()
-    machine_options(parser)
-    args = parser.parse_args(["--engine", engine])
-    settle_memory(args)
-    return args
+def _session(dialect: str, engine: str, console: KernelConsole):
+    """The Session of ``dialect`` and ``engine`` over ``console``, with the machine options' defaults and the
+    file sandbox of the kernel's current directory tree; Gibson's without its banner."""
+    from ..driver.session import Session
+    return Session(dialect, engine, console=console, quiet=True)
 
 
 class KernelShell(Shell):
@@ -81,8 +76,8 @@ class Program:
     # -- the driver: the few calls a Session would take over
     def _boot(self, text: bytes) -> None:
         """A fresh machine with the engine chosen and ``text`` in its program buffer."""
-        from ..machine.session import boot
-        self.machine, self.ws = boot(_options(self.engine), self.console)
+        self.session = _session("pc", self.engine, self.console)
+        self.machine, self.ws = self.session.boot()
         self.shell = KernelShell(self.machine, self.ws, self.run)
         if text and not self.ws.append(text):
             raise CellError("the program does not fit the program buffer")
@@ -131,18 +126,17 @@ class Program:
             self.errors(err, report())
 
     def _run_gibson(self, statement: bytes) -> None:
-        from ..machine import gibson
-        from ..machine.session import file_sandbox
-        args = _options(self.engine)
+        """``statement`` run as ``tc -r STATEMENT`` runs it, the Gibson program as the application file (its
+        ``#include`` files found beside the kernel's directory, then in the dialect's library)."""
+        session = _session("gibson", self.engine, self.console)
+        code = None if statement.strip() in (b"main", b"main()") else statement.decode("latin-1")
+        limit = sys.getrecursionlimit()
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = Path(tmp) / "cell.tc"
             path.write_bytes(self.gibson_text)
-            code = None if statement.strip() == b"main" else statement.decode("latin-1")
-            limit = sys.getrecursionlimit()
             try:
                 with self.console.streaming():
-                    gibson.run(path, code=code, quiet=True, engine=self.engine, memory=args.memory,
-                               max_depth=args.max_depth, console=self.console, files=file_sandbox(args, []))
+                    session.run_files([str(path)], "main", code)
             except KeyboardInterrupt:
                 self.errors(int(ErrorCode.KILL), "stopped")
             except ExitProgram:
@@ -215,8 +209,7 @@ class Program:
         if self.dialect == "gibson":
             return self._gibson_view(name)
         from ..views import stages
-        args = _options(self.engine)
-        loaded = stages.load(self.text, statement, args.int_bits, args.memory)
+        loaded = stages.load(self.text, statement, session=_session("pc", "reference", self.console))
         functions: dict[str, Callable[[stages.Loaded], str]] = {
             "tokens": stages.tokens, "ast": stages.ast_dump,
             "link": lambda loaded: stages.link_map(loaded, show_library=False)}
@@ -226,35 +219,21 @@ class Program:
             return align_report(loaded.report(e))
 
     def _gibson_view(self, name: str) -> str:
-        from ..errors import TinyCError
-        from ..machine.gibson import StartError
-        from ..machine.session import file_sandbox
-        from ..views import gibson_stages as gviews
-        args = _options(self.engine)
+        """The view through the Gibson dialect's ``view`` hook, of the program written as a file."""
+        session = _session("gibson", self.engine, self.console)
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = Path(tmp) / "cell.tc"
             path.write_bytes(self.gibson_text)
-            try:
-                g = gviews.load(str(path), args.memory, file_sandbox(args, []))
-            except StartError as e:
-                return e.message
-            views = {"tokens": gviews.tokens, "ast": gviews.ast_dump, "link": gviews.link_map}
-            try:
-                return views[name](g)
-            except TinyCError as e:
-                return g.report(e).lstrip("\n")
+            return session.dialect.hook(session.dialect.view)(session, name, str(path))
 
     def trace(self, statement: str) -> str:
         """The traced run of ``statement`` (one line per statement run), the queued input its input."""
-        from ..machine.session import file_sandbox
         from ..views.tracer import trace
         if self.dialect == "gibson":
             raise CellError("%trace: in the gibson dialect use `tinyc trace --dialect gibson FILE`")
-        args = _options(self.engine)
         stdin = io.BytesIO(b"".join(line + b"\n" for line in self.console.queued))
         self.console.queued.clear()
-        return trace(self.text, statement, stdin=stdin, int_bits=args.int_bits, memory=args.memory,
-                     max_depth=args.max_depth, random_divisor=args.random_divisor, files=file_sandbox(args))
+        return trace(self.text, statement, stdin=stdin, memory=self.session.memory, files=self.session.files)
 
     def debug(self, statement: bytes) -> None:
         """A debugging session of ``statement`` against the program (:mod:`tinyc.views.debugger`): its

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from ..machine.workspace import Workspace
+from ..driver.workspace import Workspace
 
 
 class LineBuffer:

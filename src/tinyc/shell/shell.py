@@ -21,8 +21,8 @@ from ..machine.console import align_report
 from . import extras
 from .editor import LineBuffer
 from ..errors import ExitProgram
-from ..machine.interpreter import Machine
-from ..machine.workspace import Workspace
+from ..driver.interpreter import Machine
+from ..driver.workspace import Workspace
 
 CRLF = b"\r\n"
 

@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import copy
 
-from .. import ast
+from ... import ast
 
-from .codegen import Codegen, walk
-from .compiler import FastEngine
-from ..errors import ErrorCode, TinyCError, MemoryFault
-from .gibson_evaluator import GibsonEvaluator
-from ..syntax.gibson import VARIADIC, Broken, is_variadic
+from ...engines.codegen import Codegen, walk
+from ...engines.compiler import FastEngine
+from ...errors import ErrorCode, TinyCError, MemoryFault
+from .evaluator import GibsonEvaluator
+from .syntax import VARIADIC, Broken, is_variadic
 
 RELATIONAL = ("<", "<=", ">", ">=")
 _EFFECT = (ast.Call, ast.MachineCall, ast.Assign)
@@ -326,7 +326,7 @@ class GibsonFastEngine(FastEngine):
 
     def run(self, stmts):
         m = self.m
-        from .fastrt import Linkage
+        from ...engines.fastrt import Linkage
         link = Linkage(self, m.program, m.library)
         if not compilable([], stmts, link.lookup, top=True):
             saved = self.depth

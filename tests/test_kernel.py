@@ -4,6 +4,7 @@ jupyter_client, cells executed and the IOPub, stdin and shell messages read."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import queue
@@ -151,6 +152,9 @@ def test_definitions_statements_and_a_redefinition(kernel):
     run = execute(kc, "thrice int n [ return n*3 ]\ntwice int n [ return n+n+0 ]\npn thrice twice 1")
     assert run.stdout == "twice: the earlier definition is replaced\n 6"
     assert execute(kc, "twice int n [ return n*2 ]").status == "ok"
+    listing = execute(kc, ".1\n.p 1000").stdout
+    execute(kc, "%engine reference")
+    assert execute(kc, ".1\n.p 1000").stdout == listing  # a cell of magics alone adds nothing
     assert execute(kc, "int total\n").status == "ok"
     assert execute(kc, "total = 5; pn total * 2").stdout == " 10"
 
@@ -302,6 +306,16 @@ def test_the_gibson_dialect(kernel):
     assert execute(kc, 'main [ printf "g %d%c", 6*7, 10 ]').status == "ok"
     assert execute(kc, ".main").stdout.startswith("g 42\n")
     assert execute(kc, "%dialect pc\npn twice 1").stdout == "dialect pc\n 2"
+
+
+def test_a_gibson_picture_is_shown_in_the_cell(kernel):
+    _, kc, tmp = kernel
+    execute(kc, "%dialect gibson")
+    execute(kc, '#include pps/pyGraphicsLib.tc\npic [ start "kpic", 40, 30; rectangle 5, 5, 20, 10; show ]')
+    run = execute(kc, ".pic")
+    shown = [m["content"]["data"] for m in run.messages if m["msg_type"] == "display_data"]
+    assert run.status == "ok" and len(shown) == 1
+    assert base64.b64decode(shown[0]["image/png"]).startswith(b"\x89PNG")
 
 
 @pytest.mark.parametrize("cell, says", [

@@ -148,3 +148,11 @@ def test_a_program_too_big_is_refused():
     program, _, _ = make_program()
     with pytest.raises(CellError, match="does not fit"):
         program.add(b"int x\n" + b"/* filler\n" * 10000)
+
+
+def test_gibson_include_lines_join_the_header():
+    from tinyc.kernel.program import _with_header
+    program = b"#include pps/library.tc\nmain [ pl \"a\" ]\n"
+    cell = b"#include pps/pyGraphicsLib.tc\n#include pps/library.tc\npic [ show ]\n"
+    assert _with_header(program, cell) == (b"#include pps/library.tc\n#include pps/pyGraphicsLib.tc\n"
+                                           b"main [ pl \"a\" ]\npic [ show ]\n")

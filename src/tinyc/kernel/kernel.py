@@ -14,6 +14,7 @@ the point) in a Jupyter error, and an interrupt stops the program with ``stopped
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ipykernel.kernelbase import Kernel
@@ -65,6 +66,7 @@ class TinyCKernel(Kernel):
         self._parent: dict = {}
         self._errors: list[tuple[int, str]] = []
         self.console = KernelConsole(self._out_text, self._ask)
+        self.console.pictures = self._picture  # Gibson's graphics: each picture drawn is shown in the cell
         self.program = Program(self.console, lambda code, report: self._errors.append((code, report)))
 
     # -- messages
@@ -76,6 +78,13 @@ class TinyCKernel(Kernel):
     def _out_text(self, text: str) -> None:
         if text:
             self._send("stream", {"name": "stdout", "text": text})
+
+    def _picture(self, path: Path) -> None:
+        """A picture the program drew (a PNG file), shown after the output written before it."""
+        import base64
+        self.console.flush()
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        self._send("display_data", {"data": {"image/png": data, "text/plain": str(path.name)}, "metadata": {}})
 
     def _ask(self, prompt: str) -> str:
         """A line of input from the front end; NoInput when it sends none."""
@@ -133,6 +142,8 @@ class TinyCKernel(Kernel):
         while lines and lines[0].lstrip().startswith("%"):
             magics.obey(lines.pop(0).strip(), self.program, lambda text: self._out_text(shown(text)))
         rest = "\n".join(lines).strip()
+        if not rest:
+            return
         data = rest.encode()
         split = cells.split_cell(data.decode("latin-1"), self.program.dialect == "gibson")  # one character a byte
         if split is not None:

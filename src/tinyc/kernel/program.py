@@ -41,6 +41,24 @@ def _session(dialect: str, engine: str, console: KernelConsole):
     return Session(dialect, engine, console=console, quiet=True)
 
 
+def _with_header(program: bytes, cell: bytes) -> bytes:
+    """A Gibson program with a cell added: the cell's ``#include``/``#loadMC`` lines join the program's header
+    (the lines it starts with; an include further down is not read), a line already there is not repeated;
+    its other lines go at the end."""
+    lines = program.splitlines(keepends=True)
+    top = next((k for k, line in enumerate(lines) if not line.lstrip().startswith(b"#")), len(lines))
+    header = [line.rstrip(b"\n") for line in lines[:top]]
+    rest = []
+    for line in cell.rstrip(b"\n").split(b"\n"):
+        if line.lstrip().startswith(b"#"):
+            if line.strip() not in (h.strip() for h in header):
+                header.append(line)
+        else:
+            rest.append(line)
+    body = b"".join(lines[top:])
+    return b"".join(h + b"\n" for h in header) + body + b"".join(r + b"\n" for r in rest)
+
+
 class KernelShell(Shell):
     """The ``tc>`` shell as a notebook's ``.`` cells use it: the terminal's commands, less ``.x`` (the
     kernel stays), ``.e`` and ``.debug`` (``%debug`` is the notebook's); its statements run through
@@ -184,7 +202,7 @@ class Program:
         body = "".join(kept).encode("latin-1")
         if body and not body.endswith(b"\n"):
             body += b"\n"
-        self._set_text(body + text.rstrip(b"\n") + b"\n")
+        self._set_text(_with_header(body, text) if gibson else body + text.rstrip(b"\n") + b"\n")
         problem = self.check()
         if problem is not None:
             self._set_text(old)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast as pyast
 import functools
 import importlib
+import importlib.util
 import re
 from pathlib import Path
 
@@ -34,22 +35,11 @@ PATH = re.compile(r"(?<![\w/.\-])src/tinyc(?:/[\w.\-]+)*/?")
 SESSION = "machine/ and cli/: the Session helper of issue 25 reworks them"
 GENERATOR = "the fast engine's generator: reworked into plans by another helper of issue 25"
 PENDING: dict[tuple[str, str], str] = {
-    ("src/tinyc/cli/main.py", "tinyc.gibson"): SESSION,
-    ("src/tinyc/machine/__init__.py", "Machine"): SESSION,
-    ("src/tinyc/machine/gibson.py", "tinyc.front_gibson"): SESSION + " (and moves the Gibson modules)",
-    ("src/tinyc/machine/interpreter.py", "tinyc.startcache"): SESSION,
-    ("src/tinyc/machine/session.py", "tinyc.interpreter.Machine"): SESSION,
     ("src/tinyc/engines/codegen.py", "tinyc.fastrt"): GENERATOR,
     ("src/tinyc/engines/compiler.py", "tinyc.codegen"): GENERATOR,
     ("src/tinyc/engines/compiler.py", "tinyc.evaluator.Evaluator"): GENERATOR,
     ("src/tinyc/engines/fastrt.py", "tinyc.codegen.Codegen"): GENERATOR,
     ("src/tinyc/engines/fastrt.py", "Scan"): GENERATOR + " (Scan lives in tinyc.engines.analysis)",
-    ("src/tinyc/engines/gibson_compiler.py", "tinyc.compiler"): "moves to tinyc.dialects.gibson",
-    ("src/tinyc/engines/gibson_compiler.py", "tinyc.evaluator_gibson.GibsonEvaluator"): "moves to tinyc.dialects.gibson",
-    ("src/tinyc/engines/gibson_compiler.py", "tinyc.machine_calls_gibson"): "moves to tinyc.dialects.gibson",
-    ("src/tinyc/shell/editor.py", "tinyc.workspace.Workspace"): "shell/: the shell helper of issue 25",
-    ("src/tinyc/shell/shell.py", "tinyc.console.Console"): "shell/: the shell helper of issue 25",
-    ("src/tinyc/shell/shell.py", "tinyc.terminal"): "shell/: the shell helper of issue 25",
 }
 
 
@@ -79,8 +69,12 @@ def docstrings(path: Path) -> list[tuple[int, str, str | None]]:
 
 
 def resolve(dotted: str) -> bool:
-    """Whether ``dotted`` (``tinyc.a.b.c``) names a module, or an attribute reached from one."""
+    """Whether ``dotted`` (``tinyc.a.b.c``) names a module, or an attribute reached from one; a part in
+    capitals (``tinyc.dialects.NAME``) is a placeholder, and what comes before it must exist."""
     parts = dotted.split(".")
+    placeholder = next((k for k, p in enumerate(parts) if p.isupper() and len(p) > 1), None)
+    if placeholder is not None:
+        return placeholder > 0 and resolve(".".join(parts[:placeholder]))
     for cut in range(len(parts), 0, -1):
         try:
             obj = importlib.import_module(".".join(parts[:cut]))
@@ -101,11 +95,14 @@ def resolve(dotted: str) -> bool:
 
 def resolve_local(name: str, module: str, owner: str | None) -> bool:
     """A role's unqualified ``name`` (``Frame``, ``Machine.run``, ``locate``) from the module ``module``."""
-    if name.startswith("tinyc."):
+    if name == "tinyc" or name.startswith("tinyc."):
         return resolve(name)
     if name.startswith("."):  # relative to the module's package, as in an import
-        package = module.rsplit(".", 1)[0] if not module.endswith("__init__") else module
+        is_package = hasattr(importlib.import_module(module), "__path__")
+        package = module if is_package else module.rsplit(".", 1)[0]
         return resolve(package + name)
+    if "." not in name and name.islower() and importlib.util.find_spec(name) is not None:
+        return True  # a module outside tinyc (importlib, typing)
     if resolve(f"{module}.{name}"):
         return True
     mod = importlib.import_module(module)
@@ -115,6 +112,9 @@ def resolve_local(name: str, module: str, owner: str | None) -> bool:
         if target is not None and getattr(target, "__module__", module) != module and "." in name:
             return resolve(f"{target.__module__}.{target.__qualname__}.{name.split('.', 1)[1]}")
         return True
+    source = Path(mod.__file__ or "").read_text(encoding="utf-8")
+    if re.search(rf"self\.{re.escape(head)}\b\s*(:[^=\n]*)?=", source):
+        return True  # an instance attribute its class sets
     classes = [v for v in vars(mod).values() if isinstance(v, type)]
     if owner is not None and owner in vars(mod):
         classes.insert(0, vars(mod)[owner])
@@ -139,6 +139,16 @@ def docstring_references() -> list[tuple[str, str, bool]]:
     return out
 
 
+# pages that describe a JavaScript object named tinyc: there a dotted name is checked only when it starts
+# with a module of the package (tinyc.views.trace), the rest being that object's members (tinyc.run)
+JAVASCRIPT = {"docs/web.md": "window.tinyc, the playground's JavaScript API"}
+
+
+def _python_module(name: str) -> bool:
+    """Whether ``tinyc.<name>`` is a module or subpackage of the source tree."""
+    return (PACKAGE / name).is_dir() or (PACKAGE / f"{name}.py").is_file()
+
+
 @functools.cache
 def page_references() -> list[tuple[str, str, bool]]:
     """(where, name, resolves) for the dotted names and source paths of docs/*.md and README.md, and the
@@ -148,15 +158,19 @@ def page_references() -> list[tuple[str, str, bool]]:
         rel = str(page.relative_to(ROOT))
         for n, text in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
             for m in DOTTED.finditer(text):
+                if rel in JAVASCRIPT and not _python_module(m.group(0).split(".")[1]):
+                    continue  # the page's JavaScript object of the same name
                 out.append((f"{rel}:{n}", m.group(0), resolve(m.group(0))))
             for m in PATH.finditer(text):
-                out.append((f"{rel}:{n}", m.group(0), (ROOT / m.group(0)).exists()))
+                path = m.group(0).split("/NAME/")[0]  # a placeholder: the folder before it must exist
+                out.append((f"{rel}:{n}", m.group(0), (ROOT / path).exists()))
             row = MAP_ROW.match(text)
             if row:
                 folder = SRC.joinpath(*row.group(1).split("."))
                 cells = text.split("|")
                 for m in MAP_FILE.finditer(cells[2] if len(cells) > 2 else ""):
-                    out.append((f"{rel}:{n}", f"{row.group(1)}: {m.group(1)}", (folder / m.group(1)).exists()))
+                    found = (folder / m.group(1)).exists() or any(folder.rglob(m.group(1)))
+                    out.append((f"{rel}:{n}", f"{row.group(1)}: {m.group(1)}", found))
     return out
 
 

@@ -16,10 +16,9 @@ import pytest
 
 from tinyc import ast
 from tinyc.engines.evaluator import Evaluator, visitors
-from tinyc.engines.gibson_evaluator import GibsonEvaluator
+from tinyc.dialects.gibson.evaluator import GibsonEvaluator
+from tinyc.driver.session import Session
 from tinyc.machine.console import Console
-from tinyc.machine.interpreter import Machine
-from tinyc.machine.workspace import Workspace
 from tinyc.syntax.parser import parse_program
 from tinyc.views import stages, tracer
 
@@ -87,11 +86,9 @@ class NoFallback:
 
 def run(source: bytes, engine: str, compiled_only: bool = False) -> tuple[bytes, int, int]:
     out = io.BytesIO()
-    m = Machine(1 << 20, 32, Console(io.BytesIO(b""), out), engine, 200)
-    m.boot_library()
+    m, ws = Session(engine=engine, max_depth=200, console=Console(io.BytesIO(b""), out)).boot()
     if compiled_only:
         m.engine.ref = NoFallback()
-    ws = Workspace(m)
     assert ws.append(source)
     err, cursor = ws.run(b"main")
     m.console.flush()

@@ -62,7 +62,7 @@ def visitors(cls: type) -> dict[type[ast.Node], Visitor]:
 
 
 class Evaluator:
-    """Runs statements and calls of a linked program on a :class:`~tinyc.machine.interpreter.Machine`.
+    """Runs statements and calls of a linked program on a :class:`~tinyc.driver.interpreter.Machine`.
 
     The engine interface: ``run(stmts)`` executes top-level statements in a fresh frame,
     ``evaluate_constant(expr)`` gives an array bound when globals are linked.  Errors are raised as

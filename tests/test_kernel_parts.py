@@ -156,3 +156,8 @@ def test_gibson_include_lines_join_the_header():
     cell = b"#include pps/pyGraphicsLib.tc\n#include pps/library.tc\npic [ show ]\n"
     assert _with_header(program, cell) == (b"#include pps/library.tc\n#include pps/pyGraphicsLib.tc\n"
                                            b"main [ pl \"a\" ]\npic [ show ]\n")
+
+
+def test_the_kernel_starts_on_the_engine_tinyc_runs():
+    from tinyc.cli.options import MACHINE_DEFAULTS
+    assert make_program()[0].engine == MACHINE_DEFAULTS["engine"] == "fast"

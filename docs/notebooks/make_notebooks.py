@@ -63,10 +63,11 @@ TOUR = [
     ("md", "An error is reported as the shell reports it: the line, and a `<` just after the point where "
            "the interpreter stopped (the kernel goes on):"),
     ("error", "pn 2+"),
-    ("md", "## Engines, input, the debugger, the other dialect\n\n`%engine fast` compiles the program "
-           "to Python; both engines print the same bytes:"),
-    ("code", "%engine fast\n.main"),
-    ("code", "%engine reference"),
+    ("md", "## Engines, input, the debugger, the other dialect\n\nThe kernel runs on the fast engine, which "
+           "compiles the program to Python, as `tinyc` does; `%engine reference` runs the reference evaluator. "
+           "Both print the same bytes:"),
+    ("code", "%engine reference\n.main"),
+    ("code", "%engine fast"),
     ("md", "A program's input is asked of you in Jupyter (an input box). A notebook run by a tool has no "
            "one to ask: `%input` lines give the input first."),
     ("code", 'ask [ int n; ps "a number? "; n = gn; pn n*2 ]'),
@@ -94,10 +95,9 @@ BULLS_AND_COWS = [
            "(the game of examples/bc-session.txt, seed 777):"),
     ("code", "\n".join(f"%input {s}" for s in BC_SCORES) + "\n.bullcow"),
     ("md", "`.k` empties the program buffer; bca.tc plays many games against itself and prints how many "
-           "tries each took (seed 004's table for 3141 and 300 games, examples/bca-run.txt). The fast "
-           "engine runs it quicker:"),
+           "tries each took (seed 004's table for 3141 and 300 games, examples/bca-run.txt):"),
     ("code", ".k\n.r bca.tc"),
-    ("code", "%engine fast\n%input 3141\n%input 300\n.bca"),
+    ("code", "%input 3141\n%input 300\n.bca"),
 ]
 
 

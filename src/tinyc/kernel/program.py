@@ -86,8 +86,9 @@ class Program:
     def __init__(self, console: KernelConsole, errors: Callable[[int, str], None]):
         self.console = console
         self.errors = errors
+        from ..cli.options import MACHINE_DEFAULTS
         self.dialect = "pc"
-        self.engine = "reference"
+        self.engine = str(MACHINE_DEFAULTS["engine"])  # as `tinyc` runs: the fast engine
         self.gibson_text = b""  # the Gibson dialect's program (kept while the PC one is in use, and back)
         self._boot(b"")
 

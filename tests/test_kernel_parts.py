@@ -161,3 +161,15 @@ def test_gibson_include_lines_join_the_header():
 def test_the_kernel_starts_on_the_engine_tinyc_runs():
     from tinyc.cli.options import MACHINE_DEFAULTS
     assert make_program()[0].engine == MACHINE_DEFAULTS["engine"] == "fast"
+
+
+def test_names_of_each_dialects_library_and_program():
+    from tinyc.kernel import magics
+    program, _, _ = make_program()
+    program.add(b"twice int n [ return n*2 ]\n")
+    names = program.names()
+    assert {"twice", "pn", "ps", "gn"} <= set(names) and "printf" not in names
+    magics.obey("%dialect gibson", program, lambda text: None)
+    program.add(b"main [ printf \"x\" ]\n")
+    names = program.names()
+    assert {"main", "printf"} <= set(names) and "twice" not in names

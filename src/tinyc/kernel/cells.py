@@ -107,7 +107,9 @@ def split_cell(text: str, gibson: bool = False) -> tuple[list[Definition], str] 
     return found, ""
 
 
-def _definition(tokens, text: str, item, floor: int) -> Definition | None:
+def _definition(tokens, text: str, item, floor: int, lenient: bool = False) -> Definition | None:
+    """The item as a definition, or None; ``lenient``: any head before a function's ``[`` (a program's own
+    items, as the linker takes them), else only parameter declarations (a cell's, see the module)."""
     first = tokens[item.start]
     last = tokens[item.end - 1]
     start, comment = _leading_comment(tokens, item.start, floor)
@@ -121,7 +123,8 @@ def _definition(tokens, text: str, item, floor: int) -> Definition | None:
     head = [t for t in tokens[item.start + 1:item.end] if t.type not in LAYOUT]
     bracket = next(k for k, t in enumerate(head) if t.type == "LSQB")
     params = head[:bracket]
-    if params and (params[0].type not in ("INT", "CHAR") or any(t.type not in PARAMETER_TOKENS for t in params)):
+    if params and not lenient and (params[0].type not in ("INT", "CHAR")
+                                   or any(t.type not in PARAMETER_TOKENS for t in params)):
         return None
     head_text = " ".join(text[start_of(params[0]):end_of(params[-1])].split()) if params else ""
     return Definition("func", (str(first),), *span, head=head_text, comment=comment)
@@ -148,7 +151,7 @@ def program_items(text: str, gibson: bool = False) -> list[Definition]:
     tokens = _tokens(text)
     found, previous_end = [], 0
     for item in scan(tokens, text, strict=False):
-        definition = _definition(tokens, text, item, previous_end)
+        definition = _definition(tokens, text, item, previous_end, lenient=True)
         if definition is not None:
             found.append(definition)
         previous_end = item.end

@@ -89,6 +89,7 @@ class Program:
         from ..cli.options import MACHINE_DEFAULTS
         self.dialect = "pc"
         self.engine = str(MACHINE_DEFAULTS["engine"])  # as `tinyc` runs: the fast engine
+        self._gibson_library: str | None = None  # its library's text, read once for completion
         self.gibson_text = b""  # the Gibson dialect's program (kept while the PC one is in use, and back)
         self._boot(b"")
 
@@ -213,13 +214,21 @@ class Program:
     def names(self) -> dict[str, cells.Definition]:
         """Every name a cell may use: the library's functions, then the program's definitions."""
         found: dict[str, cells.Definition] = {}
-        lib = self.machine.library_text if self.dialect == "pc" else None
-        if lib is not None:
-            for d in cells.program_items(lib.text.decode("latin-1")):
-                found.update((n, d) for n in d.names)
-        for d in cells.program_items(self.text.decode("latin-1"), self.dialect == "gibson"):
+        gibson = self.dialect == "gibson"
+        for d in cells.program_items(self._library(), gibson) + cells.program_items(self.text.decode("latin-1"), gibson):
             found.update((n, d) for n in d.names)
         return found
+
+    def _library(self) -> str:
+        """The library's text in the dialect in use (the PC one as booted; Gibson's ``library.tc``)."""
+        if self.dialect == "pc":
+            lib = self.machine.library_text
+            return "" if lib is None else lib.text.decode("latin-1")
+        if self._gibson_library is None:
+            dialect = _session("gibson", self.engine, self.console).dialect
+            with open(dialect.package_path(dialect.library), "rb") as f:
+                self._gibson_library = f.read().decode("latin-1")
+        return self._gibson_library
 
     # -- views
     def view(self, name: str, statement: str | None) -> str:

@@ -43,7 +43,7 @@ def system_file() -> bytes:
 
 def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = None,
            startup: bool = False) -> ast.Program:
-    """Parse and cache (in the process and on disk, :mod:`tinyc.startcache`): the same text at the same
+    """Parse and cache (in the process and on disk, :mod:`tinyc.driver.startcache`): the same text at the same
     address with the same names gives the same AST, or raises the same TinyCError (what the linker's scan
     finds: the shell runs every statement against a buffer that may not link, and an edit changes the
     text, so the key)."""
@@ -125,7 +125,7 @@ class Machine:
     engines reach through the machine (``machine_call(m, values, node)`` and the ``routines`` table by MC
     number), so no engine imports them; ``files`` what the file machine calls may open
     (:mod:`tinyc.machine.sandbox`); ``state`` the dialect's per-machine state of its calls (None for PC).
-    Only :class:`tinyc.driver.session.Session` builds one (:meth:`Session.machine`).
+    Only :class:`tinyc.driver.session.Session` builds one (:meth:`tinyc.driver.session.Session.machine`).
     """
 
     def __init__(self, memory_size: int, int_bits: int, console: Console, engine: EngineFactory,
@@ -326,8 +326,8 @@ class Machine:
             text = lt.text.decode("latin-1")
             levels = [Level(dict(merged)), self.library_lex]
             view = SymbolTable("library")
-            for sym in lt.tables[0]:
-                view.define(sym)
+            for own in lt.tables[0]:
+                view.define(own)
             for name, (start, end, free) in self._library_functions.items():
                 sym = view.get(name)
                 if free & changed and sym is not None and sym.function is not None:

@@ -14,6 +14,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of 
 
 from .. import ast
 from .analysis import Analysis, Unsupported, direct, scan
+from .cdiv import c_div, c_mod
 from ..errors import ErrorCode, TinyCError, MemoryFault
 
 if TYPE_CHECKING:
@@ -68,18 +69,10 @@ def runtime_globals(engine: FastEngine) -> dict:
         raise AssertionError("no allocation failed")
 
     def _div(a, b, at):
-        if b == 0:
-            raise TinyCError(ErrorCode.DIVERR, at)
-        q = abs(a) // abs(b)
-        return wrap(-q if (a < 0) != (b < 0) else q)
+        return wrap(c_div(a, b, at))
 
     def _mod(a, b, at):
-        if b == 0:
-            raise TinyCError(ErrorCode.DIVERR, at)
-        q = abs(a) // abs(b)
-        if (a < 0) != (b < 0):
-            q = -q
-        return wrap(a - q * b)
+        return wrap(c_mod(a, b, at))
 
     def _cdiv(y, d, n, at):  # a subscript y/d (d > 0) outside the fast case: C division, range test
         q = -(-y // d) if y < 0 else y // d
@@ -378,7 +371,7 @@ def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[
     sc = scan(body, keep)
     lookup = link.lookup
     callees = sorted(c for c in sc.refs if (s := lookup(c)) is not None and s.kind == "func")
-    params = [(decl.type, d) for decl in fn.params for d in decl.names]
+    params = fn.parameters()
     try:
         an = Analysis(params, body, link.engine.m.memory.int_bits)
     except Unsupported:

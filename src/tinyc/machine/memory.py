@@ -6,7 +6,7 @@ Addresses are plain integers (byte offsets into one ``bytearray``).  ``int`` is 
 
 from __future__ import annotations
 
-from ..errors import MemoryFault  # noqa: F401  (raised here; defined at the bottom for the engines)
+from ..errors import MemoryFault as MemoryFault  # raised here; defined at the bottom for the engines
 
 DEFAULT_MEMORY = 1 << 20  # bytes of a machine's memory when --memory is not given (32-bit ints)
 MEMORY_16 = 65_536  # 16-bit ints address 64 KB: the machine's size, and the most --memory may ask (14 item 21)

@@ -59,14 +59,14 @@ class DebugMixin:
                 self.session.failed(self, e)  # type: ignore[attr-defined]
             raise
 
-    def exec_block(self, node: ast.Block) -> None:
+    def visit_Block(self, node: ast.Block) -> None:
         top = self.frames[-1]
         if top.function is not None and node is top.function.body and not top.entered:
             top.entered = True  # a function's body is run without execute(): its [ is a statement too
             top.frame, top.pos = self.frame, node.pos  # type: ignore[attr-defined]
             if not self.quiet:
                 self.session.statement(self, node)  # type: ignore[attr-defined]
-        super().exec_block(node)  # type: ignore[misc]
+        super().visit_Block(node)  # type: ignore[misc]
 
     def call(self, sym: Symbol, args: list, node: ast.Node):
         if not self.quiet:

@@ -1,12 +1,12 @@
 """The fast engine in the Gibson dialect: compiled Python where the dialect's rules cannot show.
 
-:class:`GibsonFastEngine` is the fast engine (:mod:`tinyc.compiler`) with two changes:
+:class:`GibsonFastEngine` is the fast engine (:mod:`tinyc.engines.compiler`) with two changes:
 
-* machine calls go to :mod:`tinyc.machine_calls_gibson` (none is inlined), and relational operators are
+* machine calls go to :mod:`tinyc.dialects.gibson.calls` (none is inlined), and relational operators are
   compiled as the sign of the wrapped difference (``a<b`` as ``(a-b)<0``), as that dialect computes them;
 * a function is compiled only when late reads (gibson-dialect.md section 3.9) and the dialect's other
   run-time rules cannot change its results; every other function runs on the dialect's reference
-  evaluator (:class:`~tinyc.evaluator_gibson.GibsonEvaluator`), exactly as with ``--engine reference``.
+  evaluator (:class:`~tinyc.dialects.gibson.evaluator.GibsonEvaluator`), exactly as with ``--engine reference``.
 
 :func:`compilable` is that test.  A function stays on the reference evaluator when it
 

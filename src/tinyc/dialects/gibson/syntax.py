@@ -1,12 +1,12 @@
 """Front end of the Gibson dialect: its tokens, the linker's top-level scan, and one parse per function.
 
 The dialect's own grammar is ``grammar.lark`` beside this module; names are classified (the lexer hack) with
-:func:`tinyc.lexer.classify`, then the dialect's retypings are applied (:func:`_retype`).  As that
+:func:`tinyc.syntax.lexer.classify`, then the dialect's retypings are applied (:func:`_retype`).  As that
 interpreter's linker did (gibson-dialect.md section 1.6), the top level is scanned, not parsed:
 ``[...]`` blocks other than the seed are skipped unread, ``#`` lines are layout, a declaration
 allocates globals, any other name starts a function whose body is the next bracket-balanced
 ``[...]``.  Each function is parsed on its own with the statement-level recovery of
-:mod:`tinyc.recovery`: a statement that does not parse raises its error when it runs, and a function
+:mod:`tinyc.syntax.recovery`: a statement that does not parse raises its error when it runs, and a function
 whose header does not parse raises it when called, so code that never runs never fails.
 """
 
@@ -58,6 +58,7 @@ VARIADIC = "..."  # the type of the pseudo-declaration that marks a "..." parame
 
 
 def is_variadic(fn: ast.Function) -> bool:
+    """Whether ``fn``'s parameters end with ``...`` (gibson-dialect.md 3.7): no argument count check."""
     return bool(fn.params) and fn.params[-1].type == VARIADIC
 
 
@@ -262,7 +263,7 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
 def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels: Sequence[Level] = ()):
     """Parse classified tokens to an AST (a Function for ``funcdef``, a Block for ``statements``).
 
-    A statement that does not parse becomes an ErrorStmt (tinyc.recovery); a function header that
+    A statement that does not parse becomes an ErrorStmt (tinyc.syntax.recovery); a function header that
     does not parse raises TinyCError."""
     _check_nesting(tokens, 0)
     try:
@@ -397,7 +398,7 @@ def _known(tokens: list[Token], outer: list[Level]) -> set[str]:
 
 
 def _canon_levels(outer: list[Level]) -> list[Level]:
-    """The levels keyed as tinyc.lexer.classify looks names up (its 8-character canonical form)."""
+    """The levels keyed as tinyc.syntax.lexer.classify looks names up (its 8-character canonical form)."""
     from ...syntax.lexer import canonical as pc_canonical
     out = []
     for level in outer:

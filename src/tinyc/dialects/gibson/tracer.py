@@ -4,7 +4,7 @@
 
 The dialect's own ``if`` and ``while`` rules (gibson-dialect.md 3.3) stay those of
 :class:`tinyc.dialects.gibson.evaluator.GibsonEvaluator`: the tracer does not re-implement them, it shows a
-statement's header when that statement's condition is evaluated.  Lines are file lines of the application,
+statement's header when the evaluator tests it (its ``condition`` hook).  Lines are file lines of the application,
 ``lib N`` in the libraries (with ``--library``), ``entry`` for the seed ``[main();]``.
 """
 
@@ -26,26 +26,6 @@ from ...views.tracer import Tracer, traced_console
 
 class GibsonTracer(Tracer, GibsonEvaluator):
     """The Gibson reference evaluator reporting statements, conditions and calls to ``emit``."""
-
-    def __init__(self, machine, emit: Callable[[str], None], calls: bool = False, limit: int = 1000,
-                 library: bool = False):
-        super().__init__(machine, emit, calls, limit, library)
-        self.headers: dict[int, ast.If | ast.While] = {}  # id of a condition being tested -> its if or while
-
-    def exec_if(self, node: ast.If) -> None:
-        self.headers[id(node.cond)] = node
-        GibsonEvaluator.exec_if(self, node)  # the dialect's rules, not the tracer's PC loop
-
-    def exec_while(self, node: ast.While) -> None:
-        self.headers[id(node.cond)] = node
-        GibsonEvaluator.exec_while(self, node)
-
-    def eval(self, node: ast.Expr) -> int:
-        stmt = self.headers.get(id(node))
-        if stmt is None:
-            return GibsonEvaluator.eval(self, node)
-        header_end = stmt.then.pos if isinstance(stmt, ast.If) else stmt.body.pos
-        return self._test(stmt, header_end, lambda: GibsonEvaluator.eval(self, node))
 
     def shown_value(self, value) -> int:
         if isinstance(value, int):

@@ -180,9 +180,13 @@ class Session:
 
     def run(self, entry: str = "main") -> tuple[int, int]:
         """Run the statement ``entry`` against the program buffer (MC 11): ``(error number, cursor)``, the cursor
-        an offset in the buffer; ``(0, 0)`` when it ran to its end.  ExitProgram propagates."""
-        import os
-        return self._booted().run(os.fsencode(entry))
+        an offset in the buffer; ``(0, 0)`` when it ran to its end; the output flushed after.  ExitProgram
+        propagates."""
+        ws = self._booted()
+        try:
+            return ws.run(os.fsencode(entry))
+        finally:
+            ws.machine.console.flush()
 
     # ---- every dialect
 

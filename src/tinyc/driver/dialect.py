@@ -56,12 +56,13 @@ class Dialect:
     * ``shell``: ``"module:attr"`` of ``shell(session, args) -> status``: ``tinyc`` with no command;
     * ``view``: ``"module:attr"`` of ``view(session, name, path) -> text``: one stage view (tokens, parse, ast,
       link) of a program file, or the report of the stage that rejects it (the notebook's magics);
+    * ``trace``: ``"module:attr"`` of ``trace(session, path, entry, stdin, calls, limit) -> transcript``;
     * ``debugger``: ``"module:attr"`` of ``runner(session, files, entry, code)``, the program as the debugger
       runs it (:mod:`tinyc.views.debugger`).
     """
 
     __slots__ = ("name", "title", "detect", "significance", "library", "search_paths", "machine_calls",
-                 "engines", "run", "tools", "shell", "view", "debugger")
+                 "engines", "run", "tools", "shell", "view", "trace", "debugger")
 
     name: str
     title: str
@@ -75,6 +76,7 @@ class Dialect:
     tools: Mapping[str, str]
     shell: str
     view: str
+    trace: str
     debugger: str
 
     def __init__(self, **hooks: Any) -> None:

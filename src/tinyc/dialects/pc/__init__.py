@@ -20,4 +20,5 @@ DIALECT = Dialect(
     name="pc", title="tiny-c/PC (1984), as its Linux port runs it", detect=announces, significance=8,
     library="lib/system.ipl", search_paths=(), machine_calls="tinyc.machine.machine_calls:PC_CALLS",
     engines={"reference": "tinyc.engines.evaluator:Evaluator", "fast": "tinyc.dialects.pc.run:fast_engine"},
-    run="tinyc.dialects.pc.run:run", tools=TOOLS, shell="tinyc.dialects.pc.run:shell", view="tinyc.views.stages:file_view", debugger="tinyc.views.debug_runs:pc_runner")
+    run="tinyc.dialects.pc.run:run", tools=TOOLS, shell="tinyc.dialects.pc.run:shell", view="tinyc.views.stages:file_view",
+    trace="tinyc.views.tracer:trace_file", debugger="tinyc.views.debug_runs:pc_runner")

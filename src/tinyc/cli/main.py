@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gc
 _COLLECTING = gc.isenabled()
-gc.disable()  # until the end of this module's imports: see tinyc.dialects.pc.run.NoCollections
+gc.disable()  # until the end of this module's imports: see tinyc.dialects.pc.NoCollections
 import os
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 from functools import lru_cache

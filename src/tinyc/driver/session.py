@@ -89,7 +89,8 @@ class Session:
 
     The PC way of running: :meth:`boot` (the library, an empty program buffer), :meth:`load_file` /
     :meth:`load_text`, :meth:`run` (a statement against the buffer, as MC 11 runs it).  Every dialect:
-    :meth:`run_files` (``tinyc run``), :meth:`tool` (the stage views, check, compile, trace).
+    :meth:`run_files` (``tinyc run``), :meth:`view` and :meth:`trace` (a file's stage views and transcript),
+    :meth:`tool` (the modules of the commands: the stage views, check, compile, trace).
     """
 
     def __init__(self, dialect: str | Dialect = DEFAULT_DIALECT, engine: str = "reference", *,
@@ -180,9 +181,13 @@ class Session:
 
     def run(self, entry: str = "main") -> tuple[int, int]:
         """Run the statement ``entry`` against the program buffer (MC 11): ``(error number, cursor)``, the cursor
-        an offset in the buffer; ``(0, 0)`` when it ran to its end.  ExitProgram propagates."""
-        import os
-        return self._booted().run(os.fsencode(entry))
+        an offset in the buffer; ``(0, 0)`` when it ran to its end; the output flushed after.  ExitProgram
+        propagates."""
+        ws = self._booted()
+        try:
+            return ws.run(os.fsencode(entry))
+        finally:
+            ws.machine.console.flush()
 
     # ---- every dialect
 
@@ -190,6 +195,16 @@ class Session:
         """``tinyc run FILES --entry ENTRY`` in this session's dialect (its ``run`` hook; ``code``: Gibson's ``-r
         CODE``); the exit status.  Raises ProgramFileError for a file that cannot be read or does not fit."""
         return self.dialect.hook(self.dialect.run)(self, files, entry, code)
+
+    def view(self, name: str, path: str) -> str:
+        """The stage view ``name`` (``tokens``, ``parse``, ``ast``, ``link``) of the program file ``path`` in this
+        session's dialect (its ``view`` hook), or the report of the stage that rejects the program."""
+        return self.dialect.hook(self.dialect.view)(self, name, path)
+
+    def trace(self, path: str, entry: str = "main", stdin: bytes = b"", calls: bool = False, limit: int = 1000) -> str:
+        """The transcript of the program file ``path`` run traced from ``entry`` in this session's dialect (its
+        ``trace`` hook): the program's output and one line per statement, then the report of an error."""
+        return self.dialect.hook(self.dialect.trace)(self, path, entry, stdin, calls, limit)
 
     def tool(self, command: str):
         """The module of the dialect's ``command`` (``tokens``, ``parse``, ``ast``, ``link``, ``check``,

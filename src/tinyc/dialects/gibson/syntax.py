@@ -67,11 +67,6 @@ class _GibsonToAST(_ToAST):
 
     canonical = staticmethod(canonical)
 
-    def index(self, meta, ch):
-        node = super().index(meta, ch)
-        node.paren = node.index.pos - 1  # this dialect's CLASERR stands before the index (§6.2)
-        return node
-
     def funcdef(self, meta, ch):
         ellipsis = [c for c in ch if isinstance(c, Token) and c.type == "ELLIPSIS"]
         ch = [c for c in ch if not (isinstance(c, Token) and c.type in ("CALLPAREN", "CPAREN", "ELLIPSIS"))]

@@ -205,7 +205,19 @@ class GibsonEvaluator(Evaluator):
             raise TinyCError(ErrorCode.RANGERR, self.skip(node.end)) from None
 
     def eval_assign(self, node: ast.Assign) -> int:
-        ref = self.lvalue(node.target)
+        try:
+            ref = self.lvalue(node.target)
+        except TinyCError as e:
+            if e.code != ErrorCode.LVALERR:
+                raise
+            # the original finds that the target is no place only when it stores: after the value,
+            # evaluated, and the blanks after it (G 6.2)
+            self.ev(node.value)
+            last = node.value
+            while isinstance(last, (ast.BinOp, ast.Assign)):
+                last = last.right if isinstance(last, ast.BinOp) else last.value
+            calls = isinstance(last, (ast.Call, ast.MachineCall))  # a call skips line ends and comments
+            raise TinyCError(ErrorCode.LVALERR, self.skip(node.value.end, calls)) from None
         v = self.ev(node.value)
         if isinstance(ref, Symbol):
             value = self.rd(v, node)

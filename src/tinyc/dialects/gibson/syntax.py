@@ -207,12 +207,16 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     out: list[Token] = []
     n = len(tokens)
     skip_to = -1
+    parens: list[str] = []  # the open parentheses' kinds
+    closed_call = False  # the last ) closed a call's (
     for i, t in enumerate(tokens):
         if i <= skip_to:
             continue
         kind = t.type
         nxt = tokens[i + 1] if i + 1 < n else None
         prev = out[-1].type if out else None
+        if kind == "LINEMULOP" and ((prev == "RPAR" and closed_call) or prev == "FNAME0"):
+            kind = "MULOP"  # a call skips the line ends and comments after it: its term goes on (3.6)
         if kind == "BADCHAR":
             kind = "STRAY"  # no rule takes it: the statement it is in fails when it runs
         elif kind == "CPAREN" and prev == "IF":
@@ -250,6 +254,10 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
                 continue
         if kind == "LPAR" and prev == "FNAME" and out and out[-1].type == "FNAME":
             kind = "CALLPAREN"
+        if kind in ("LPAR", "CPAREN", "CALLPAREN"):
+            parens.append(kind)
+        elif kind == "RPAR":
+            closed_call = bool(parens) and parens.pop() == "CALLPAREN"
         out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
     return out
 

@@ -81,6 +81,10 @@ def mc_getc(m: Machine, node, args):
     st = state(m)
     c = _take(m)
     if c is None:
+        if in_library_gs(m, node):
+            # the original's gs stores 255 for ever at the end of input, over the end of its program
+            # memory into its name tables: its next name lookup fails (G 4.3; the evaluator's lookup)
+            st.overrun = True
         st.eofs += 1
         if st.eofs > EOF_LIMIT:  # a program that reads on for ever at end of input (section 9 item 2)
             raise TinyCError(ErrorCode.KILL, node.end)
@@ -96,6 +100,13 @@ def mc_getc(m: Machine, node, args):
                 return -d
         raise TinyCError(ErrorCode.KILL, node.end)
     return _signed(c)
+
+
+def in_library_gs(m: Machine, node) -> bool:
+    """True when ``node`` lies in the library's ``gs`` (the line reader whose end of input G 4.3 tells)."""
+    sym = m.library.get("gs") if getattr(m, "library", None) is not None else None
+    fn = getattr(sym, "function", None)
+    return fn is not None and fn.pos <= node.pos < fn.end
 
 
 def mc_chrdy(m: Machine, node, args):

@@ -26,6 +26,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of 
 from ... import ast
 from ...errors import ErrorCode, TinyCError, MemoryFault
 from ...engines.evaluator import BreakSignal, Evaluator, ReturnSignal, binary
+from .files import state
 from .syntax import VARIADIC, is_variadic
 from ...link.symbols import Frame, Symbol
 
@@ -110,6 +111,13 @@ class GibsonEvaluator(Evaluator):
         while at < self.mem.size and (chr(data[at]).isalnum() or data[at] == 95):
             at += 1
         return at
+
+    def lookup(self, name: str, node: ast.Node, at: int | None = None) -> Symbol:
+        """As the PC dialect's, but once the library's gs has read at the end of the input every name
+        lookup fails, error 3 at the name: the original's tables are overrun by then (G 4.3)."""
+        if state(self.m).overrun:
+            raise self.undeclared(node, at)
+        return super().lookup(name, node, at)
 
     def undeclared(self, node: ast.Node, at: int | None) -> TinyCError:
         """This dialect's error for an undeclared name: 3, at the end of the name as written."""

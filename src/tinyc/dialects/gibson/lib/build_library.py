@@ -25,7 +25,7 @@ def build() -> bytes:
     data = out.encode()
     assert len(data) == SIZE and data.index(b"exit [ MC 108 ]") == EXIT_AT, (len(data), data.index(b"exit ["))
     assert data[:EXIT_AT].count(b"\n") == EXIT_LINE - 1
-    stop = data.index(b"tables_overrun") + len(b"tables_overrun")
+    stop = data.index(b"(c == 10) + (c == 13) break") + 2
     assert stop == GS_STOP and data[:stop].count(b"\n") == GS_LINE - 1, stop
     return data
 

@@ -246,9 +246,9 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
                 if _late_read_shows(a, n.args[k + 1:], scalars, lookup):
                     return False
         if isinstance(n, ast.Assign):
-            t = n.target
-            if not isinstance(t, (ast.Var, ast.Index)) or (t.name not in local_types and (
-                    lookup(t.name) is None or lookup(t.name).kind == "func")):
+            place = n.target
+            if not isinstance(place, (ast.Var, ast.Index)) or (place.name not in local_types and (
+                    lookup(place.name) is None or lookup(place.name).kind == "func")):
                 return False  # error 14 comes after the value (the reference evaluator's eval_assign)
             v = n.value
             if isinstance(v, ast.CharLit):

@@ -24,10 +24,11 @@ from ... import ast
 from ...syntax.dialect import GIBSON
 from ...errors import ErrorCode, TinyCError
 from ...syntax.lexer import Level, cached_lark, classify, lex_all
-from ...syntax.parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
+from ...syntax.parser import _check_nesting, _nesting_limit, _TokenList
 from ...syntax.to_ast import _ToAST
 from ...syntax.positions import end_of, start_of
 from ...syntax.recovery import parse_recovering
+from .parse_errors import gibson_syntax_error
 from ...syntax.toplevel import declared_names as _declared_names
 
 GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
@@ -262,54 +263,6 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     return out
 
 
-def _call_took_paren(tokens: list[Token], bad) -> bool:
-    """True when the ``)`` just before the token ``bad`` was taken by a call: it closes the call's own
-    ``(``, or no parenthesis is left open by it (``x = (gn)``: the call took it as its optional one)."""
-    at = start_of(bad) if bad is not None else -1
-    i = next((k for k, t in enumerate(tokens) if start_of(t) == at), 0)
-    if i == 0 or tokens[i - 1].type != "RPAR":
-        return False
-    opened: list[int] = []
-    for k, t in enumerate(tokens[:i - 1]):
-        if t.type in ("LPAR", "CPAREN", "CALLPAREN"):
-            opened.append(k)
-        elif t.type == "RPAR" and opened:
-            opened.pop()
-    if not opened or tokens[opened[-1]].type == "CALLPAREN":
-        return True
-    depth = 0  # a call without ( in that group takes arguments up to the ) and the ) itself
-    for k in range(opened[-1] + 1, i - 1):
-        t = tokens[k].type
-        depth += {"LPAR": 1, "CPAREN": 1, "CALLPAREN": 1, "RPAR": -1}.get(t, 0)
-        if depth == 0 and t in ("FNAME", "FNAME0") and tokens[k + 1].type != "CALLPAREN":
-            return True
-    return False
-
-
-def _gibson_syntax_error(tokens: list[Token]):
-    """The shared mapping of a parse error (tinyc.syntax.parser) with one case of this dialect: a ``)``
-    still needed after a ``)`` a call took (``x = (gn)``).  The call then skipped the line ends and
-    comments after it (3.6), so the error stands past them.  ``tokens``: the whole text's."""
-    def mapping(e, part: list[Token], base: int, text: str) -> TinyCError:
-        err = _syntax_error(e, part, base, text)
-        if err.code != ErrorCode.RPARERR or not _call_took_paren(tokens, getattr(e, "token", None)):
-            return err
-        at = base + _after_remarks(text, err.address - base)
-        return TinyCError(err.code, at)
-    return mapping
-
-
-def _after_remarks(text: str, at: int) -> int:
-    """``at`` moved past blanks, line ends and comments (``/*`` and ``//`` run to the line's end)."""
-    while True:
-        while at < len(text) and text[at] in " \t\r\n":
-            at += 1
-        if text[at:at + 2] not in ("/*", "//"):
-            return at
-        while at < len(text) and text[at] not in "\r\n":
-            at += 1
-
-
 def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels: Sequence[Level] = ()):
     """Parse classified tokens to an AST (a Function for ``funcdef``, a Block for ``statements``).
 
@@ -319,7 +272,7 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
     try:
         with _nesting_limit():
             tree, header, prefixes = parse_recovering(_parser(), tokens, start, text, 0, list(levels),
-                                                    _gibson_syntax_error(tokens))
+                                                    gibson_syntax_error(tokens))
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
     if header is not None:

@@ -346,8 +346,8 @@ class GibsonFastEngine(FastEngine):
         fn = sym.function
         hit = self._copies.get(id(fn))
         if hit is None or hit[0] is not fn:
-            # the library's gs stays on the reference evaluator, whose lookups see its end of input
-            ok = compilable(fn.params, fn.body, link.lookup) and sym is not self.m.library.get("gs")
+            # gs stays on the reference evaluator, whose lookups see its end of input (calls.in_gs)
+            ok = compilable(fn.params, fn.body, link.lookup) and fn.name != "gs"
             twin = None
             if ok:
                 twin = copy.copy(sym)

@@ -113,7 +113,7 @@ class GibsonEvaluator(Evaluator):
         return at
 
     def lookup(self, name: str, node: ast.Node, at: int | None = None) -> Symbol:
-        """As the PC dialect's, but once the library's gs has read at the end of the input every name
+        """As the PC dialect's, but once a gs has read at the end of the input every name
         lookup fails, error 3 at the name: the original's tables are overrun by then (G 4.3)."""
         if state(self.m).overrun:
             raise self.undeclared(node, at)

@@ -11,12 +11,16 @@ from tinyc.machine.workspace import Workspace
 
 
 def run_program(source: bytes | str, engine: str, entry: str = "main", stdin: bytes = b"",
-                int_bits: int = 32, max_depth: int = 200, memory: int = 1 << 20) -> tuple[bytes, int, int]:
-    """(output bytes, error number, cursor in the program buffer) of ``tinyc run`` on ``source``."""
+                int_bits: int = 32, max_depth: int = 200, memory: int = 1 << 20,
+                options=None) -> tuple[bytes, int, int]:
+    """(output bytes, error number, cursor in the program buffer) of ``tinyc run`` on ``source``; ``options``:
+    the fast engine's optimisations (:class:`tinyc.engines.options.Optimisations`; None: all)."""
     if isinstance(source, str):
         source = source.encode("latin-1")
     out = io.BytesIO()
     m = Machine(memory, int_bits, Console(io.BytesIO(stdin), out), engine, max_depth)
+    if options is not None:
+        m.engine.options = options
     m.boot_library()
     ws = Workspace(m)
     assert ws.append(source.replace(b"\r", b""))

@@ -11,6 +11,7 @@ from .. import ast
 from ..errors import TinyCError
 from ..machine.session import boot_with_files
 from ..views.compile import generated_python
+from .options import optimisation_options, use_optimisations
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -22,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--entry", default="main",
                         help="the statement `tinyc run` would run (default: main): its code is shown too, and "
                              "the functions are generated for that run")
+    optimisation_options(parser)
 
 
 def _missing_entry(entry: str, program, linked, m) -> str:
@@ -41,6 +43,7 @@ def command(args: argparse.Namespace) -> int:
     """Print the Python the fast engine generates for each function of the program (``tinyc compile``)."""
     args.engine = "fast"
     m, ws = boot_with_files(args)
+    use_optimisations(m, args)
     try:
         ws.type_statement(os.fsencode(args.entry))
         program, linked = m.link_application(ws.pr + ws.pe, ws.pr)

@@ -102,6 +102,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         console = ProgramConsole(strip_cr=args.strip_cr)
     with NoCollections():
         m, ws = boot_with_files(args, console)
+    if args.opt_level is not None or args.opt_off or args.opt_only:
+        from .options import use_optimisations
+        use_optimisations(m, args)
     interrupted: list[int] = []
     with NotingInterrupts(interrupted):
         try:
@@ -189,7 +192,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     fraction of a millisecond in help formatters and message lookups.  ``None`` builds them all, for
     ``--help``."""
     import argparse
-    from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_options
+    from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_options, optimisation_options
     common = _common()
     parser = argparse.ArgumentParser(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
@@ -211,6 +214,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         run.add_argument("-d", "--debug", action="store_true", default=RUN_DEFAULTS["debug"],
                          help="run under the debugger (as tinyc debug; Gibson's tc -d)")
         dialect_options(run)
+        optimisation_options(run)
     if wanted("shell"):
         sub.add_parser("shell", help=BUILTIN["shell"], description=BUILTIN["shell"], parents=[common])
     if wanted("boot"):

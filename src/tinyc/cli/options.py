@@ -120,7 +120,44 @@ What a program may do (docs/security.md):
 
 # The values of `run`'s own options when not given (argparse's defaults, and quick_args's namespace)
 RUN_DEFAULTS = {"entry": "main", "list": False, "dialect": None, "quiet": False, "code": None,
-                "allow_system": False, "allow_plugins": False, "debug": False}
+                "allow_system": False, "allow_plugins": False, "debug": False,
+                "opt_level": None, "opt_off": None, "opt_only": None}
+
+
+def optimisation_options(p: argparse.ArgumentParser) -> None:
+    """``-O0``, ``--no-NAME`` and ``--only-NAME``: the fast engine's optimisations (tinyc.engines.options)."""
+    import argparse
+    from ..engines.options import NAMES
+    g = p.add_argument_group(
+        "fast engine optimisations",
+        "-O0 switches every optimisation off (the plain translation); --no-NAME switches NAME off, "
+        "--only-NAME switches on only the NAMEs given (each repeatable; --engine reference ignores them)")
+    g.add_argument("-O", dest="opt_level", type=int, choices=(0, 1), default=RUN_DEFAULTS["opt_level"],
+                   metavar="LEVEL", help="0: no optimisation; 1: all of them (the default)")
+    for name, what in NAMES.items():
+        g.add_argument(f"--no-{name}", dest="opt_off", action="append_const", const=name,
+                       default=RUN_DEFAULTS["opt_off"], help=what)
+    for name in NAMES:
+        g.add_argument(f"--only-{name}", dest="opt_only", action="append_const", const=name,
+                       default=RUN_DEFAULTS["opt_only"], help=argparse.SUPPRESS)
+
+
+def chosen_optimisations(args):
+    """The :class:`~tinyc.engines.options.Optimisations` that ``-O``, ``--no-NAME`` and ``--only-NAME``
+    in ``args`` choose, or None when none of them was given (the engine's own: all)."""
+    level, off, on = (getattr(args, k, None) for k in ("opt_level", "opt_off", "opt_only"))
+    if level is None and not off and not on:
+        return None
+    from ..engines.options import from_switches
+    return from_switches(level, off or (), on or ())
+
+
+def use_optimisations(m, args) -> None:
+    """Give machine ``m``'s fast engine the optimisations ``args`` chooses (nothing for the reference
+    engine, or when no switch was given), before the program runs."""
+    opts = chosen_optimisations(args)
+    if opts is not None and hasattr(m.engine, "options"):
+        m.engine.options = opts
 
 
 def dialect_options(p: argparse.ArgumentParser) -> None:

@@ -77,7 +77,7 @@ class BoundsGen(GenBase):
 
     def var_bounds(self, name: str) -> tuple[int, int]:
         k = self.known
-        if k is not None and name in k:
+        if k is not None and name in k and self.opts.bounds:
             return k[name]
         return self.bounds(self.an.locals[name].type)
 
@@ -97,7 +97,7 @@ class BoundsGen(GenBase):
         if isinstance(e, ast.Var):
             loc = self.an.locals.get(e.name)
             if loc is not None and not loc.array:
-                return state.get(e.name, self.bounds(loc.type))
+                return state.get(e.name, self.bounds(loc.type)) if self.opts.bounds else self.bounds(loc.type)
         return None
 
     FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
@@ -105,7 +105,7 @@ class BoundsGen(GenBase):
 
     def refine(self, state, cond, truth: bool):
         """``state`` knowing that ``cond`` (already evaluated) was ``truth``; None when that cannot be."""
-        if state is None or cond is None:
+        if state is None or cond is None or not self.opts.bounds:
             return state
         if isinstance(cond, ast.Unary) and cond.op == "!":
             return self.refine(state, cond.operand, not truth)
@@ -176,8 +176,8 @@ class BoundsGen(GenBase):
     def loop_head(self, node, entry, one_pass):
         """The bounds at a loop's head: a fixed point of ``one_pass`` (head -> state at the back edge),
         widened to the type's range where a bound keeps moving."""
-        if entry is None:
-            return None
+        if entry is None or not self.opts.bounds:
+            return entry
         changed = assigned_names(node)
         if self.may_reload(node):
             changed = set(self.an.locals)

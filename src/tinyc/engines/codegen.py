@@ -82,7 +82,7 @@ class Codegen(StatementGen):
         scalars = [k for k, v in self.an.locals.items() if not v.array]
         nonsafe = self.has_nonsafe(self.body)
         self.frame = bool(scalars) and nonsafe
-        self.cells = bool(scalars) and (analysis.EXACT_DEAD_FRAMES or nonsafe or self.may_sync(self.body))
+        self.cells = bool(scalars) and (analysis.EXACT_DEAD_FRAMES or not self.opts.dead_frames or nonsafe or self.may_sync(self.body))
         self.addrs = self.cells
         if self.an.modified and self.cells:
             self.emit(1, "try:")
@@ -121,14 +121,14 @@ class Codegen(StatementGen):
         :meth:`generate`); None when the function does not qualify.  Sets :attr:`dispatch` for the
         prologue of ``f_NAME``."""
         from .recursion import depth_guard
-        if self.unchecked or self.toplevel or not self.room:
+        if self.unchecked or self.toplevel or not self.room or not self.opts.depth_guard:
             return None
         guard = depth_guard(self.fname, self.params, self.body, self.bits)
         if guard is None:
             return None
         u = type(self)(self.fname, self.params, self.body, self.resolve, self.bits, self.source, False,
                        None if self.size == "_SIZE" else int(self.size),
-                       None if self.maxd == "_MAXD" else int(self.maxd))
+                       None if self.maxd == "_MAXD" else int(self.maxd), self.opts)
         u.room, u.unchecked, u.nodes = True, True, self.nodes  # one _N list for both
         n0 = len(self.nodes)
         try:

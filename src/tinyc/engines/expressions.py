@@ -125,7 +125,8 @@ class ExpressionGen(CellsGen):
         """A subscript ``y/d`` or ``y%d`` (constant d > 0) with its range test folded into the C division:
         for y in 0..d*L-1 (``/``) or y >= 0 (``%``) Python's ``//``/``%`` agree with C and the result is in
         range; any other y takes the careful path (``_cdiv``/``_cmod`` then the range test)."""
-        if not (isinstance(x, ast.BinOp) and x.op in ("/", "%") and isinstance(acc["L"], int)):
+        if not (self.opts.divided_index and isinstance(x, ast.BinOp) and x.op in ("/", "%")
+                and isinstance(acc["L"], int)):
             return None
         de = self.wrap(self.expr(x.right)) if isinstance(x.right, ast.Number) else None
         if de is None or de.lo != de.hi or de.lo <= 0:

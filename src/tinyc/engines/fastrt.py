@@ -310,7 +310,7 @@ class Linkage:
 
     def _fits(self) -> bool:
         engine = self.engine
-        if self.entry is None or not engine.frames_known:
+        if self.entry is None or not engine.frames_known or not engine.options.room:
             return False
         entry = ast.Function(0, 0, "_run", [], ast.Block(0, 0, list(self.entry)))
         _, _, todo, own = own_effects(entry, self, False)

@@ -312,7 +312,8 @@ class GibsonFastEngine(FastEngine):
 
     def codegen(self, name, params, body, link, toplevel, source):
         gen = GibsonCodegen(name, params, body, link.resolve, self.m.memory.int_bits,
-                            self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
+                            self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth,
+                            self.options)
         gen.lookup = link.lookup
         return gen
 

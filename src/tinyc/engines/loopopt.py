@@ -39,7 +39,7 @@ class LoopOptGen(ExpressionGen):
             return self.use_invariant(n, inv)
         if isinstance(n, ast.Index):
             return self.element(n)
-        if isinstance(n, ast.BinOp) and self.avail is None:  # the outermost operator: a scope of reuse
+        if isinstance(n, ast.BinOp) and self.avail is None and self.opts.reuse_reads:  # the outermost operator: a scope of reuse
             self.avail = dict.fromkeys(self.repeated_reads(n))
             try:
                 return super().expr(n)
@@ -106,7 +106,7 @@ class LoopOptGen(ExpressionGen):
     def hoist_invariants(self, loop, parts: list, ind: int) -> None:
         """Emit, at the loop's entry, a temporary for each largest pure invariant subexpression of
         ``parts`` (the code run on every iteration) and map the expression to it."""
-        if self.dry_depth or self.known is None:
+        if self.dry_depth or self.known is None or not self.opts.invariants:
             return
         changed = assigned_names(loop)  # a counted for's variable too (its init and step assign it)
         stable = not self.may_reload(loop)  # no store, call or MC that may rewrite a local's cell

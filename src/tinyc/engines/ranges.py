@@ -172,12 +172,13 @@ class RangeGen(LoopOptGen):
                 stop = self.tmp()
                 self.emit(ind, f"{stop} = {end.code}  # the end, read once", s.pos)
         tests, why, fast_entry, refined, fast_hi = [], [], entry, dict(self.refined), stop_hi
-        short = self.shortest(k, body)
+        versions = self.opts.loop_versions
+        short = self.shortest(k, body) if versions else None
         if short is not None and stop_hi > short and not stop.lstrip("-").isdigit():
             tests.append(f"{stop} <= {short}")
             why.append(f"{k} below {short}")
             fast_hi = short
-        divisors = self.divisors(k, body) if entry is not None else []
+        divisors = self.divisors(k, body) if entry is not None and versions else []
         for name, code, (dlo, dhi) in divisors:
             tests.append(f"{code} > 0")
             if name in self.an.locals and fast_entry is not None:
@@ -186,7 +187,7 @@ class RangeGen(LoopOptGen):
                 refined[name] = (max(dlo, 1), dhi)
         if divisors:
             why.append(f"{', '.join(d[0] for d in divisors)} positive")
-        steady = self.steady_arrays(s, body)
+        steady = self.steady_arrays(s, body) if versions else []
         if steady:
             b = self.imax >> 2  # four such elements add up without a wrap
             need = -(-sum(n for _, _, n in steady) // inner_trips(body))  # a scan costs less than the loop

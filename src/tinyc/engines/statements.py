@@ -66,7 +66,7 @@ class StatementGen(RangeGen):
             self.emit(ind, "else:")
             self.if_stmt(s, ind + 1)
             self.known = join(fast, self.known)
-        elif isinstance(s, (ast.While, ast.For)) and (plan := self.counted(s)) is not None:
+        elif isinstance(s, (ast.While, ast.For)) and self.opts.counted_loops and (plan := self.counted(s)) is not None:
             self.range_loop(s, plan, ind)
         elif isinstance(s, ast.While):
             self.loop_stmt(s, s.cond, s.body, None, ind)
@@ -124,7 +124,7 @@ class StatementGen(RangeGen):
         them: ``test`` puts ``y`` in ``lo..hi``, where every such subscript is Python's ``//``/``%`` and
         in range (:meth:`divided_index`), so a version of the statement under it needs none of their
         tests.  bca's ``if(hi(y/100)+lo(y%100)==r)`` is the case (``0 <= y < 10000``)."""
-        if self.dry_depth or self.valued or self.known is None or sum(1 for _ in walk(s)) > self.VERSION_NODES:
+        if not self.opts.value_versions or self.dry_depth or self.valued or self.known is None or sum(1 for _ in walk(s)) > self.VERSION_NODES:
             return None
         needs: dict[str, list[tuple[int, int]]] = {}
         for n in walk(s.cond):
@@ -150,11 +150,11 @@ class StatementGen(RangeGen):
     def loop_stmt(self, s, cond, body, step, ind: int) -> None:
         """``while`` (and ``for`` without a counted range): head bounds, then the code (a scan first tries a
         bytes search, see ``scan_fast``; a walk has a fast version, see ``walk_loop``)."""
-        plan = self.scan_plan(cond, body, step)
+        plan = self.scan_plan(cond, body, step) if self.opts.scans else None
         if plan is not None:
             ind = self.scan_fast(plan, ind, s.pos) or ind
         else:
-            walk = self.walk_plan(cond, body, step)
+            walk = self.walk_plan(cond, body, step) if self.opts.walks else None
             if walk is not None and self.walk_loop(walk, s, cond, body, step, ind):
                 return
         self.loop_code(s, cond, body, step, ind)
@@ -194,7 +194,7 @@ class StatementGen(RangeGen):
         expressions once (``parts``: the code run on every iteration); returns what to restore after it."""
         outer = self.hoisted, self.invariant
         self.hoisted = dict(self.hoisted)
-        for name, cell in self.hoistable(s).items():
+        for name, cell in (self.hoistable(s) if self.opts.hoist else {}).items():
             t = self.tmp()
             self.emit(ind, f"{t} = {cell}  # not changed by the loop", s.pos)
             self.hoisted[name] = t

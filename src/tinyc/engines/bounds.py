@@ -11,6 +11,7 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 from .. import ast
+from .shapes import Access
 from .analysis import assigned_names, constant, walk
 from .genbase import E, GenBase
 
@@ -205,26 +206,26 @@ class BoundsGen(GenBase):
     def bounds(self, typ: str) -> tuple[int, int]:
         return (self.imin, self.imax) if typ == "int" else (-128, 127)
 
-    def in_range(self, acc: dict, index: E, bind: str) -> str:
+    def in_range(self, acc: Access, index: E, bind: str) -> str:
         """The range test of a subscript (only the side its bounds do not settle)."""
-        L = acc["L"]
+        L = acc.length
         if isinstance(L, int) and index.lo >= 0:
             return f"{bind} < {L}"
         if isinstance(L, int) and index.hi < L:
             return f"{bind} >= 0"
         return f"0 <= {bind} < {L}"
 
-    def checked(self, acc: dict, node: ast.Index) -> None:
+    def checked(self, acc: Access, node: ast.Index) -> None:
         """After a subscript's range test passed: a plain local index now lies within the array."""
         x = node.index
-        if isinstance(x, ast.Var) and isinstance(acc["L"], int):
+        if isinstance(x, ast.Var) and isinstance(acc.length, int):
             loc = self.an.locals.get(x.name)
             if loc is not None and not loc.array:
                 lo, hi = self.var_bounds(x.name)
-                self.set_bounds(x.name, max(lo, 0), min(hi, acc["L"] - 1))
+                self.set_bounds(x.name, max(lo, 0), min(hi, acc.length - 1))
 
-    def needs_check(self, acc: dict, index: E) -> bool:
+    def needs_check(self, acc: Access, index: E) -> bool:
         """Whether a subscript needs its range check: not when its bounds lie inside a known length."""
-        if not acc["checked"]:
+        if not acc.checked:
             return False
-        return not (isinstance(acc["L"], int) and 0 <= index.lo and index.hi < acc["L"])
+        return not (isinstance(acc.length, int) and 0 <= index.lo and index.hi < acc.length)

@@ -14,13 +14,14 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of 
 from .. import ast
 from .analysis import DIRECT, direct, walk
 from .bounds import BoundsGen
+from .shapes import Access
 
 
 class CellsGen(BoundsGen):
     """Flush and reload of the scalar locals' memory cells, and where they are needed."""
 
     if TYPE_CHECKING:  # a later layer's method this one calls
-        def array(self, node: ast.Index, plain: bool = False) -> dict | None: ...  # ExpressionGen
+        def array(self, node: ast.Index, plain: bool = False) -> Access | None: ...  # ExpressionGen
 
     # ---- flush (variables -> cells) and reload (cells -> variables)
 
@@ -72,9 +73,9 @@ class CellsGen(BoundsGen):
     def effects_of(self, name: str) -> tuple[bool, bool]:
         """(may read, may write) memory outside checked arrays: a call of the global function ``name``."""
         shape = self.resolve(name)
-        if shape is None or shape[0] != "func":
+        if shape is None or shape.kind != "func":
             return False, False
-        return (shape[2], shape[3]) if len(shape) > 2 else (True, True)
+        return shape.reads, shape.writes
 
     def targets(self, node) -> set[int]:
         out = set()
@@ -90,7 +91,7 @@ class CellsGen(BoundsGen):
         if n.name in self.an.locals and not self.an.locals[n.name].array:
             return False  # error 7 before any access
         acc = self.array(n, plain=True)
-        return acc is not None and not acc.get("safe")
+        return acc is not None and not acc.safe
 
     def has_nonsafe(self, node) -> bool:
         return any(isinstance(n, ast.Index) and self.unsafe(n) for n in walk(node))
@@ -167,5 +168,5 @@ class CellsGen(BoundsGen):
             return n.op in ("++", "--")
         if isinstance(n, ast.Var) and n.name not in self.an.locals:
             shape = self.resolve(n.name)
-            return shape is not None and shape[0] == "func"
+            return shape is not None and shape.kind == "func"
         return False

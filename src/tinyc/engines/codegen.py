@@ -178,7 +178,7 @@ class Codegen(StatementGen):
         for n in walk(self.body):
             if isinstance(n, (ast.Var, ast.Call)) and n.name not in self.an.locals:
                 shape = self.resolve(n.name)
-                if shape is not None and shape[0] == "func":
+                if shape is not None and shape.kind == "func":
                     return True
         return False
 
@@ -275,7 +275,7 @@ class Codegen(StatementGen):
                 return True
             if isinstance(n, (ast.Var, ast.Call)) and n.name not in self.an.locals:
                 shape = self.resolve(n.name)
-                if shape is not None and shape[0] == "func":
+                if shape is not None and shape.kind == "func":
                     return True
         return False
 

@@ -16,6 +16,7 @@ expression, a second read of the same element reuses the first one's value (``el
 from __future__ import annotations
 
 from .. import ast
+from .shapes import Access
 from .analysis import assigned_names, walk
 from .bounds import join
 from .expressions import ExpressionGen
@@ -254,19 +255,18 @@ class LoopOptGen(ExpressionGen):
         self.emit(ind, "else:")
         return ind + 1
 
-    def search(self, k: str, acc: dict, stop: str, tests: list[str], cap: int = 0) -> tuple[str, str, str]:
+    def search(self, k: str, acc: Access, stop: str, tests: list[str], cap: int = 0) -> tuple[str, str, str]:
         """Append to ``tests`` the bytes search of a scan or walk over ``acc`` from index ``k``: the start
         is inside, the byte ``stop`` lies before the limit (see ``scan_fast``; with ``cap``, also within
         ``cap`` bytes of the start) and the index that reaches it fits the int range.  Returns (the
         array's base address, the name of the start address, the name of the stop byte's address)."""
         a, j = self.tmp(), self.tmp()
-        if acc["checked"]:  # a view of exactly the elements: search up to their end
-            base = acc["a"]
-            end = f"{base} + {acc['L']}"
+        base = acc.start
+        if acc.checked:  # a view of exactly the elements: search up to their end
+            end = f"{base} + {acc.length}"
             tests += [] if self.var_bounds(k)[0] >= 0 else [f"0 <= v_{k}"]
             first = f"({a} := v_{k} + {base})"
         else:
-            base = acc.get("a") or acc["ptr"]
             end = "_f0" if self.frame and self.flush_set() else self.size
             tests.append(f"0 <= ({a} := v_{k} + {base})")
             first = a
@@ -274,7 +274,7 @@ class LoopOptGen(ExpressionGen):
             e = self.tmp()
             end = f"({e} if ({e} := {a} + {cap}) < {end} else {end})"
         tests.append(f"({j} := _D.find({stop}, {first}, {end})) >= 0")
-        if not (acc["checked"] and acc["L"] - 1 <= self.imax):
+        if not (acc.checked and acc.size is not None and acc.size - 1 <= self.imax):
             tests.append(f"{j} - {base} <= {self.imax}")  # k ends at j - base
         return base, a, j
 
@@ -311,7 +311,7 @@ class LoopOptGen(ExpressionGen):
             return None
         k = read.index.name
         acc = self.array(read, plain=True)
-        if not self.int_local(k) or acc is None or acc["type"] != "char" or (acc["checked"] and "view" not in acc):
+        if not self.int_local(k) or acc is None or acc.type != "char" or (acc.checked and acc.view is None):
             return None
         return read, stop, k, acc
 
@@ -321,8 +321,8 @@ class LoopOptGen(ExpressionGen):
         if found is None:
             return None
         read, stop, k, acc = found
-        base = acc.get("a") or acc["ptr"]
-        if not (acc["checked"] or base.isdigit() or base == f"p_{read.name}"):
+        base = acc.start
+        if not (acc.checked or base.isdigit() or base == f"p_{read.name}"):
             return None  # a global pointer that may move: its address is read at every access
         if step is None:
             rest = list(body.body) if isinstance(body, ast.Block) else [body]
@@ -365,13 +365,13 @@ class LoopOptGen(ExpressionGen):
         tests: list[str] = []
         stop = self.byte_code(plan["stop"], tests)
         lo, hi = self.var_bounds(k)
-        kmax = min(acc["L"] - 1, self.imax) if acc["checked"] else self.imax
-        klo = max(lo, 0) if acc["checked"] else lo
+        kmax = min(acc.length - 1, self.imax) if acc.checked else self.imax
+        klo = max(lo, 0) if acc.checked else lo
         if stop is None or klo > min(hi, kmax):
             return False
-        short = acc["checked"] and acc["L"] <= self.WALK_CAP  # its end is near: no cap needed
+        short = acc.checked and acc.length <= self.WALK_CAP  # its end is near: no cap needed
         base, _, _ = self.search(k, acc, stop, tests, self.WALK_CAP if plan["early"] and not short else 0)
-        read = f"{acc['view']}[v_{k}]" if acc["checked"] else f"_B[v_{k} + {base}]"
+        read = f"{acc.view}[v_{k}]" if acc.checked else f"_B[v_{k} + {base}]"
         self.emit(ind, "# a walk: its reads of the array unchecked when its stop byte lies before its limit")
         self.emit(ind, f"if {' and '.join(tests)}:", s.pos)
         entry = self.known

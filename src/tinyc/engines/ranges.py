@@ -88,8 +88,8 @@ class RangeGen(LoopOptGen):
         for n in walk(body):
             if isinstance(n, ast.Index) and isinstance(n.index, ast.Var) and n.index.name == k:
                 acc = self.array(n)
-                if acc is not None and acc.get("safe") and isinstance(acc["L"], int):
-                    lengths.append(acc["L"])
+                if acc is not None and acc.safe and isinstance(acc.length, int):
+                    lengths.append(acc.length)
         return min(lengths) if lengths else None
 
     def divisors(self, k: str, body) -> list[tuple[str, str, tuple[int, int]]]:
@@ -133,13 +133,13 @@ class RangeGen(LoopOptGen):
                 return []
             if isinstance(n, ast.Var) and n.name not in self.an.locals:
                 shape = self.resolve(n.name)
-                if shape is not None and shape[0] == "func":
+                if shape is not None and shape.kind == "func":
                     return []
             target = n.target if isinstance(n, ast.Assign) else (
                 n.operand if isinstance(n, ast.Unary) and n.op in ("++", "--") else None)
             if isinstance(target, ast.Index):
                 acc = self.array(target)
-                if acc is None or not acc.get("safe"):
+                if acc is None or not acc.safe:
                     return []
                 stored.add(target.name)
                 targets.add(id(target))
@@ -147,9 +147,9 @@ class RangeGen(LoopOptGen):
                 for side in (n.left, n.right):
                     if isinstance(side, ast.Index) and id(side) not in targets:
                         acc = self.array(side)
-                        if (acc is not None and acc.get("safe") and "view" in acc and acc["type"] == "int"
-                                and isinstance(acc["L"], int)):
-                            reads[side.name] = (acc["view"], acc["L"])
+                        if (acc is not None and acc.safe and acc.view is not None and acc.type == "int"
+                                and isinstance(acc.length, int)):
+                            reads[side.name] = (acc.view, acc.length)
         return [(a, view, n) for a, (view, n) in reads.items() if a not in stored][:4]
 
     def range_loop(self, s, plan: dict, ind: int) -> None:

@@ -133,10 +133,10 @@ class StatementGen(RangeGen):
                 continue
             y, d = n.index.left.name, n.index.right.value
             acc = self.array(n)
-            if (acc is None or not acc.get("safe") or not isinstance(acc["L"], int) or not self.int_local(y)
-                    or not 0 < d <= self.imax or (n.index.op == "%" and d > acc["L"])):
+            if (acc is None or not acc.safe or not isinstance(acc.length, int) or not self.int_local(y)
+                    or not 0 < d <= self.imax or (n.index.op == "%" and d > acc.length)):
                 continue
-            need = (0, min(d * acc["L"] - 1, self.imax)) if n.index.op == "/" else (0, self.imax)
+            need = (0, min(d * acc.length - 1, self.imax)) if n.index.op == "/" else (0, self.imax)
             lo, hi = self.var_bounds(y)
             if not (need[0] <= lo and hi <= need[1]):
                 needs.setdefault(y, []).append(need)
@@ -211,9 +211,9 @@ class StatementGen(RangeGen):
                 return {}
             if isinstance(n, (ast.Var, ast.Call, ast.Index)) and n.name not in self.an.locals:
                 shape = self.resolve(n.name)
-                if shape is None or shape[0] == "func":
+                if shape is None or shape.kind == "func":
                     return {}
-                if isinstance(n, ast.Var) and not shape[2]:
+                if isinstance(n, ast.Var) and not shape.array:
                     reads[n.name] = shape
             target = n.target if isinstance(n, ast.Assign) else (
                 n.operand if isinstance(n, ast.Unary) and n.op in ("++", "--") else None)
@@ -221,12 +221,12 @@ class StatementGen(RangeGen):
                 assigned.add(target.name)
             elif isinstance(target, ast.Index):
                 acc = self.array(target)
-                if acc is None or not acc.get("safe"):
+                if acc is None or not acc.safe:
                     return {}  # a store that may land anywhere
             elif target is not None and not isinstance(target, ast.Var):
                 return {}
-        return {k: self.gcell(v[1], v[5]) for k, v in reads.items()
-                if k not in assigned and k not in self.hoisted and v[1] == "int"}
+        return {k: self.gcell(v.type, v.place) for k, v in reads.items()
+                if k not in assigned and k not in self.hoisted and v.type == "int"}
 
     def suite(self, s, ind: int) -> None:
         n = len(self.lines)
@@ -271,10 +271,10 @@ class StatementGen(RangeGen):
                 self.set_bounds(loc.name, v.lo, v.hi)
                 return True
             shape = self.resolve(target.name) if loc is None else None
-            if shape is None or shape[0] != "var" or shape[2]:
+            if shape is None or shape.kind != "var" or shape.array:
                 return False
-            typ = shape[1]
-            cell = self.gcell(typ, shape[5])
+            typ = shape.type
+            cell = self.gcell(typ, shape.place)
             v = self.expr(value) if value is not None else self.add(E(cell, "int", *self.bounds(typ)), delta)
             v = self.wrap(v) if typ == "int" else self.wrapc(v)
             self.emit(ind, f"{cell} = {v.code}", node.pos)
@@ -284,10 +284,10 @@ class StatementGen(RangeGen):
         acc = self.array(target)
         if acc is None:
             return False
-        typ = acc["type"]
+        typ = acc.type
         index = self.wrap(self.expr(target.index))
         check = self.needs_check(acc, index)
-        if value is not None and index.pure and acc.get("safe") and not check:
+        if value is not None and index.pure and acc.safe and not check:
             known, ntemp = self.known, self.ntemp
             v = self.expr(value)
             if v.pure:  # nothing to order: one Python store
@@ -306,7 +306,7 @@ class StatementGen(RangeGen):
             self.emit(ind, f"if not {self.in_range(acc, index, i)}: _err(6, {target.end})", node.pos)
             self.checked(acc, target)
         where, read, write, fault = self.location(acc, i)
-        if acc.get("safe"):  # a constant base: the element's place needs no temporary
+        if acc.safe:  # a constant base: the element's place needs no temporary
             lname = place = where
         else:
             lname = place = self.tmp()
@@ -319,7 +319,7 @@ class StatementGen(RangeGen):
                 vt = self.tmp()
                 self.emit(ind, f"{vt} = {v.code}", node.pos)
                 v = E(vt, "int", v.lo, v.hi, True, True)
-        framed = fault and self.bound and not acc.get("safe")
+        framed = fault and self.bound and not acc.safe
         if framed:  # the place may be in this frame: flush before, reload after (see ``framed``)
             n = 1 if typ == "char" else self.isz
             thr = "_f0" if n == 1 else f"_f0 - {n - 1}"

@@ -45,5 +45,5 @@ def generated_python(m, linked, files: list[str], library: bool = False, entry: 
             src = f"# {name}: runs on the reference evaluator (beyond the generator's limits: {type(e).__name__})\n"
         out.append(src)
         if library:
-            todo += [n for n, s in link.shapes.items() if s and s[0] == "func" and n not in done]
+            todo += [n for n, s in link.shapes.items() if s and s.kind == "func" and n not in done]
     return "\n".join(out)

@@ -29,6 +29,15 @@ from tinyc.engines.options import ALL, NAMES, NONE, Optimisations, from_switches
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(autouse=True, scope="module")
+def own_cache(tmp_path_factory):
+    """The start-up cache of these runs in a folder of their own: the hundreds of programs and code sets
+    they cache would push the user's entries out of theirs (it keeps the newest 200 parses)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
 def _corpus() -> list[tuple[str, str, dict]]:
     """(source, entry, run options) of the differential cases the optimisation tests hold."""
     out: list[tuple[str, str, dict]] = []

@@ -8,12 +8,11 @@ and the range reasoning of subscripts (``needs_check``, ``in_range``) from them.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
-
 from .. import ast
 from .shapes import Access
-from .analysis import assigned_names, constant, walk
-from .genbase import E, GenBase
+from .analysis import assigned_names, walk
+from .genbase import E
+from .scope import ScopeGen
 
 
 def join(a: dict | None, b: dict | None) -> dict | None:
@@ -23,11 +22,8 @@ def join(a: dict | None, b: dict | None) -> dict | None:
     return {k: (min(v[0], b[k][0]), max(v[1], b[k][1])) for k, v in a.items() if k in b}
 
 
-class BoundsGen(GenBase):
+class BoundsGen(ScopeGen):
     """Wrap decisions and the bounds of values and scalar locals along the code."""
-
-    if TYPE_CHECKING:  # a later layer's method this one calls
-        def may_reload(self, node) -> bool: ...  # CellsGen
 
     # ---- value conversions: wrap only where the bounds do not settle it
 
@@ -86,20 +82,6 @@ class BoundsGen(GenBase):
         if self.known is not None:
             self.known = dict(self.known)
             self.known[name] = (lo, hi)
-
-    def static_bounds(self, state, e) -> tuple[int, int] | None:
-        """Bounds of a side-effect-free operand of a condition (a constant or a scalar local)."""
-        if isinstance(e, (ast.Number, ast.CharLit, ast.Unary)):
-            v = constant(e)
-            if v is None:
-                return None
-            v = ((v - self.imin) & ((1 << self.bits) - 1)) + self.imin
-            return v, v
-        if isinstance(e, ast.Var):
-            loc = self.an.locals.get(e.name)
-            if loc is not None and not loc.array:
-                return state.get(e.name, self.bounds(loc.type)) if self.opts.bounds else self.bounds(loc.type)
-        return None
 
     FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
     NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -203,9 +185,6 @@ class BoundsGen(GenBase):
 
     # ---- the range of a type, and of a subscript
 
-    def bounds(self, typ: str) -> tuple[int, int]:
-        return (self.imin, self.imax) if typ == "int" else (-128, 127)
-
     def in_range(self, acc: Access, index: E, bind: str) -> str:
         """The range test of a subscript (only the side its bounds do not settle)."""
         L = acc.length
@@ -229,3 +208,12 @@ class BoundsGen(GenBase):
         if not acc.checked:
             return False
         return not (isinstance(acc.length, int) and 0 <= index.lo and index.hi < acc.length)
+
+    def walk_bounds(self, state: dict | None) -> dict | None:
+        """``state`` (a loop head) knowing that the index of the walk being generated lies between its
+        start and its stop (``walk_loop``): the head's widening loses that."""
+        w = self.walking
+        if w is None or state is None:
+            return state
+        lo, hi = state.get(w["k"], self.bounds("int"))
+        return {**state, w["k"]: (max(lo, w["klo"]), min(hi, w["kmax"]))}

@@ -7,63 +7,17 @@ element is reached, range checked and stored).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
-
 from .. import ast
 from .arith import divide
-from .cells import CellsGen
+from .frames import FrameGen
 from .genbase import E
-from .shapes import Access, Place, VarShape
+from .shapes import Access, VarShape
 
 
-class ExpressionGen(CellsGen):
+class ExpressionGen(FrameGen):
     """Python expressions for tiny-c expressions, array elements included."""
 
-    if TYPE_CHECKING:  # a later layer's method this one calls
-        def limit(self, n: int) -> str: ...  # Codegen
-
     # ---- arrays: where an element lives
-
-    def array(self, node: ast.Index, plain: bool = False) -> Access | None:
-        """How to reach the elements of ``node.name``, or None when the name is not an array.  In a function
-        whose frame is tested (``self.frame``), an unchecked int array is reached by byte address."""
-        acc = self._array(node)
-        if acc is not None and not plain and self.frame and not acc.safe and acc.ptr is None and acc.type == "int":
-            acc.by_address()
-        return acc
-
-    def _array(self, node: ast.Index) -> Access | None:
-        name = node.name
-        loc = self.an.locals.get(name)
-        if loc is not None:
-            if not loc.array:
-                return None
-            checked = loc.length > 1
-            acc = Access(loc.type, checked, loc.length)
-            if loc.frozen:
-                acc.safe = loc.allocated and checked
-                acc.words, acc.base, acc.count, acc.address = f"w_{name}", f"b_{name}", f"n_{name}", f"p_{name}"
-                if acc.safe:
-                    acc.view = f"e_{name}"
-            else:
-                acc.ptr = f"p_{name}"
-            return acc
-        shape = self.resolve(name)
-        if shape is None or shape.kind != "var" or not shape.array:
-            return None
-        place = shape.place
-        if place is None:  # a pointer that may move
-            acc = Access(shape.type, shape.checked, f"gl_{name}")
-            acc.ptr = f"gs_{name}.address"
-            return acc
-        acc = Access(shape.type, shape.checked, place.length, shape.checked)
-        acc.words, acc.base, acc.count = f"_IV{place.align}", str(place.word), f"gn_{name}"
-        acc.address = str(place.address)
-        if shape.checked:  # its elements as a view of their own, made once by the factory
-            acc.view = f"e_{name}"
-            whole, start = (f"_IV{place.align}", place.word) if shape.type == "int" else ("_B", place.address)
-            self.views[name] = f"e_{name} = {whole}[{start}:{start + place.length}]  # the elements of {name}"
-        return acc
 
     def location(self, acc: Access, i: str) -> tuple[str, str, str, str | None]:
         """(location code for index name ``i``, read template, write template, fault test template)."""
@@ -154,19 +108,19 @@ class ExpressionGen(CellsGen):
     # ---- expressions (section 6)
 
     def expr(self, n) -> E:
-        return getattr(self, "x_" + type(n).__name__)(n)
+        return getattr(self, "visit_" + n.__class__.__name__)(n)
 
-    def x_Number(self, n) -> E:
+    def visit_Number(self, n) -> E:
         v = ((n.value - self.imin) & ((1 << self.bits) - 1)) + self.imin
         return E(str(v) if v >= 0 else f"({v})", "int", v, v, True, True)
 
-    def x_CharLit(self, n) -> E:
+    def visit_CharLit(self, n) -> E:
         return E(str(n.value) if n.value >= 0 else f"({n.value})", "int", n.value, n.value, True, True)
 
-    def x_String(self, n) -> E:
+    def visit_String(self, n) -> E:
         return E(f"_S({n.pos + 1 + n.length}, {n.pos + 1})", "int", n.pos + 1, n.pos + 1)
 
-    def x_Var(self, n: ast.Var) -> E:
+    def visit_Var(self, n: ast.Var) -> E:
         loc = self.an.locals.get(n.name)
         if loc is not None:
             if loc.array:
@@ -199,13 +153,7 @@ class ExpressionGen(CellsGen):
         """An int (wrapped) made an address, as a pointer holds it (section 14 item 21)."""
         return f"(({code}) & 65535)" if self.bits == 16 else code
 
-    def gcell(self, typ: str, fixed: Place) -> str:
-        """The memory cell of a global scalar at a constant address."""
-        if typ == "int":
-            return f"_IV{fixed.align}[{fixed.word}]"
-        return f"_B[{fixed.address}]"
-
-    def x_Index(self, n: ast.Index) -> E:
+    def visit_Index(self, n: ast.Index) -> E:
         acc = self.array(n)
         if acc is not None:
             return self.element_read(n, acc)
@@ -224,7 +172,7 @@ class ExpressionGen(CellsGen):
             return f"_err(14, {n.end})"
         return f"_err(7, {n.paren})"
 
-    def x_Call(self, n: ast.Call) -> E:
+    def visit_Call(self, n: ast.Call) -> E:
         loc = self.an.locals.get(n.name)
         shape = None if loc is not None else self.resolve(n.name)
         if loc is None and shape is None:
@@ -252,7 +200,7 @@ class ExpressionGen(CellsGen):
             code = f"(({r} := {code}), {reload}, {r})[-1]"
         return E(code, "int", self.imin, self.imax)
 
-    def x_MachineCall(self, n: ast.MachineCall) -> E:
+    def visit_MachineCall(self, n: ast.MachineCall) -> E:
         codes = [self.wrap(self.expr(a)).code for a in n.args]
         self.nodes.append(n)
         k = len(self.nodes) - 1
@@ -268,7 +216,7 @@ class ExpressionGen(CellsGen):
             code = f"(({r} := {code}), {reload}, {r})[-1]"
         return E(code, "int", self.imin, self.imax)
 
-    def x_Assign(self, n: ast.Assign) -> E:
+    def visit_Assign(self, n: ast.Assign) -> E:
         t = n.target
         if isinstance(t, ast.Var):
             loc = self.an.locals.get(t.name)
@@ -343,7 +291,7 @@ class ExpressionGen(CellsGen):
     def add(self, e: E, delta: int) -> E:
         return E(f"{e.code} {'+' if delta > 0 else '-'} 1", "int", e.lo + delta, e.hi + delta)
 
-    def x_Unary(self, n: ast.Unary) -> E:
+    def visit_Unary(self, n: ast.Unary) -> E:
         op = n.op
         if op in ("++", "--"):
             return self.incdec(n, 1 if op == "++" else -1)
@@ -379,7 +327,7 @@ class ExpressionGen(CellsGen):
                                helper, addr, None, n.end, delta)
         return E(f"({self.expr(t).code}, _err(14, {t.end}))[-1]", "int", 0, 0)
 
-    def x_BinOp(self, n: ast.BinOp) -> E:
+    def visit_BinOp(self, n: ast.BinOp) -> E:
         op = n.op
         a, b = self.expr(n.left), self.expr(n.right)
         pure = a.pure and b.pure

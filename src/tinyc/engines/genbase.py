@@ -35,6 +35,8 @@ class GenBase:
     """The generator's state for one function, and its output (lines, line map, temporaries)."""
 
     unchecked = False  # the version of a proven depth (recursion.py): no depth test, no ``_t``/``_d``
+    VERSION_NODES = 400  # a body this size at most is generated twice (a fast and a checked version)
+    walking: dict | None = None  # the walk whose fast version is being generated (walks.py: ``walk_loop``)
 
     def __init__(self, fname: str, params, body: list, resolve, int_bits: int, source=None,
                  toplevel: bool = False, size: int | None = None, max_depth: int | None = None,

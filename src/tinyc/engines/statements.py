@@ -7,20 +7,15 @@ are written inline; loop heads get their bounds from :mod:`.bounds`.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
-
 from .. import ast
-from .analysis import Unsupported, assigned_names, walk
+from .analysis import Unsupported, walk
 from .bounds import join
 from .genbase import E
-from .ranges import RangeGen
+from .loopopt import LoopOptGen
 
 
-class StatementGen(RangeGen):
+class StatementGen(LoopOptGen):
     """Python lines for tiny-c statements."""
-
-    if TYPE_CHECKING:  # a later layer's method this one calls
-        def decl(self, s: ast.Decl, ind: int) -> None: ...  # Codegen
 
     # ---- statements (section 5)
 
@@ -36,73 +31,83 @@ class StatementGen(RangeGen):
             self.an.locals[k].bound = False
 
     def stmt(self, s, ind: int) -> None:
-        if isinstance(s, ast.Block):
-            for x in s.body:
-                self.stmt(x, ind)
-            scoped = self.an.scoped.get(id(s.body))
-            if scoped:
-                self.end_scope(scoped, ind)
-            return
-        if not isinstance(s, ast.Null):
+        """The lines of statement ``s`` at indentation ``ind``: its ``visit_<Node>`` method writes them."""
+        if not isinstance(s, (ast.Block, ast.Null)):
             self.comment(ind, s)
-        if isinstance(s, ast.Decl):
-            self.decl(s, ind)
-        elif isinstance(s, ast.If):
-            version = self.value_version(s)
-            if version is None:
-                self.if_stmt(s, ind)
-                return
-            y, lo, hi, test = version
-            entry = self.known
-            ylo, yhi = self.var_bounds(y)
-            self.emit(ind, f"if {test}:  # {y} within {lo}..{hi}: a version with fewer tests")
-            self.valued += 1
-            try:
-                self.set_bounds(y, max(lo, ylo), min(hi, yhi))
-                self.if_stmt(s, ind + 1)
-            finally:
-                self.valued -= 1
-            fast, self.known = self.known, entry
-            self.emit(ind, "else:")
+        getattr(self, "visit_" + s.__class__.__name__)(s, ind)
+
+    def visit_Block(self, s: ast.Block, ind: int) -> None:
+        for x in s.body:
+            self.stmt(x, ind)
+        scoped = self.an.scoped.get(id(s.body))
+        if scoped:
+            self.end_scope(scoped, ind)
+
+    def visit_Decl(self, s: ast.Decl, ind: int) -> None:
+        self.decl(s, ind)
+
+    def visit_If(self, s: ast.If, ind: int) -> None:
+        version = self.value_version(s)
+        if version is None:
+            self.if_stmt(s, ind)
+            return
+        y, lo, hi, test = version
+        entry = self.known
+        ylo, yhi = self.var_bounds(y)
+        self.emit(ind, f"if {test}:  # {y} within {lo}..{hi}: a version with fewer tests")
+        self.valued += 1
+        try:
+            self.set_bounds(y, max(lo, ylo), min(hi, yhi))
             self.if_stmt(s, ind + 1)
-            self.known = join(fast, self.known)
-        elif isinstance(s, (ast.While, ast.For)) and self.opts.counted_loops and (plan := self.counted(s)) is not None:
-            self.range_loop(s, plan, ind)
-        elif isinstance(s, ast.While):
-            self.loop_stmt(s, s.cond, s.body, None, ind)
-        elif isinstance(s, ast.For):
-            if s.init is not None:
-                self.exprstmt(s.init, ind)
-            self.loop_stmt(s, s.cond, s.body, s.step, ind)
-        elif isinstance(s, ast.Break):
-            if not self.breaks:
+        finally:
+            self.valued -= 1
+        fast, self.known = self.known, entry
+        self.emit(ind, "else:")
+        self.if_stmt(s, ind + 1)
+        self.known = join(fast, self.known)
+
+    def visit_While(self, s: ast.While, ind: int) -> None:
+        self.loop_stmt(s, s.cond, s.body, None, ind)
+
+    def visit_For(self, s: ast.For, ind: int) -> None:
+        if s.init is not None:
+            self.exprstmt(s.init, ind)
+        self.loop_stmt(s, s.cond, s.body, s.step, ind)
+
+    def visit_Break(self, s: ast.Break, ind: int) -> None:
+        if not self.breaks:
+            self.flush_stmts(ind)
+        self.emit(ind, "break" if self.breaks else "return 0", s.pos)
+        if self.breaks and self.known is not None:
+            self.breaks[-1].append(self.known)
+        self.known = None
+
+    def visit_Return(self, s: ast.Return, ind: int) -> None:
+        if s.value is None:
+            self.flush_stmts(ind)
+            self.emit(ind, "return 0", s.pos)
+        else:
+            code = self.wrap(self.expr(s.value)).code
+            if self.flush_set():
+                self.emit(ind, f"_rv = {code}", s.pos)
                 self.flush_stmts(ind)
-            self.emit(ind, "break" if self.breaks else "return 0", s.pos)
-            if self.breaks and self.known is not None:
-                self.breaks[-1].append(self.known)
-            self.known = None
-        elif isinstance(s, ast.Return):
-            if s.value is None:
-                self.flush_stmts(ind)
-                self.emit(ind, "return 0", s.pos)
+                self.emit(ind, "return _rv", s.pos)
             else:
-                code = self.wrap(self.expr(s.value)).code
-                if self.flush_set():
-                    self.emit(ind, f"_rv = {code}", s.pos)
-                    self.flush_stmts(ind)
-                    self.emit(ind, "return _rv", s.pos)
-                else:
-                    self.emit(ind, f"return {code}", s.pos)
-            self.known = None
-        elif isinstance(s, ast.ExprStmt):
-            self.exprstmt(s.expr, ind)
-        elif isinstance(s, ast.Null):
-            pass
-        elif isinstance(s, ast.ErrorStmt):  # a statement that did not parse: its error when it runs
-            if s.prefix:
-                raise Unsupported("a statement that did not parse evaluates what it had parsed")
-            self.emit(ind, f"_err({s.code}, {s.address})", s.pos)
-            self.known = None
+                self.emit(ind, f"return {code}", s.pos)
+        self.known = None
+
+    def visit_ExprStmt(self, s: ast.ExprStmt, ind: int) -> None:
+        self.exprstmt(s.expr, ind)
+
+    def visit_Null(self, s: ast.Null, ind: int) -> None:
+        pass
+
+    def visit_ErrorStmt(self, s: ast.ErrorStmt, ind: int) -> None:
+        """A statement that did not parse: its error when it runs."""
+        if s.prefix:
+            raise Unsupported("a statement that did not parse evaluates what it had parsed")
+        self.emit(ind, f"_err({s.code}, {s.address})", s.pos)
+        self.known = None
 
     def if_stmt(self, s: ast.If, ind: int) -> None:
         self.emit(ind, f"if {self.truth(self.expr(s.cond))}:", s.pos)
@@ -148,15 +153,7 @@ class StatementGen(RangeGen):
         return None
 
     def loop_stmt(self, s, cond, body, step, ind: int) -> None:
-        """``while`` (and ``for`` without a counted range): head bounds, then the code (a scan first tries a
-        bytes search, see ``scan_fast``; a walk has a fast version, see ``walk_loop``)."""
-        plan = self.scan_plan(cond, body, step) if self.opts.scans else None
-        if plan is not None:
-            ind = self.scan_fast(plan, ind, s.pos) or ind
-        else:
-            walk = self.walk_plan(cond, body, step) if self.opts.walks else None
-            if walk is not None and self.walk_loop(walk, s, cond, body, step, ind):
-                return
+        """``while`` (and ``for`` without a counted range), as written (walks.py adds scans and walks)."""
         self.loop_code(s, cond, body, step, ind)
 
     def loop_code(self, s, cond, body, step, ind: int) -> None:
@@ -200,33 +197,6 @@ class StatementGen(RangeGen):
             self.hoisted[name] = t
         self.hoist_invariants(s, parts, ind)
         return outer
-
-    def hoistable(self, s) -> dict[str, str]:
-        """Global scalars read by a loop that nothing in it can change: read once before it."""
-        if self.dry_depth:
-            return {}
-        reads, assigned = {}, set()
-        for n in walk(s):
-            if isinstance(n, ast.MachineCall):
-                return {}
-            if isinstance(n, (ast.Var, ast.Call, ast.Index)) and n.name not in self.an.locals:
-                shape = self.resolve(n.name)
-                if shape is None or shape.kind == "func":
-                    return {}
-                if isinstance(n, ast.Var) and not shape.array:
-                    reads[n.name] = shape
-            target = n.target if isinstance(n, ast.Assign) else (
-                n.operand if isinstance(n, ast.Unary) and n.op in ("++", "--") else None)
-            if isinstance(target, ast.Var) and target.name not in self.an.locals:
-                assigned.add(target.name)
-            elif isinstance(target, ast.Index):
-                acc = self.array(target)
-                if acc is None or not acc.safe:
-                    return {}  # a store that may land anywhere
-            elif target is not None and not isinstance(target, ast.Var):
-                return {}
-        return {k: self.gcell(v.type, v.place) for k, v in reads.items()
-                if k not in assigned and k not in self.hoisted and v.type == "int"}
 
     def suite(self, s, ind: int) -> None:
         n = len(self.lines)

@@ -215,5 +215,5 @@ class BoundsGen(ScopeGen):
         w = self.walking
         if w is None or state is None:
             return state
-        lo, hi = state.get(w["k"], self.bounds("int"))
-        return {**state, w["k"]: (max(lo, w["klo"]), min(hi, w["kmax"]))}
+        lo, hi = state.get(w.k, self.bounds("int"))
+        return {**state, w.k: (max(lo, w.klo), min(hi, w.kmax))}

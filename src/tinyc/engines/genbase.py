@@ -8,6 +8,9 @@ far, the bounds known here); the generator's other parts are classes built on it
 from __future__ import annotations
 
 from .analysis import Analysis
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from .loopplans import Walking
 from .options import ALL, Optimisations
 
 
@@ -36,7 +39,7 @@ class GenBase:
 
     unchecked = False  # the version of a proven depth (recursion.py): no depth test, no ``_t``/``_d``
     VERSION_NODES = 400  # a body this size at most is generated twice (a fast and a checked version)
-    walking: dict | None = None  # the walk whose fast version is being generated (walks.py: ``walk_loop``)
+    walking: Walking | None = None  # the walk whose fast version is being generated (walks.py: ``walk_loop``)
 
     def __init__(self, fname: str, params, body: list, resolve, int_bits: int, source=None,
                  toplevel: bool = False, size: int | None = None, max_depth: int | None = None,

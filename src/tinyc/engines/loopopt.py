@@ -49,8 +49,8 @@ class LoopOptGen(ExpressionGen):
         memory (the earlier read succeeded, or this one would not run: tiny-c evaluates every operand,
         left to right, and the generated code keeps that order), else the plain read."""
         w = self.walking
-        if w is not None and n.name == w["name"] and isinstance(n.index, ast.Var) and n.index.name == w["k"]:
-            return E(w["read"], "int", -128, 127, True)
+        if w is not None and n.name == w.name and isinstance(n.index, ast.Var) and n.index.name == w.k:
+            return E(w.read, "int", -128, 127, True)
         key = self.read_key(n) if self.avail else None
         if key is None or self.avail is None or key not in self.avail:
             return super().expr(n)

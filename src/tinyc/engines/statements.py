@@ -10,7 +10,10 @@ from __future__ import annotations
 from .. import ast
 from .analysis import Unsupported, walk
 from .bounds import join
+from . import loopplans
 from .genbase import E
+from .loopplans import ValueVersion
+from .shapes import Access
 from .loopopt import LoopOptGen
 
 
@@ -123,34 +126,13 @@ class StatementGen(LoopOptGen):
 
     valued = 0  # value versions being generated (one inside another is not made)
 
-    def value_version(self, s: ast.If) -> tuple[str, int, int, str] | None:
-        """``(y, lo, hi, test)`` when the condition of ``s`` subscripts range-checked arrays by ``y/d`` or
-        ``y%d`` (constant d) at two places or more, for one int local ``y`` whose bounds do not settle
-        them: ``test`` puts ``y`` in ``lo..hi``, where every such subscript is Python's ``//``/``%`` and
-        in range (:meth:`divided_index`), so a version of the statement under it needs none of their
-        tests.  bca's ``if(hi(y/100)+lo(y%100)==r)`` is the case (``0 <= y < 10000``)."""
-        if not self.opts.value_versions or self.dry_depth or self.valued or self.known is None or sum(1 for _ in walk(s)) > self.VERSION_NODES:
+    def value_version(self, s: ast.If) -> ValueVersion | None:
+        """The value version of ``s`` (:func:`.loopplans.value_version`), where one may be made: not
+        inside another, not while bounds are worked out, not for a statement too large to write twice."""
+        if (not self.opts.value_versions or self.dry_depth or self.valued or self.known is None
+                or sum(1 for _ in walk(s)) > self.VERSION_NODES):
             return None
-        needs: dict[str, list[tuple[int, int]]] = {}
-        for n in walk(s.cond):
-            if not (isinstance(n, ast.Index) and isinstance(n.index, ast.BinOp) and n.index.op in ("/", "%")
-                    and isinstance(n.index.left, ast.Var) and isinstance(n.index.right, ast.Number)):
-                continue
-            y, d = n.index.left.name, n.index.right.value
-            acc = self.array(n)
-            if (acc is None or not acc.safe or not isinstance(acc.length, int) or not self.int_local(y)
-                    or not 0 < d <= self.imax or (n.index.op == "%" and d > acc.length)):
-                continue
-            need = (0, min(d * acc.length - 1, self.imax)) if n.index.op == "/" else (0, self.imax)
-            lo, hi = self.var_bounds(y)
-            if not (need[0] <= lo and hi <= need[1]):
-                needs.setdefault(y, []).append(need)
-        for y, ranges in needs.items():
-            if len(ranges) >= 2:
-                lo, hi = max(r[0] for r in ranges), min(r[1] for r in ranges)
-                test = f"0 <= v_{y} < {hi + 1}" if hi < self.imax else f"v_{y} >= 0"
-                return y, lo, hi, test
-        return None
+        return loopplans.value_version(s, self, self.var_bounds)
 
     def loop_stmt(self, s, cond, body, step, ind: int) -> None:
         """``while`` (and ``for`` without a counted range), as written (walks.py adds scans and walks)."""
@@ -216,56 +198,61 @@ class StatementGen(LoopOptGen):
         self.emit(ind, self.expr(e).code, e.pos)
 
     def store_stmt(self, target, node, ind: int, value=None, delta: int = 0) -> bool:
-        """A store or increment as statements; False if it needs the expression form."""
-        v: E | None
+        """A store (``value``) or increment (``delta``) as statements; False if it needs the expression form."""
         if isinstance(target, ast.Var):
             loc = self.an.locals.get(target.name)
             if loc is not None and not loc.array:
-                lo, hi = self.var_bounds(loc.name)
-                src = E(f"v_{loc.name}", "int", lo, hi, True, True)
                 if value is None and loc.type == "int":
-                    edge = self.imax if delta > 0 else self.imin
-                    self.emit(ind, f"v_{loc.name} {'+' if delta > 0 else '-'}= 1", node.pos)
-                    w = self.walking
-                    if w is not None and id(node) == w["inc"]:  # a walk's ++k: k stays below its stop
-                        self.set_bounds(loc.name, min(lo + 1, w["kmax"]), min(hi + 1, w["kmax"]))
-                    elif (hi if delta > 0 else lo) == edge:
-                        self.emit(ind, f"if v_{loc.name} == {edge + delta}: v_{loc.name} = {edge - delta * ((1 << self.bits) - 1)}")
-                        self.set_bounds(loc.name, *self.bounds("int"))
-                    else:
-                        self.set_bounds(loc.name, lo + delta, hi + delta)
-                    return True
-                v = self.expr(value) if value is not None else self.add(src, delta)
-                v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
-                self.emit(ind, f"v_{loc.name} = {v.code}", node.pos)
-                self.set_bounds(loc.name, v.lo, v.hi)
+                    self.step_local(loc.name, node, ind, delta)
+                else:
+                    self.store_scalar(loc.name, loc.type, node, ind, value, delta)
                 return True
             shape = self.resolve(target.name) if loc is None else None
             if shape is None or shape.kind != "var" or shape.array:
                 return False
-            typ = shape.type
-            cell = self.gcell(typ, shape.place)
-            v = self.expr(value) if value is not None else self.add(E(cell, "int", *self.bounds(typ)), delta)
-            v = self.wrap(v) if typ == "int" else self.wrapc(v)
-            self.emit(ind, f"{cell} = {v.code}", node.pos)
+            cell = self.gcell(shape.type, shape.place)
+            self.emit(ind, f"{cell} = {self.stored(shape.type, cell, value, delta).code}", node.pos)
             return True
         if not isinstance(target, ast.Index):
             return False
         acc = self.array(target)
         if acc is None:
             return False
-        typ = acc.type
+        self.store_element(target, acc, node, ind, value, delta)
+        return True
+
+    def stored(self, typ: str, cell: str, value, delta: int, bounds: tuple[int, int] | None = None) -> E:
+        """The value a store writes, wrapped to ``typ``: ``value``'s, or the ``cell`` read plus ``delta``."""
+        v = self.expr(value) if value is not None else self.add(E(cell, "int", *(bounds or self.bounds(typ))), delta)
+        return self.wrap(v) if typ == "int" else self.wrapc(v)
+
+    def step_local(self, name: str, node, ind: int, delta: int) -> None:
+        """``++x``/``--x`` of an int local: a wrap test only where its bounds reach the end of the range."""
+        lo, hi = self.var_bounds(name)
+        edge = self.imax if delta > 0 else self.imin
+        self.emit(ind, f"v_{name} {'+' if delta > 0 else '-'}= 1", node.pos)
+        w = self.walking
+        if w is not None and id(node) == w.inc:  # a walk's ++k: k stays below its stop
+            self.set_bounds(name, min(lo + 1, w.kmax), min(hi + 1, w.kmax))
+        elif (hi if delta > 0 else lo) == edge:
+            self.emit(ind, f"if v_{name} == {edge + delta}: v_{name} = {edge - delta * ((1 << self.bits) - 1)}")
+            self.set_bounds(name, *self.bounds("int"))
+        else:
+            self.set_bounds(name, lo + delta, hi + delta)
+
+    def store_scalar(self, name: str, typ: str, node, ind: int, value, delta: int) -> None:
+        """A store into a scalar local (or ``++``/``--`` of a char local); its bounds are then known."""
+        v = self.stored(typ, f"v_{name}", value, delta, self.var_bounds(name))
+        self.emit(ind, f"v_{name} = {v.code}", node.pos)
+        self.set_bounds(name, v.lo, v.hi)
+
+    def store_element(self, target: ast.Index, acc: Access, node, ind: int, value, delta: int) -> None:
+        """A store into (or ``++``/``--`` of) an element, as statements: the index first, its range test,
+        the value, the fault test of an unchecked place, then the store (the reference's order)."""
         index = self.wrap(self.expr(target.index))
         check = self.needs_check(acc, index)
-        if value is not None and index.pure and acc.safe and not check:
-            known, ntemp = self.known, self.ntemp
-            v = self.expr(value)
-            if v.pure:  # nothing to order: one Python store
-                v = self.wrap(v) if typ == "int" else self.wrapc(v)
-                where, _, write, _ = self.location(acc, index.code)
-                self.emit(ind, f"{write.format(where)} = {v.code}", node.pos)
-                return True
-            self.known, self.ntemp = known, ntemp  # the value is generated again below, in its place
+        if value is not None and index.pure and acc.safe and not check and self.pure_store(acc, index, node, ind, value):
+            return
         # the index is taken before the value runs: a value that may change it (gb(v)=(v=3), a call that
         # changes v through memory) must not move the store
         fixed = index.name and (value is None or not self.changes_locals(value))
@@ -277,33 +264,49 @@ class StatementGen(LoopOptGen):
             self.checked(acc, target)
         where, read, write, fault = self.location(acc, i)
         if acc.safe:  # a constant base: the element's place needs no temporary
-            lname = place = where
+            place = where
         else:
-            lname = place = self.tmp()
-            self.emit(ind, f"{lname} = {where}")
-        v = None
-        if value is not None:
-            v = self.expr(value)
-            v = self.wrap(v) if typ == "int" else self.wrapc(v)
-            if fault and not v.pure:  # the value runs before the store can fail (as the reference)
-                vt = self.tmp()
-                self.emit(ind, f"{vt} = {v.code}", node.pos)
-                v = E(vt, "int", v.lo, v.hi, True, True)
+            place = self.tmp()
+            self.emit(ind, f"{place} = {where}")
+        v = self.element_value(acc, value, fault, node, ind)
         framed = fault and self.bound and not acc.safe
         if framed:  # the place may be in this frame: flush before, reload after (see ``framed``)
-            n = 1 if typ == "char" else self.isz
-            thr = "_f0" if n == 1 else f"_f0 - {n - 1}"
-            test = f"0 <= {lname} {'< _f0' if n == 1 else f'<= _f0 - {n}'}"
-            self.emit(ind, f"if not {test}: _wsl({lname}, {n}, {node.end}, {self.flush_args()})")
+            n = 1 if acc.type == "char" else self.isz
+            test = f"0 <= {place} {'< _f0' if n == 1 else f'<= _f0 - {n}'}"
+            self.emit(ind, f"if not {test}: _wsl({place}, {n}, {node.end}, {self.flush_args()})")
         elif fault:
-            self.emit(ind, f"if not {fault.format(lname)}: _err(6, {node.end})")
+            self.emit(ind, f"if not {fault.format(place)}: _err(6, {node.end})")
         if v is None:
-            v = self.add(E(read.format(place), "int", *self.bounds(typ)), delta)
-            v = self.wrap(v) if typ == "int" else self.wrapc(v)
+            v = self.stored(acc.type, read.format(place), None, delta)
         self.emit(ind, f"{write.format(place)} = {v.code}", node.pos)
         if framed:
-            self.emit(ind, f"if {lname} >= {thr}:")
+            self.emit(ind, f"if {place} >= {'_f0' if acc.type == 'char' else f'_f0 - {self.isz - 1}'}:")
             for k in self.bound:
                 self.emit(ind + 1, f"v_{k} = {self.cell(k)}")
             self.reset_bounds()
+
+    def pure_store(self, acc: Access, index: E, node, ind: int, value) -> bool:
+        """A store of a pure value at a pure, in-range index of a safe array: one Python store (True);
+        False, with nothing written and the generator's state as it was, when the value is not pure."""
+        known, ntemp = self.known, self.ntemp
+        v = self.expr(value)
+        if not v.pure:
+            self.known, self.ntemp = known, ntemp  # the value is generated again, in its place
+            return False
+        v = self.wrap(v) if acc.type == "int" else self.wrapc(v)
+        where, _, write, _ = self.location(acc, index.code)
+        self.emit(ind, f"{write.format(where)} = {v.code}", node.pos)
         return True
+
+    def element_value(self, acc: Access, value, fault: str | None, node, ind: int) -> E | None:
+        """The value stored into an element (None for ``++``/``--``), in a temporary when the place may
+        fault and the value has an effect: it runs before the store can fail, as in the reference."""
+        if value is None:
+            return None
+        v = self.expr(value)
+        v = self.wrap(v) if acc.type == "int" else self.wrapc(v)
+        if fault and not v.pure:
+            vt = self.tmp()
+            self.emit(ind, f"{vt} = {v.code}", node.pos)
+            v = E(vt, "int", v.lo, v.hi, True, True)
+        return v

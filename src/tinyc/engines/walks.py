@@ -8,9 +8,8 @@ such loops are found by :mod:`.loopplans`.
 
 from __future__ import annotations
 
-from .. import ast
-from .analysis import assigned_names, walk
 from .bounds import join
+from .loopplans import ScanPlan, WalkPlan, Walking, scan_plan, walk_plan
 from .ranges import RangeGen
 from .shapes import Access
 
@@ -18,66 +17,21 @@ from .shapes import Access
 class WalkGen(RangeGen):
     """Scans run as a bytes search, walks versioned on one (see the module docstring)."""
 
+    WALK_CAP = 1024  # bytes searched at most for a walk that may leave early (break, return)
+
     def loop_stmt(self, s, cond, body, step, ind: int) -> None:
         """A ``while`` (or ``for`` without a counted range): a scan first tries a bytes search (``scan_fast``);
         a walk has a fast version (``walk_loop``); then the loop as written."""
-        plan = self.scan_plan(cond, body, step) if self.opts.scans else None
+        plannable = not self.dry_depth and self.known is not None  # (not while bounds are worked out)
+        plan = scan_plan(cond, body, step, self) if self.opts.scans and plannable else None
         if plan is not None:
             ind = self.scan_fast(plan, ind, s.pos) or ind
         else:
-            walk = self.walk_plan(cond, body, step) if self.opts.walks else None
+            walk = (walk_plan(cond, body, step, self) if self.opts.walks and plannable and self.walking is None
+                    else None)
             if walk is not None and self.walk_loop(walk, s, cond, body, step, ind):
                 return
         super().loop_stmt(s, cond, body, step, ind)
-
-    def scan_plan(self, cond, body, step) -> dict | None:
-        """The parts of a scan loop, or None.  A scan is ``while(s(k)) ++k`` or ``while(s(k)!=c) ++k``
-        (``s`` a char array: range checked with a view of its own, or unchecked; ``k`` an int local; ``c``
-        a constant or a scalar local the loop leaves alone) whose body and step do nothing but ``++k``
-        once, ``++n`` (an int local counting the steps) and ``if(s(k)==d) ++m`` (counting a byte value)."""
-        if self.dry_depth or self.known is None or cond is None:
-            return None
-        found = self.char_read(cond)
-        if found is None:
-            return None
-        read, stop, k, acc = found
-        work: list[tuple] = [] if step is None else [(None, step)]  # (test, increment)
-        stack = [body]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, ast.Block):
-                stack.extend(reversed(x.body))
-            elif isinstance(x, ast.If) and x.orelse is None and isinstance(x.then, ast.ExprStmt):
-                work.append((x.cond, x.then.expr))
-            elif isinstance(x, ast.ExprStmt):
-                work.append((None, x.expr))
-            elif not isinstance(x, ast.Null):
-                return None
-        counted: list[tuple[str, ast.Expr | None]] = []  # (counter, the byte it counts, or None: every step)
-        seen: set[str] = set()
-        for test, inc in work:
-            if not (isinstance(inc, ast.Unary) and inc.op == "++" and isinstance(inc.operand, ast.Var)):
-                return None
-            name = inc.operand.name
-            if name in seen or not self.int_local(name):
-                return None
-            seen.add(name)
-            if test is None:
-                if name != k:
-                    counted.append((name, None))
-                continue
-            if name == k or not (isinstance(test, ast.BinOp) and test.op == "=="):
-                return None
-            same, value = (test.left, test.right) if isinstance(test.left, ast.Index) else (test.right, test.left)
-            if not (isinstance(same, ast.Index) and same.name == read.name and isinstance(same.index, ast.Var)
-                    and same.index.name == k):
-                return None
-            counted.append((name, value))
-        if k not in seen:
-            return None
-        if not all(self.byte_value(v, seen) for v in [stop] + [v for _, v in counted]):
-            return None
-        return {"k": k, "acc": acc, "stop": stop, "counted": counted}
 
     def byte_code(self, v, tests: list[str]) -> str | None:
         """Code for the byte (0..255) whose signed char value is ``v`` (None, the stop of ``while(s(k))``:
@@ -91,7 +45,7 @@ class WalkGen(RangeGen):
             tests.append(f"-128 <= {e.code} <= 127")
         return f"{e.code} & 255"
 
-    def scan_fast(self, plan: dict, ind: int, at: int) -> int | None:
+    def scan_fast(self, plan: ScanPlan, ind: int, at: int) -> int | None:
         """Emit ``if <the scan ends before its limit and no counter wraps>: <its result> else:`` and return
         the indentation of the original loop, which the ``else`` runs (None: nothing emitted).
 
@@ -101,11 +55,11 @@ class WalkGen(RangeGen):
         no counter passes the int range, every read of the original succeeds and the counters end where
         a bytes search puts them.  Anything else (a start outside, no stop byte before the limit, a counter
         that would wrap) runs the loop itself: the same error at the same cursor, the same values left."""
-        k, acc = plan["k"], plan["acc"]
+        k, acc = plan.k, plan.acc
         tests: list[str] = []
-        stop = self.byte_code(plan["stop"], tests)
-        counts = [(n, None if v is None else self.byte_code(v, tests)) for n, v in plan["counted"]]
-        if stop is None or any(v is not None and b is None for (_, v), (_, b) in zip(plan["counted"], counts)):
+        stop = self.byte_code(plan.stop, tests)
+        counts = [(n, None if v is None else self.byte_code(v, tests)) for n, v in plan.counted]
+        if stop is None or any(v is not None and b is None for (_, v), (_, b) in zip(plan.counted, counts)):
             return None
         base, a, j = self.search(k, acc, stop, tests)
         adds = []
@@ -147,78 +101,9 @@ class WalkGen(RangeGen):
             tests.append(f"{j} - {base} <= {self.imax}")  # k ends at j - base
         return base, a, j
 
-    def walk_plan(self, cond, body, step) -> dict | None:
-        """The parts of a walk loop, or None.  A walk is ``while(s(k)) BODY``, ``while(s(k)!=c) BODY`` or
-        ``for(..;s(k);++k) BODY`` (``s`` a char array: range checked with a view of its own, or unchecked
-        through a constant or local pointer the loop leaves alone; ``k`` an int local; ``c`` a constant or
-        a local the loop leaves alone) where BODY assigns ``k`` only by one ``++k``, its last top-level
-        statement (or the for's step), and cannot change memory: no element store or ++/--, no global
-        store, no call, no machine call but the pure ones, no string.  A loop with a walk nested in its
-        body is not one (the inner one is versioned instead)."""
-        if self.dry_depth or self.known is None or cond is None or self.walking is not None:
-            return None
-        plan = self.walk_shape(cond, body, step)
-        if plan is None:
-            return None
-        for n in walk(body):
-            if isinstance(n, (ast.While, ast.For)):
-                nstep = n.step if isinstance(n, ast.For) else None
-                if self.walk_shape(n.cond, n.body, nstep) and not self.scan_plan(n.cond, n.body, nstep):
-                    return None
-        return plan
-
-    def char_read(self, cond):
-        """``(read, stop, k, access)`` when ``cond`` is ``s(k)`` or ``s(k)!=c`` (either side) for a char
-        array ``s`` (range checked with a view of its own, or unchecked) and an int local ``k``; else None."""
-        read, stop = cond, None
-        if isinstance(cond, ast.BinOp) and cond.op == "!=":
-            read, stop = (cond.left, cond.right) if isinstance(cond.left, ast.Index) else (cond.right, cond.left)
-        if not (isinstance(read, ast.Index) and isinstance(read.index, ast.Var)):
-            return None
-        k = read.index.name
-        acc = self.array(read, plain=True)
-        if not self.int_local(k) or acc is None or acc.type != "char" or (acc.checked and acc.view is None):
-            return None
-        return read, stop, k, acc
-
-    def walk_shape(self, cond, body, step) -> dict | None:
-        """``walk_plan`` for one loop, its nested loops left aside."""
-        found = self.char_read(cond)
-        if found is None:
-            return None
-        read, stop, k, acc = found
-        base = acc.start
-        if not (acc.checked or base.isdigit() or base == f"p_{read.name}"):
-            return None  # a global pointer that may move: its address is read at every access
-        if step is None:
-            rest = list(body.body) if isinstance(body, ast.Block) else [body]
-            while rest and isinstance(rest[-1], ast.Null):
-                rest.pop()
-            last = rest.pop() if rest else None
-            inc = last.expr if isinstance(last, ast.ExprStmt) else None
-        else:
-            inc, rest = step, [body]
-        if not (isinstance(inc, ast.Unary) and inc.op == "++" and isinstance(inc.operand, ast.Var)
-                and inc.operand.name == k):
-            return None
-        changed = assigned_names([cond, rest])
-        if changed & {k, read.name} or not self.byte_value(stop, changed | {k}):
-            return None
-        for n in walk([cond, rest]):
-            if isinstance(n, (ast.Call, ast.String)) or isinstance(n, ast.MachineCall) and not self.direct(n):
-                return None
-            target = n.target if isinstance(n, ast.Assign) else (
-                n.operand if isinstance(n, ast.Unary) and n.op in ("++", "--") else None)
-            if target is not None and not (isinstance(target, ast.Var) and target.name in self.an.locals):
-                return None
-            if isinstance(n, ast.Var) and n.name not in self.an.locals and self.has_effect(n):
-                return None
-        early = any(isinstance(n, (ast.Break, ast.Return, ast.ErrorStmt)) for n in walk(rest))
-        return {"name": read.name, "k": k, "acc": acc, "stop": stop, "inc": id(inc), "early": early}
-
     WALK_CAP = 1024  # bytes searched at most for a walk that may leave early (break, return)
 
-    def walk_loop(self, plan: dict, s, cond, body, step, ind: int) -> bool:
+    def walk_loop(self, plan: WalkPlan, s, cond, body, step, ind: int) -> bool:
         """Emit ``if <the walk reaches its stop byte before its limit>: <the loop, its reads of s(k) unchecked
         and ++k without a wrap test> else: <the loop as it is>``; False when nothing was emitted.
 
@@ -227,22 +112,23 @@ class WalkGen(RangeGen):
         search finds the stop byte at ``j`` (before the limit: see ``scan_fast``), ``k`` stays between its
         start and ``j - base``, which fits the int range, every read of ``s(k)`` reads a byte below the
         limit, as the checked read would, and ``++k`` cannot wrap.  Anything else runs the loop itself."""
-        k, acc = plan["k"], plan["acc"]
+        k, acc = plan.k, plan.acc
         tests: list[str] = []
-        stop = self.byte_code(plan["stop"], tests)
+        stop = self.byte_code(plan.stop, tests)
         lo, hi = self.var_bounds(k)
-        kmax = min(acc.length - 1, self.imax) if acc.checked else self.imax
+        size = acc.size if acc.checked else None  # (a checked walk's array has a view: a constant length)
+        kmax = min(size - 1, self.imax) if size is not None else self.imax
         klo = max(lo, 0) if acc.checked else lo
         if stop is None or klo > min(hi, kmax):
             return False
-        short = acc.checked and acc.length <= self.WALK_CAP  # its end is near: no cap needed
-        base, _, _ = self.search(k, acc, stop, tests, self.WALK_CAP if plan["early"] and not short else 0)
+        short = size is not None and size <= self.WALK_CAP  # its end is near: no cap needed
+        base, _, _ = self.search(k, acc, stop, tests, self.WALK_CAP if plan.early and not short else 0)
         read = f"{acc.view}[v_{k}]" if acc.checked else f"_B[v_{k} + {base}]"
         self.emit(ind, "# a walk: its reads of the array unchecked when its stop byte lies before its limit")
         self.emit(ind, f"if {' and '.join(tests)}:", s.pos)
         entry = self.known
         self.set_bounds(k, klo, min(hi, kmax))
-        self.walking = dict(plan, read=read, klo=klo, kmax=kmax)
+        self.walking = Walking(plan.name, k, plan.inc, read, klo, kmax)
         try:
             self.loop_code(s, cond, body, step, ind + 1)
         finally:

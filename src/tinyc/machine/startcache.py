@@ -31,7 +31,8 @@ STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "syntax/
 # what generated code depends on (kind "code", :func:`code`): the AST and the fast engine's generator
 ENGINE = ("ast.py", "engines/analysis.py", "engines/arith.py", "engines/bounds.py", "engines/cells.py",
           "engines/codegen.py", "engines/compiler.py", "engines/constglobals.py", "engines/expressions.py",
-          "engines/fastrt.py", "engines/frames.py", "engines/genbase.py", "engines/loopopt.py", "engines/options.py",
+          "engines/fastrt.py", "engines/frames.py", "engines/genbase.py", "engines/loopopt.py", "engines/loopplans.py",
+          "engines/options.py",
           "engines/ranges.py", "engines/scope.py", "engines/shapes.py", "engines/walks.py",
           "engines/recursion.py", "engines/statements.py")
 KEEP = {"code": 1000}  # entries of a kind (200 if not listed); more are pruned, oldest first

@@ -30,7 +30,7 @@ except ImportError:  # the bench extra is not installed: say so, not a traceback
              "(see benchmarks/README.md)")
 
 from tinyc.cli.options import common_options  # noqa: E402
-from tinyc.machine.session import boot  # noqa: E402
+from tinyc.driver.session import boot  # noqa: E402
 from tinyc.machine.console import Console  # noqa: E402
 from tinyc.shell.shell import Shell  # noqa: E402
 
@@ -72,7 +72,7 @@ def big_buffer(links: bool) -> bytes:
 def statements_time(loops: int, links: bool) -> float:
     """Seconds for ``loops`` sessions of 20 statements each against :func:`big_buffer` (no disk cache, the
     in-process one cleared before each session; the boot and the loading of the buffer not timed)."""
-    from tinyc.machine import interpreter
+    from tinyc.driver import interpreter
     os.environ["TINYC_NO_CACHE"] = "1"
     args = common_options().parse_args(["--engine", "reference"])
     total = 0.0

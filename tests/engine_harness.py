@@ -6,8 +6,7 @@ import io
 
 from tinyc.machine.console import Console
 from tinyc.errors import ExitProgram
-from tinyc.machine.interpreter import Machine
-from tinyc.machine.workspace import Workspace
+from tinyc import Session
 
 
 def run_program(source: bytes | str, engine: str, entry: str = "main", stdin: bytes = b"",
@@ -18,11 +17,9 @@ def run_program(source: bytes | str, engine: str, entry: str = "main", stdin: by
     if isinstance(source, str):
         source = source.encode("latin-1")
     out = io.BytesIO()
-    m = Machine(memory, int_bits, Console(io.BytesIO(stdin), out), engine, max_depth)
-    if options is not None:
-        m.engine.options = options
-    m.boot_library()
-    ws = Workspace(m)
+    session = Session(engine=engine, memory=memory, int_bits=int_bits, max_depth=max_depth,
+                      console=Console(io.BytesIO(stdin), out), optimisations=options)
+    m, ws = session.boot()
     assert ws.append(source.replace(b"\r", b""))
     try:
         err, cursor = ws.run(entry.encode("latin-1"))

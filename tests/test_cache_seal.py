@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from tinyc import dirs
-from tinyc.machine import startcache
-from tinyc.machine.interpreter import _parse
+from tinyc.driver import startcache
+from tinyc.driver.interpreter import _parse
 
 HELLO = 'main [ pl "hello" ]\n'
 

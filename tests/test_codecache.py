@@ -1,4 +1,4 @@
-"""The disk cache of the fast engine's generated code (tinyc.machine.startcache.code): a function whose
+"""The disk cache of the fast engine's generated code (tinyc.driver.startcache.code): a function whose
 AST, settings and free names' shapes are unchanged is not generated again in a new process, and
 anything the code depends on that changes gives a new entry."""
 
@@ -6,7 +6,7 @@ import pytest
 
 from engine_harness import run_program
 from tinyc.engines import compiler
-from tinyc.machine import startcache
+from tinyc.driver import startcache
 
 
 @pytest.fixture
@@ -96,7 +96,7 @@ def test_every_generator_source_is_part_of_the_key():
     here = Path(startcache.__file__).resolve().parent.parent
     generator = {f"engines/{p.name}" for p in (here / "engines").glob("*.py")
                  if p.name not in ("__init__.py", "evaluator.py") and "gibson" not in p.name}
-    assert generator | {"ast.py"} <= set(startcache.ENGINE)
+    assert generator | {"ast.py"} <= set(startcache.engine_sources())
 
 
 def test_without_the_cache_nothing_is_written(cache, monkeypatch):

@@ -10,7 +10,7 @@ import pytest
 
 from tinyc.cli.options import machine_options
 from tinyc.machine.console import Console
-from tinyc.machine.session import boot
+from tinyc.driver.session import boot
 from tinyc.shell.shell import Shell, banner
 from tinyc.views.debug_runs import shell_debugger
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tinyc.machine.drawing import DrawError, gibson_viewer_command, render
+from tinyc.dialects.gibson.drawing import DrawError, gibson_viewer_command, render
 
 HERE = Path(__file__).resolve().parent
 DRAW = HERE / "draw"

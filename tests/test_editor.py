@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tinyc.cli.options import machine_options
-from tinyc.machine.session import boot
+from tinyc.driver.session import boot
 from tinyc.machine.console import Console
 from tinyc.shell.editor import LineBuffer
 from tinyc.shell.shell import Shell, banner
-from tinyc.machine.workspace import Workspace
+from tinyc.driver.workspace import Workspace
 
 _MACHINE = None
 ROOT = Path(__file__).resolve().parent.parent

@@ -51,7 +51,7 @@ def test_the_status_is_mains(tmp_path, args, status):
 
 # ---- issue 24: output is flushed on every way out; a closed pipe stops the program
 
-PLANTED = ("import sys, tinyc.machine.console as c, tinyc.machine.gibson_calls as g\n"
+PLANTED = ("import sys, tinyc.machine.console as c, tinyc.dialects.gibson.calls as g\n"
            "def planted(*a):\n    raise RuntimeError('a planted bug')\n"
            "c.Console.key_ready = planted; g.ROUTINES[12] = planted\n"
            "from tinyc.cli.main import entry\nentry()\n")

@@ -1,7 +1,7 @@
 """Differential test of the Gibson dialect: random programs give the same bytes on both engines.
 
 The programs are built to exercise what makes the fast engine fall back to the reference evaluator
-(src/tinyc/engines/gibson_compiler.py): functions that return a bare local or parameter (late reads, section 3.9 of
+(src/tinyc/dialects/gibson/compiler.py): functions that return a bare local or parameter (late reads, section 3.9 of
 gibson-dialect.md), a function that changes a global the caller reads in the same expression, char and
 int assignments in both directions, two calls in one expression, printf of calls, array parameters,
 division by zero and subscripts out of range (their reports).  Each program runs in-process on the
@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from fuzz import gen_gibson
 from fuzz.runner import gibson_differential
-from tinyc.machine import gibson
+from tinyc import Session
 from tinyc.machine.console import Console
 
 GLOBALS = ["g", "h"]
@@ -105,7 +105,7 @@ def run(src: str, engine: str, tmp) -> bytes:
     saved = sys.stderr
     sys.stderr = io.StringIO()
     try:
-        gibson.run(str(path), quiet=True, engine=engine, console=console)
+        Session("gibson", engine, quiet=True, console=console).run_files([str(path)])
     finally:
         sys.stderr = saved
     return out.getvalue()

@@ -172,9 +172,8 @@ def test_the_switches_are_part_of_the_code_cache_key(tmp_path, monkeypatch):
     """The disk cache (a fresh one here) keeps one entry per set: -O0 after a normal run generates anew."""
     import io
     from tinyc.engines import compiler
+    from tinyc import Session
     from tinyc.machine.console import Console
-    from tinyc.machine.interpreter import Machine
-    from tinyc.machine.workspace import Workspace
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     keys = []
     real = compiler.FastEngine._from_disk
@@ -184,12 +183,9 @@ def test_the_switches_are_part_of_the_code_cache_key(tmp_path, monkeypatch):
         return real(self, tree, shapes, link, generate)
     monkeypatch.setattr(compiler.FastEngine, "_from_disk", spy)
     for options in (ALL, NONE):
-        m = Machine(1 << 20, 32, Console(io.BytesIO(), io.BytesIO()), "fast", 200)
-        m.engine.options = options
-        m.boot_library()
-        ws = Workspace(m)
-        ws.append(PROGRAMS["counted-loops"].encode())
-        ws.run(b"main")
+        session = Session(engine="fast", console=Console(io.BytesIO(), io.BytesIO()), optimisations=options)
+        session.load_text(PROGRAMS["counted-loops"].encode())
+        session.run("main")
     assert any("all" in k for k in keys) and any("no-" + ",".join(NAMES) in k for k in keys)
 
 

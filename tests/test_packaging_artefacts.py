@@ -82,7 +82,7 @@ def test_every_package_file_is_in_the_wheel(artefacts):
     expected = {installed_name(rel) for rel in source_files()} - {None}
     missing = sorted(n for n in expected if n not in wheel)
     assert missing == [], f"not shipped in the wheel: {missing}"
-    for data in ("tinyc/lib/system.ipl", "tinyc/lib/gibson/library.tc", "tinyc/syntax/grammar_gibson.lark",
+    for data in ("tinyc/lib/system.ipl", "tinyc/dialects/gibson/lib/library.tc", "tinyc/dialects/gibson/grammar.lark",
                  "tinyc/examples/gibson/hello.tc", "tinyc/programs/bc.tc", "tinyc/solver/trees/mastermind-optimal.json.gz"):
         assert data in wheel
 
@@ -98,7 +98,7 @@ def test_a_missing_data_file_says_the_installation_is_incomplete(tmp_path):
     import tinyc
     copy = tmp_path / "site" / "tinyc"
     shutil.copytree(Path(tinyc.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "lib" / "gibson" / "library.tc").unlink()
+    (copy / "dialects" / "gibson" / "lib" / "library.tc").unlink()
     program = tmp_path / "hello.tc"
     program.write_text('main [ ps "hi" ]\n')  # no #include: the dialect's library.tc
     done = subprocess.run([sys.executable, "-m", "tinyc", "run", "--dialect", "gibson", str(program)],

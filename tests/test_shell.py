@@ -10,10 +10,10 @@ import pytest
 
 from tinyc import __version__
 from tinyc.cli.options import machine_options
-from tinyc.machine.session import boot
+from tinyc.driver.session import boot
 from tinyc.machine.console import Console
 from tinyc.shell.shell import Shell, banner
-from tinyc.machine.workspace import Workspace
+from tinyc.driver.workspace import Workspace
 
 HELLO = b'/*\nhello [\n ps "Hello world"\n]\n'
 LOOP = b"loop [\n  int n\n  while(1) ++n\n]\n"

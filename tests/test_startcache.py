@@ -1,7 +1,7 @@
-"""The disk cache of parsed system files (tinyc.machine.startcache): hits give the parsed AST, misses parse."""
+"""The disk cache of parsed system files (tinyc.driver.startcache): hits give the parsed AST, misses parse."""
 
-from tinyc.machine import startcache
-from tinyc.machine.interpreter import _parse, system_file
+from tinyc.driver import startcache
+from tinyc.driver.interpreter import _parse, system_file
 
 
 def test_second_start_loads_the_ast_without_parsing(tmp_path, monkeypatch):
@@ -62,7 +62,7 @@ def test_every_source_of_the_cached_parse_is_part_of_the_key():
     syntax = {f"syntax/{p.name}" for p in (here / "syntax").iterdir()
               if p.suffix in (".py", ".lark") and p.name not in ("__init__.py", "dialect.py")
               and "gibson" not in p.name}  # the Gibson front end does not use the cache
-    assert syntax | {"ast.py", "machine/interpreter.py"} <= set(startcache.STAGES)
+    assert syntax | {"ast.py", "driver/interpreter.py"} <= set(startcache.STAGES)
 
 
 def test_pruning_counts_each_kind_apart_and_keeps_the_newest(tmp_path, monkeypatch):

@@ -46,7 +46,7 @@ NOT_ON_THE_RUN_PATH = [
     "contextlib",            # the few context managers of a run are classes
     "signal",                # _signal: the signal module makes enums of its constants
     "tinyc.engines.evaluator",  # the fast engine makes its reference evaluator when it first needs it
-    "tinyc.syntax.dialect",  # a file that does not start with # announces no dialect
+    "tinyc.dialects.gibson.machine",  # a PC file loads only the Gibson package's Dialect record (to ask it)
 ]
 
 SCRIPT = """
@@ -125,7 +125,7 @@ def test_every_node_pickles_as_a_call_of_its_class_with_its_fields():
     import pickle
 
     from tinyc import ast
-    from tinyc.machine.interpreter import _parse, system_file
+    from tinyc.driver.interpreter import _parse, system_file
     classes = [c for c in vars(ast).values() if isinstance(c, type) and issubclass(c, ast.Node)]
     for cls in classes:  # what Node.__reduce__ relies on
         assert tuple(inspect.signature(cls.__init__).parameters)[1:] == cls._fields, cls.__name__

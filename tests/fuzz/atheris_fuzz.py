@@ -65,10 +65,10 @@ def main() -> None:
         import tinyc.engines.codegen  # noqa: F401
         import tinyc.engines.compiler  # noqa: F401
         import tinyc.engines.evaluator  # noqa: F401
-        import tinyc.engines.gibson_compiler  # noqa: F401
-        import tinyc.engines.gibson_evaluator  # noqa: F401
-        import tinyc.machine.gibson  # noqa: F401
-        import tinyc.syntax.gibson  # noqa: F401
+        import tinyc.dialects.gibson.compiler  # noqa: F401
+        import tinyc.dialects.gibson.evaluator  # noqa: F401
+        import tinyc.dialects.gibson.machine  # noqa: F401
+        import tinyc.dialects.gibson.syntax  # noqa: F401
         import tinyc.syntax.lexer  # noqa: F401
         import tinyc.syntax.parser  # noqa: F401
     atheris.Setup(sys.argv, test_one_input)

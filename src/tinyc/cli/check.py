@@ -13,7 +13,7 @@ import re
 import sys
 
 from ..errors import ErrorCode, TinyCError
-from ..machine.session import boot_with_files
+from ..driver.session import boot_with_files
 from ..views.check import duplicates, problems
 
 

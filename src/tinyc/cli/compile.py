@@ -9,9 +9,9 @@ import sys
 
 from .. import ast
 from ..errors import TinyCError
-from ..machine.session import boot_with_files
+from ..driver.session import boot_with_files
 from ..views.compile import generated_python
-from .options import optimisation_options, use_optimisations
+from .options import optimisation_options
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -41,9 +41,7 @@ def _missing_entry(entry: str, program, linked, m) -> str:
 
 def command(args: argparse.Namespace) -> int:
     """Print the Python the fast engine generates for each function of the program (``tinyc compile``)."""
-    args.engine = "fast"
-    m, ws = boot_with_files(args)
-    use_optimisations(m, args)
+    m, ws = boot_with_files(argparse.Namespace(**{**vars(args), "engine": "fast"}))  # the fast engine's code
     try:
         ws.type_statement(os.fsencode(args.entry))
         program, linked = m.link_application(ws.pr + ws.pe, ws.pr)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import sys
 
 from ..machine.shipped import ProgramFileError
-from ..machine.session import DEFAULT_MEMORY, MEMORY_16, MIN_MEMORY, MIN_MEMORY_16
+from ..machine.memory import DEFAULT_MEMORY, MEMORY_16
+from ..driver.session import MIN_MEMORY, MIN_MEMORY_16
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     from collections.abc import Set as AbstractSet
@@ -19,7 +20,7 @@ MAX_DEPTH = 100_000        # active calls; each costs Python stack, so the limit
 
 
 # The machine options' values when not given: argparse's defaults and cli.main.quick_args's namespace
-# (memory None: not given; tinyc.machine.session.settle_memory gives it its size, which depends on --int-bits)
+# (memory None: not given; tinyc.driver.session.settle_memory gives it its size, which depends on --int-bits)
 MACHINE_DEFAULTS: dict[str, object] = {
     "int_bits": 32, "memory": None, "strip_cr": False, "echo": False, "engine": "fast",
     "random_divisor": 8, "max_depth": 1000, "allow_files": [], "allow_files_anywhere": False}
@@ -142,27 +143,10 @@ def optimisation_options(p: argparse.ArgumentParser) -> None:
                        default=RUN_DEFAULTS["opt_only"], help=argparse.SUPPRESS)
 
 
-def chosen_optimisations(args):
-    """The :class:`~tinyc.engines.options.Optimisations` that ``-O``, ``--no-NAME`` and ``--only-NAME``
-    in ``args`` choose, or None when none of them was given (the engine's own: all)."""
-    level, off, on = (getattr(args, k, None) for k in ("opt_level", "opt_off", "opt_only"))
-    if level is None and not off and not on:
-        return None
-    from ..engines.options import from_switches
-    return from_switches(level, off or (), on or ())
-
-
-def use_optimisations(m, args) -> None:
-    """Give machine ``m``'s fast engine the optimisations ``args`` chooses (nothing for the reference
-    engine, or when no switch was given), before the program runs."""
-    opts = chosen_optimisations(args)
-    if opts is not None and hasattr(m.engine, "options"):
-        m.engine.options = opts
-
-
 def dialect_options(p: argparse.ArgumentParser) -> None:
     """The options of the Gibson dialect (issue 15, docs/dialects.md)."""
-    p.add_argument("--dialect", choices=("pc", "gibson"), default=RUN_DEFAULTS["dialect"],
+    from ..driver.dialect import names
+    p.add_argument("--dialect", choices=names(), default=RUN_DEFAULTS["dialect"],
                    help="the language: pc (tiny-c/PC, the default) or gibson (Tom Gibson's tiny-C; "
                         "chosen by itself for a file that starts with #include)")
     p.add_argument("-q", "--quiet", action="store_true", default=RUN_DEFAULTS["quiet"], help="gibson: no banner, no done at the end")
@@ -180,27 +164,36 @@ class UsageError(ProgramFileError):
     """Bad command-line use: the message is printed after ``tinyc: `` and the exit status is 2."""
 
 
+def announced_dialect(path: str | Path, head: bytes | None = None) -> str | None:
+    """The name of the dialect the file ``path`` announces by its first bytes ``head`` (read when None;
+    Gibson's: a ``#include``/``#loadMC`` header line, :func:`tinyc.driver.dialect.detect`), or None (none, or
+    it cannot be read)."""
+    if head is None:
+        try:
+            with open(path, "rb") as f:
+                head = f.read(16)
+        except (OSError, ValueError):
+            return None
+    from ..driver.dialect import detect
+    found = detect(head[:16])
+    return found.name if found is not None else None
+
+
 def has_header_line(path: str | Path) -> bool:
-    """Whether the file ``path`` starts with a ``#include``/``#loadMC`` header line (a Gibson-dialect
-    program); False when it cannot be read."""
-    try:
-        with open(path, "rb") as f:
-            start = f.read(16)
-    except (OSError, ValueError):
-        return False
-    if not start.startswith(b"#"):  # no header line: no need to import the dialects (a start's 1 ms)
-        return False
-    from ..syntax.dialect import detect
-    return detect(start) is not None
+    """Whether the file ``path`` announces a dialect other than the default (a Gibson-dialect program);
+    False when it cannot be read."""
+    return announced_dialect(path) is not None
 
 
-def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "running it") -> str:
-    """The dialect to run ``path`` in: --dialect, else gibson for a file starting with #include
-    (with a note on stderr), else pc."""
+def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "running it",
+                   head: bytes | None = None) -> str:
+    """The dialect to run ``path`` in: --dialect, else the one the file announces by its first bytes ``head``
+    (read when None), with a note on stderr, else pc."""
     if getattr(args, "dialect", None):
         return args.dialect
-    if has_header_line(path):
+    found = announced_dialect(path, head)
+    if found is not None:
         print(f"tinyc: {path} starts with a #include/#loadMC header line: {doing} in the Gibson dialect "
-              "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
-        return "gibson"
+              f"(--dialect {found}; --dialect pc to override)", file=sys.stderr)
+        return found
     return "pc"

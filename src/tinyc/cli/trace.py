@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..machine.session import file_sandbox, memory_ok
-from ..machine.workspace import LINE
+from ..driver.session import file_sandbox, memory_ok
+from ..driver.workspace import LINE
 from ..views.tracer import DEFAULT_LIMIT, report, run_traced, same_destination
 from .options import machine_options
 from .stage_views import read_program

@@ -1,7 +1,7 @@
 """Code generator of the fast engine: one tiny-c function (or top-level statement list) to Python source.
 
 The generated source is a factory ``def _make(_N): def f_NAME(params..., _t, _d): ...; return f_NAME``
-executed with a per-link globals dict (see :mod:`tinyc.fastrt`).  Conventions in the generated code:
+executed with a per-link globals dict (see :mod:`tinyc.engines.fastrt`).  Conventions in the generated code:
 
 * a scalar local or parameter ``x`` is the Python local ``v_x``; a local array ``a`` is its pointer
   ``p_a`` (plus ``e_a``, a view of exactly its elements when it is range checked and never reassigned,

@@ -1,9 +1,9 @@
 """The fast engine: tiny-c functions compiled to Python functions, and ``tinyc compile FILE``.
 
-Each tiny-c function is translated by :mod:`tinyc.codegen` to Python source, compiled once, and cached
+Each tiny-c function is translated by :mod:`tinyc.engines.codegen` to Python source, compiled once, and cached
 by its AST node (the same program text at the same address parses to the same cached nodes) and the
 shape of the global names it uses.  :class:`FastEngine` has the engine interface of the reference
-:class:`~tinyc.evaluator.Evaluator` and gives the same output, error numbers and error addresses.
+:class:`~tinyc.engines.evaluator.Evaluator` and gives the same output, error numbers and error addresses.
 Functions the generator cannot compile statically run on the reference evaluator.
 """
 
@@ -74,10 +74,15 @@ class FastEngine:
         self.options = options
         self._ref: Evaluator | None = None  # made when first needed (see ``ref``)
         # ``disk_cache(key, make)``: marshalled code for ``key`` kept across runs (the machine's start
-        # cache, :func:`tinyc.machine.startcache.code`); None generates every function in every process
+        # cache, :func:`tinyc.driver.startcache.code`); None generates every function in every process
         self.disk_cache = disk_cache
         self.depth = 0
         self._runtime: dict | None = None
+
+    def global_constants(self, link: Linkage, effects) -> dict[str, tuple[int, int]]:
+        """The bounds of the globals of ``link`` that only ever hold constants (:mod:`.constglobals`)."""
+        from .constglobals import constant_globals
+        return constant_globals(link, effects)
 
     @property
     def ref(self) -> Evaluator:

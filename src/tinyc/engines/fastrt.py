@@ -14,14 +14,36 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of 
 
 from .. import ast
 from .analysis import Analysis, Unsupported, direct, scan
-from .constglobals import constant_globals
 from .shapes import FuncShape, Place, VarShape, func_shape, var_shape
+from .cdiv import c_div, c_mod
 from ..errors import ErrorCode, TinyCError, MemoryFault
 
 if TYPE_CHECKING:
     from collections.abc import Set as AbstractSet
+    from typing import Any, Callable, Protocol
 
-    from .compiler import FastEngine
+    from ..machine.port import MachinePort
+    from .options import Optimisations
+
+    class FastEngine(Protocol):
+        """What the run-time helpers and a :class:`Linkage` use of the fast engine
+        (:class:`tinyc.engines.compiler.FastEngine`, which imports this module)."""
+
+        m: MachinePort
+        depth: int             # active tiny-c calls
+        frames_known: bool     # a function's frame is its static locals (Linkage.room)
+        options: Optimisations  # the optimisations applied (options.py)
+
+        @property
+        def runtime(self) -> dict: ...
+
+        def assigned(self, fn: ast.Function) -> set[str]: ...
+
+        def function(self, sym: Any, link: Linkage) -> Callable: ...
+
+        def _fallback(self, sym: Any) -> Callable: ...
+
+        def global_constants(self, link: Linkage, effects: Callable) -> dict[str, tuple[int, int]]: ...
 
 
 def runtime_globals(engine: FastEngine) -> dict:
@@ -50,18 +72,10 @@ def runtime_globals(engine: FastEngine) -> dict:
         raise AssertionError("no allocation failed")
 
     def _div(a, b, at):
-        if b == 0:
-            raise TinyCError(ErrorCode.DIVERR, at)
-        q = abs(a) // abs(b)
-        return wrap(-q if (a < 0) != (b < 0) else q)
+        return wrap(c_div(a, b, at))
 
     def _mod(a, b, at):
-        if b == 0:
-            raise TinyCError(ErrorCode.DIVERR, at)
-        q = abs(a) // abs(b)
-        if (a < 0) != (b < 0):
-            q = -q
-        return wrap(a - q * b)
+        return wrap(c_mod(a, b, at))
 
     def _cdiv(y, d, n, at):  # a subscript y/d (d > 0) outside the fast case: C division, range test
         q = -(-y // d) if y < 0 else y // d
@@ -223,7 +237,7 @@ class Linkage:
         if shape is not None and shape.kind == "var" and not shape.array:
             if self._consts is None:
                 self._consts = {}  # while they are computed (the effects analysis resolves names)
-                self._consts = constant_globals(self, own_effects)
+                self._consts = self.engine.global_constants(self, own_effects)
             b = self._consts.get(name)
             if b is not None:
                 shape = shape._replace(place=shape.place._replace(bounds=b))
@@ -353,15 +367,15 @@ def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[
     static locals, an array parameter passed 0 included).  A function the generator cannot analyse
     counts as reading and writing, with an unknown frame (None).
 
-    The same answer as the generator's own tests (``CellsGen.direct`` and ``CellsGen.unsafe`` on a
-    ``Codegen`` of ``fn`` resolving names with ``link.resolve_var``), from the function's :class:`Scan`
-    (kept for later if ``keep``) and its static locals, without building a generator; the global names
+    The same answer as the generator's own tests (``ScopeGen.direct`` and ``ScopeGen.unsafe`` on a
+    ``Codegen`` of ``fn`` resolving names with ``link.resolve_var``), from the function's
+    :class:`~tinyc.engines.analysis.Scan` (kept for later if ``keep``) and its static locals, without building a generator; the global names
     it subscripts are resolved in the same order."""
     body = fn.body.body
     sc = scan(body, keep)
     lookup = link.lookup
     callees = sorted(c for c in sc.refs if (s := lookup(c)) is not None and s.kind == "func")
-    params = [(decl.type, d) for decl in fn.params for d in decl.names]
+    params = fn.parameters()
     try:
         an = Analysis(params, body, link.engine.m.memory.int_bits)
     except Unsupported:

@@ -8,9 +8,7 @@ far, the bounds known here); the generator's other parts are classes built on it
 from __future__ import annotations
 
 from .analysis import Analysis
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
-if TYPE_CHECKING:
-    from .loopplans import Walking
+from .shapes import Walking
 from .options import ALL, Optimisations
 
 

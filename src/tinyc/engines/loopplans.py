@@ -9,7 +9,7 @@ code; the emitter (:mod:`.ranges`, :mod:`.walks`, :mod:`.statements`) reads the 
 * :func:`walk_plan` -> :class:`WalkPlan`: a loop versioned on one bytes search (:mod:`.walks`);
 * :func:`value_version` -> :class:`ValueVersion`: an ``if`` versioned on a local's range (:mod:`.statements`).
 
-The records are named tuples: made with :func:`collections.namedtuple` (the typing module would cost the
+The records are named tuples: made with the collections module's ``namedtuple`` (the typing module would cost the
 generator's first use milliseconds), typed for the checker by the ``NamedTuple`` classes.
 """
 
@@ -68,16 +68,6 @@ if TYPE_CHECKING:
         inc: int
         early: bool
 
-    class Walking(NamedTuple):
-        """The walk whose fast version is being generated: its array ``name`` and index ``k``, the id of
-        its ``++k``, the code of its unchecked read of ``name(k)``, the bounds of ``k`` in the version."""
-        name: str
-        k: str
-        inc: int
-        read: str
-        klo: int
-        kmax: int
-
     class ValueVersion(NamedTuple):
         """An ``if`` to generate twice: under ``test`` (``y`` within ``lo..hi``) and as written."""
         y: str
@@ -91,7 +81,6 @@ else:
     CharRead = namedtuple("CharRead", "read stop k acc")
     ScanPlan = namedtuple("ScanPlan", "k acc stop counted")
     WalkPlan = namedtuple("WalkPlan", "name k acc stop inc early")
-    Walking = namedtuple("Walking", "name k inc read klo kmax")
     ValueVersion = namedtuple("ValueVersion", "y lo hi test")
 
 

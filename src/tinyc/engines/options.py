@@ -122,5 +122,15 @@ def from_switches(level: int | None = None, no: list[str] | tuple[str, ...] = ()
     return base.without(*no)
 
 
+def from_args(args) -> Optimisations | None:
+    """The set the switches in the command-line namespace ``args`` choose (``opt_level``: ``-O``,
+    ``opt_off``: the ``--no-NAME`` names, ``opt_only``: the ``--only-NAME`` names), or None when none of
+    them was given (the engine's default: all).  ValueError for an unknown name."""
+    level, off, on = (getattr(args, k, None) for k in ("opt_level", "opt_off", "opt_only"))
+    if level is None and not off and not on:
+        return None
+    return from_switches(level, off or (), on or ())
+
+
 ALL = Optimisations()
 NONE = Optimisations(tuple(NAMES))

@@ -4,11 +4,11 @@ the way generated code reaches an array's elements.
 :class:`FuncShape`, :class:`VarShape` and :class:`Place` are what :meth:`~.fastrt.Linkage.resolve` gives
 for a global name (None: no level defines it).  They are tuples (named ones): equal shapes are equal
 keys of the code caches, and they pickle into the disk cache's key.  On the way of every ``tinyc run``,
-so made with :func:`collections.namedtuple` (imported by then anyway), not the typing module (which
+so made with the collections module's ``namedtuple`` (imported by then anyway), not the typing module (which
 costs a start milliseconds); the type checker reads the same fields from the ``NamedTuple`` classes.
 
 :class:`Access` is the generator's record of how an array's elements are reached (see
-:meth:`~.expressions.ExpressionGen.array`).
+:meth:`~.scope.ScopeGen.array`); :class:`Walking` the state of a walk's fast version (:mod:`.walks`).
 """
 
 from __future__ import annotations
@@ -46,11 +46,22 @@ if TYPE_CHECKING:
         frozen: bool
         checked: bool
         place: Place | None
+    class Walking(NamedTuple):
+        """The walk whose fast version is being generated: its array ``name`` and index ``k``, the id of
+        its ``++k``, the code of its unchecked read of ``name(k)``, the bounds of ``k`` in the version."""
+        name: str
+        k: str
+        inc: int
+        read: str
+        klo: int
+        kmax: int
+
 else:
     from collections import namedtuple
     Place = namedtuple("Place", "align word length address bounds", defaults=(None,))
     FuncShape = namedtuple("FuncShape", "kind nparams reads writes")
     VarShape = namedtuple("VarShape", "kind type array frozen checked place")
+    Walking = namedtuple("Walking", "name k inc read klo kmax")
 
 
 def func_shape(nparams: int | None, reads: bool = True, writes: bool = True) -> FuncShape:

@@ -9,9 +9,9 @@ such loops are found by :mod:`.loopplans`.
 from __future__ import annotations
 
 from .bounds import join
-from .loopplans import ScanPlan, WalkPlan, Walking, scan_plan, walk_plan
+from .loopplans import ScanPlan, WalkPlan, scan_plan, walk_plan
 from .ranges import RangeGen
-from .shapes import Access
+from .shapes import Access, Walking
 
 
 class WalkGen(RangeGen):

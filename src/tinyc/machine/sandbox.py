@@ -74,6 +74,10 @@ class FileSandbox:
         self.allowed = [_real(p) for p in allowed]
         self.program_dirs = [_real(p) for p in program_dirs]
 
+    def add_readable(self, folder: str | Path) -> None:
+        """Let programs read the tree ``folder`` (a dialect's library folder: its includes come from there)."""
+        self.program_dirs.append(_real(folder))
+
     def add_program(self, path: str | Path) -> None:
         """Allow the directory of the program file ``path`` (its includes and data files live there)."""
         self.program_dirs.append(_real(os.path.dirname(os.path.abspath(os.fspath(path)))))

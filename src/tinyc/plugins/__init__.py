@@ -1,5 +1,5 @@
 """The plug-ins shipped with tinyc: ports, written for tinyc from what their C does, of the ``#loadMC``
-plug-ins of Tom Gibson's and Lee Bradley's programs (tinyc.machine.plugins describes the interface).
+plug-ins of Tom Gibson's and Lee Bradley's programs (tinyc.dialects.gibson.plugins describes the interface).
 
 Each module has a ``MACHINE_CALLS`` table from MC numbers (1001 up) to functions ``(machine, args) -> int``.
 Where the C works in ``double`` or ``float``, so do the ports (float via :func:`f32`), so that the numbers

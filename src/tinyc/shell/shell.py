@@ -6,8 +6,8 @@ appear as ``text`` CR LF and numbers as `` N``.  Lines of the program are printe
 buffer (MC 13), each ending in its LF.  Where the reference leaves a detail open, the choice made here is
 documented in docs/shell.md.
 
-Commands and program input come from the same :class:`~tinyc.console.Console`, in order (section 14
-item 10).  On a terminal, :mod:`tinyc.terminal` gives the console a prompt_toolkit input instead.
+Commands and program input come from the same :class:`~tinyc.machine.console.Console`, in order (section 14
+item 10).  On a terminal, :mod:`tinyc.shell.terminal` gives the console a prompt_toolkit input instead.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from ..machine.console import align_report
 from . import extras
 from .editor import LineBuffer
 from ..errors import ExitProgram
-from ..machine.interpreter import Machine
-from ..machine.workspace import Workspace
+from ..driver.interpreter import Machine
+from ..driver.workspace import Workspace
 
 CRLF = b"\r\n"
 
@@ -103,7 +103,7 @@ class Shell:
         self.newline_after_interrupt = True  # a terminal's line editor already ends the line itself
         self.pattern: bytes | None = None
         self.change: tuple[bytes, bytes] | None = None
-        # terminal-only behaviour (tinyc.terminal.attach turns it on; a pipe keeps the original's bytes)
+        # terminal-only behaviour (tinyc.shell.terminal.attach turns it on; a pipe keeps the original's bytes)
         self.interactive = False       # .h, .e, unsaved-edits warning
         self.explain: Callable[[int], None] | None = None  # one line on the meaning of an error number
         self.edit_buffer: Callable[[], None] | None = None  # .e

@@ -314,7 +314,7 @@ def edit_in_editor(shell: Shell) -> None:
 def run_terminal(args: argparse.Namespace, debugger=None) -> int:
     """The shell on the user's terminal; ``debugger(shell)`` (from the command line, which may use the
     debugger's layer) gives the hook that runs ``.debug STATEMENT``."""
-    from ..machine.session import boot
+    from ..driver.session import boot
     console = TerminalConsole(strip_cr=args.strip_cr)
     try:
         machine, workspace = boot(args, console)

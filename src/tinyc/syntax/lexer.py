@@ -152,6 +152,7 @@ class Level:
         return f"Level({self.names!r})"
 
     def add(self, name: str, is_function: bool) -> None:
+        """Declare ``name`` (canonicalised) at this level as a function or a variable; the first wins."""
         self.names.setdefault(canonical(name), is_function)
 
 
@@ -161,7 +162,7 @@ def scan_levels(tokens: list[Token], text: str = "") -> tuple[Level, Level | Non
     Returns ``(first, after)``: the symbols before ``endlibrary`` and, if the text holds an
     ``endlibrary``, the symbols after it (else None).  A top-level declaration declares variables;
     any other top-level word is a function; top-level ``[...]`` blocks are skipped
-    (:func:`tinyc.toplevel.scan`, which this follows item by item).
+    (:func:`tinyc.syntax.toplevel.scan`, which this follows item by item).
     """
     levels = [Level()]
     for item in scan(tokens, text, strict=False):

@@ -2,7 +2,7 @@
 
 Every node keeps the absolute addresses of its source (the text's base address plus the offset), and
 statements that did not parse arrive as ``ERRSTMT`` tokens (:mod:`tinyc.syntax.recovery`) and become
-:class:`ast.ErrorStmt` nodes.  The dialect's front end (:mod:`tinyc.syntax.gibson`) subclasses it.
+:class:`ast.ErrorStmt` nodes.  The dialect's front end (:mod:`tinyc.dialects.gibson.syntax`) subclasses it.
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ class _ToAST(Transformer):
 
     def _prefix(self, values: list) -> list:
         """What a failed statement had parsed, as the engines evaluate it before the error: complete
-        operands (expressions) and the names still waiting for their ``(`` (see tinyc.recovery)."""
+        operands (expressions) and the names still waiting for their ``(`` (see tinyc.syntax.recovery)."""
         out: list = []
         declaring = any(isinstance(v, Token) and v.type in ("INT", "CHAR") for v in values)
 

@@ -2,7 +2,7 @@
 
 The program is loaded and linked exactly as ``tinyc run`` links it (MC 11, reference section 8), so the
 addresses in the code are those of a real run; each function is shown as the code generator
-(:mod:`tinyc.codegen`) writes it, or with the reason it runs on the reference evaluator.
+(:mod:`tinyc.engines.codegen`) writes it, or with the reason it runs on the reference evaluator.
 """
 
 from __future__ import annotations

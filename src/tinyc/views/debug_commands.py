@@ -128,12 +128,7 @@ class Commands:
                 m.top = top
             levels = [Level({n: s.kind == "func" for n, s in table.symbols.items()})
                       for table in (m.program, m.library) if table is not None]
-            if self.d.gibson:
-                from ..syntax.gibson import parse_typed
-                stmts = parse_typed(text, base + 1, [Level({n: s.kind == "func" for n, s in local.items()})] + levels)
-            else:
-                from ..syntax.parser import reparse
-                stmts = reparse(text, levels, base + 1, set(local))
+            stmts = self.d.runner.parse_typed(text, base + 1, local, levels)  # the dialect's parser
             self._parsed[key] = stmts
         if len(stmts) != 1 or not isinstance(stmts[0], ast.ExprStmt):
             raise ValueError(f"{text!r} is not a tiny-c expression")

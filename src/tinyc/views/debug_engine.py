@@ -1,5 +1,6 @@
 """The debugger's engines: the reference evaluators of both dialects with a hook before each statement,
-at each call and return, and at each error (issue 27; :mod:`tinyc.views.debugger` drives them).
+at each call and return, and at each error (issue 27; :mod:`tinyc.views.debugger` drives them).  A dialect's
+evaluator gets the hooks the same way (:mod:`tinyc.dialects.gibson.debug`).
 
 Like :mod:`tinyc.views.tracer`, the hooks are added by subclassing the evaluator.  The hooks call the
 debugger ``session`` (an object with ``statement``, ``calling``, ``returned``, ``failed`` and ``popped``
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 from .. import ast
 from ..engines.evaluator import Evaluator
-from ..engines.gibson_evaluator import GibsonEvaluator
 from ..errors import TinyCError
 from ..link.symbols import Frame, Symbol
 
@@ -59,14 +59,14 @@ class DebugMixin:
                 self.session.failed(self, e)  # type: ignore[attr-defined]
             raise
 
-    def exec_block(self, node: ast.Block) -> None:
+    def visit_Block(self, node: ast.Block) -> None:
         top = self.frames[-1]
         if top.function is not None and node is top.function.body and not top.entered:
             top.entered = True  # a function's body is run without execute(): its [ is a statement too
             top.frame, top.pos = self.frame, node.pos  # type: ignore[attr-defined]
             if not self.quiet:
                 self.session.statement(self, node)  # type: ignore[attr-defined]
-        super().exec_block(node)  # type: ignore[misc]
+        super().visit_Block(node)  # type: ignore[misc]
 
     def call(self, sym: Symbol, args: list, node: ast.Node):
         if not self.quiet:
@@ -95,10 +95,3 @@ class DebugEvaluator(DebugMixin, Evaluator):
         Evaluator.__init__(self, machine)
         self.setup_debug(session)
 
-
-class GibsonDebugEvaluator(DebugMixin, GibsonEvaluator):
-    """The Gibson dialect's reference evaluator with the debugger's hooks."""
-
-    def __init__(self, machine, session):
-        GibsonEvaluator.__init__(self, machine)
-        self.setup_debug(session)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import ExitProgram, TinyCError
 from ..machine.console import Console
-from .debug_engine import DebugEvaluator, GibsonDebugEvaluator
+from .debug_engine import DebugEvaluator
 from .debugger import Debugger, Places, pc_reporter
 
 COMMENT = re.compile(r"/\*.*|//.*")
@@ -47,10 +47,21 @@ def _statements(lines: dict[int, str], gibson: bool) -> set[int]:
     return out
 
 
+def pc_runner(session, files: list[str], entry: str | None = None, code: str | None = None) -> PcRunner:
+    """The tiny-c/PC dialect's debugger hook: ``session`` booted with ``files`` in its program buffer, the
+    statement ``entry`` (default main) run by each ``r``.  Raises ProgramFileError for a file that cannot be
+    read or does not fit."""
+    for path in files:
+        session.load_file(path)
+    assert session.current is not None and session.workspace is not None
+    return PcRunner(session.current, session.workspace, entry or "main")
+
+
 class PcRunner:
     """The tiny-c/PC dialect: ``ws`` holds the program, ``entry`` is the statement a run types."""
 
     gibson = False
+    banner = b""
 
     def __init__(self, machine, workspace, entry: str = "main"):
         self.m, self.ws, self.entry = machine, workspace, entry
@@ -81,100 +92,30 @@ class PcRunner:
     def canonical(self, name: str) -> str:
         return name
 
+    def parse_typed(self, text: str, base: int, local: dict, levels: list) -> list:
+        """An expression typed at the debugger's prompt, parsed with the frame's ``local`` names first."""
+        from ..syntax.parser import reparse
+        return reparse(text, levels, base, set(local))
+
     def start(self, debugger: Debugger):
         m, ws = self.m, self.ws
         engine = DebugEvaluator(m, debugger)
-        m.engine = engine
         places = Places(m.memory.data, ws.pr + 1, ws.pr + ws.pe + 1, ws.pr, False, pc_reporter(ws), (ws.ln, ws.pr))
 
         def go() -> TinyCError | None:
-            try:
-                err, cu = ws.run(self.entry.encode("latin-1"))
-            except ExitProgram:
-                return None
+            with m.using(lambda _: engine):  # the shell's machine runs on the debugger's engine, then its own
+                try:
+                    err, cu = ws.run(self.entry.encode("latin-1"))
+                except ExitProgram:
+                    return None
             return TinyCError(err, ws.pr + cu) if err else None
-        return engine, places, go
-
-
-class GibsonRunner:
-    """The Gibson dialect: the application ``path`` (``code`` instead of main() with ``-r``)."""
-
-    gibson = True
-
-    def __init__(self, path: str | Path, console: Console, code: str | None = None, memory: int = 1 << 20,
-                 max_depth: int = 1000, allow_system: bool = False, allow_plugins: bool = False, files=None):
-        """Raises gibson.StartError or plugins.PluginError when the program cannot start."""
-        from ..machine import gibson
-        from ..machine.plugins import find as find_plugin
-        from ..machine.sandbox import FileSandbox
-        self.files = files if files is not None else FileSandbox()
-        self.files.add_program(path)
-        self.loaded = gibson.load(path, code, self.files)
-        self.plugin = find_plugin(self.loaded.plugin, Path(path).parent, allow_plugins) if self.loaded.plugin else None
-        self.console, self.memory, self.max_depth, self.allow_system = console, memory, max_depth, allow_system
-        layout = self.loaded.layout
-        app = self.loaded.memory[layout.app:layout.end].decode("latin-1")
-        self.lines = {k + 1: line for k, line in enumerate(app.split("\n"))}
-        self.statements = _statements(self.lines, True)
-        self.sources = [(str(path), 1, len(self.lines))]
-        m, _ = self._machine()
-        try:
-            gibson.link_program(m, self.loaded)
-        except TinyCError:
-            pass
-        self.names = {s.name: s.kind == "func" for table in (m.library, m.program) if table is not None for s in table}
-
-    def file_line(self, given: str, line: int) -> int | str:
-        """``b FILE:LINE``: the application file's lines are the debugger's (or why not)."""
-        return file_line(self.sources, given, line)
-
-    def canonical(self, name: str) -> str:
-        from ..syntax.gibson import canonical
-        return canonical(name)
-
-    def _machine(self):
-        from ..machine import gibson
-        size = max(self.memory, len(self.loaded.memory) + gibson.SLACK + 4096)
-        m = gibson.make_machine(self.console, "reference", size, self.max_depth, self.allow_system,
-                                self.plugin, self.files)
-        m.memory.store(0, self.loaded.memory)
-        m.top = len(self.loaded.memory) + gibson.SLACK
-        return m, gibson
-
-    def start(self, debugger: Debugger):
-        from ..machine.gibson_calls import QuietExit, close_units
-        from ..machine.gibson_report import gibson_code, report
-        m, gibson = self._machine()
-        engine = GibsonDebugEvaluator(m, debugger)
-        m.engine = engine
-        layout = self.loaded.layout
-
-        def reporter(e: TinyCError) -> str:
-            code = gibson_code(int(e.code))
-            at = layout.end if code in (1023, 2023, 3023) else e.address
-            return report(code, bytes(m.memory.data[:layout.end + 1]), at, layout)
-        places = Places(m.memory.data, layout.app, layout.end, 0, True, reporter, (0, layout.lib))
-
-        def go() -> TinyCError | None:
-            try:
-                seed = gibson.link_program(m, self.loaded)
-                with m.deep_stack():
-                    m.engine.run([seed])
-            except QuietExit:
-                return None
-            except TinyCError as e:
-                return e
-            finally:
-                close_units(m)
-            return None
         return engine, places, go
 
 
 def debug(runner, console: Console, quiet: bool = False) -> int:
     """Run a debugging session of ``runner``'s program over ``console``; returns the exit status (0)."""
-    from ..machine.gibson import BANNER
-    if runner.gibson and not quiet:
-        console.write(BANNER)
+    if runner.banner and not quiet:
+        console.write(runner.banner)
     return Debugger(console, runner, quiet).loop()
 
 

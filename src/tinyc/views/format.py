@@ -3,7 +3,7 @@
 Only the blanks at the two ends of a line change: a line gets two spaces per open ``[`` block (one level
 less when it starts with ``]``), and loses its trailing blanks.  Every token, comment and string stays as it
 was.  Brackets inside a string, a character constant or a comment do not count; the lexical rules are those
-of the dialect's grammar (grammar.lark, grammar_gibson.lark):
+of the dialect's grammar (syntax/grammar.lark, dialects/gibson/grammar.lark):
 
 - tiny-c/PC: a string ends at ``"`` (or a NUL) on its line, a character constant at ``'`` on its line, and
   ``/*`` comments to the end of the line; an unmatched quote is a single stray character.

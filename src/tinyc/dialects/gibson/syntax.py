@@ -1,12 +1,12 @@
 """Front end of the Gibson dialect: its tokens, the linker's top-level scan, and one parse per function.
 
-The dialect's own grammar is ``grammar_gibson.lark``; names are classified (the lexer hack) with
-:func:`tinyc.lexer.classify`, then the dialect's retypings are applied (:func:`_retype`).  As that
+The dialect's own grammar is ``grammar.lark`` beside this module; names are classified (the lexer hack) with
+:func:`tinyc.syntax.lexer.classify`, then the dialect's retypings are applied (:func:`_retype`).  As that
 interpreter's linker did (gibson-dialect.md section 1.6), the top level is scanned, not parsed:
 ``[...]`` blocks other than the seed are skipped unread, ``#`` lines are layout, a declaration
 allocates globals, any other name starts a function whose body is the next bracket-balanced
 ``[...]``.  Each function is parsed on its own with the statement-level recovery of
-:mod:`tinyc.recovery`: a statement that does not parse raises its error when it runs, and a function
+:mod:`tinyc.syntax.recovery`: a statement that does not parse raises its error when it runs, and a function
 whose header does not parse raises it when called, so code that never runs never fails.
 """
 
@@ -20,19 +20,19 @@ from pathlib import Path
 from lark import Lark, Token, v_args
 from lark.exceptions import VisitError
 
-from .. import ast
-from .dialect import GIBSON
-from ..errors import ErrorCode, TinyCError
-from .lexer import Level, cached_lark, classify, lex_all
-from .parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
-from .to_ast import _ToAST
-from .positions import end_of, start_of
-from .recovery import parse_recovering
-from .toplevel import declared_names as _declared_names
+from ... import ast
+from . import DIALECT
+from ...errors import ErrorCode, TinyCError
+from ...syntax.lexer import Level, cached_lark, classify, lex_all
+from ...syntax.parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
+from ...syntax.to_ast import _ToAST
+from ...syntax.positions import end_of, start_of
+from ...syntax.recovery import parse_recovering
+from ...syntax.toplevel import declared_names as _declared_names
 
-GRAMMAR = Path(__file__).with_name("grammar_gibson.lark").read_text()
+GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
 LAYOUT = {"WS", "COMMENT", "NEWLINE", "HASHLINE"}
-canonical = GIBSON.canonical
+canonical = DIALECT.canonical
 
 
 @lru_cache(maxsize=1)
@@ -58,6 +58,7 @@ VARIADIC = "..."  # the type of the pseudo-declaration that marks a "..." parame
 
 
 def is_variadic(fn: ast.Function) -> bool:
+    """Whether ``fn``'s parameters end with ``...`` (gibson-dialect.md 3.7): no argument count check."""
     return bool(fn.params) and fn.params[-1].type == VARIADIC
 
 
@@ -262,7 +263,7 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
 def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels: Sequence[Level] = ()):
     """Parse classified tokens to an AST (a Function for ``funcdef``, a Block for ``statements``).
 
-    A statement that does not parse becomes an ErrorStmt (tinyc.recovery); a function header that
+    A statement that does not parse becomes an ErrorStmt (tinyc.syntax.recovery); a function header that
     does not parse raises TinyCError."""
     _check_nesting(tokens, 0)
     try:
@@ -397,8 +398,8 @@ def _known(tokens: list[Token], outer: list[Level]) -> set[str]:
 
 
 def _canon_levels(outer: list[Level]) -> list[Level]:
-    """The levels keyed as tinyc.lexer.classify looks names up (its 8-character canonical form)."""
-    from .lexer import canonical as pc_canonical
+    """The levels keyed as tinyc.syntax.lexer.classify looks names up (its 8-character canonical form)."""
+    from ...syntax.lexer import canonical as pc_canonical
     out = []
     for level in outer:
         lv = Level()

@@ -1,9 +1,9 @@
 """Stage views of the Gibson dialect: :func:`tokens`, :func:`parse_tree`, :func:`ast_dump`, :func:`link_map`
 and :func:`problems`, what ``tinyc tokens|parse|ast|link|check`` print for a Gibson program.
 
-The program memory is laid out as ``tinyc run`` lays it out (:func:`tinyc.machine.gibson.load`: the seed
+The program memory is laid out as ``tinyc run`` lays it out (:func:`tinyc.dialects.gibson.machine.load`: the seed
 ``[main();]``, the libraries, ``endlibrary``, the application) and scanned as that dialect's linker scans it
-(:func:`tinyc.machine.gibson.scan_memory`), so every ``@address`` is the program-memory offset a run's error
+(:func:`tinyc.dialects.gibson.machine.scan_memory`), so every ``@address`` is the program-memory offset a run's error
 report calls ``pr[N]``.  The views show the application file (positions ``line:col`` of the file, header
 lines included); the libraries appear in the link map only.
 """
@@ -12,29 +12,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ast
-from ..errors import TinyCError
-from ..link.linker import LinkedText, link
-from ..machine import gibson
-from ..machine.console import Console
-from ..machine.gibson_report import gibson_code, report, text_of
-from ..machine.interpreter import Machine
-from ..machine.sandbox import FileSandbox
-from ..syntax.gibson import LAYOUT, _parser, item_tokens
-from ..syntax.parser import _syntax_error
-from ..syntax.recovery import parse_recovering
-from ..syntax.positions import start_of
-from .check import problems as _problems
-from .stages import _node_lines, _show, _tree_lines
+from ... import ast
+from ...errors import TinyCError
+from ...link.linker import LinkedText, link
+from . import machine as gibson
+from ...machine.console import Console
+from .report import gibson_code, report, text_of
+from ...driver.interpreter import Machine
+from ...driver.session import Session
+from .syntax import LAYOUT, _parser, item_tokens
+from ...syntax.parser import _syntax_error
+from ...syntax.recovery import parse_recovering
+from ...syntax.positions import start_of
+from ...views.check import problems as _problems
+from ...views.stages import _node_lines, _show, _tree_lines
 
 
 @dataclass
 class GibsonLoaded:
-    """An application ``path`` laid out in program memory (``loaded``) on a reference ``machine``."""
+    """An application ``path`` laid out in program memory (``loaded``) on a reference ``machine`` of ``session``."""
 
     path: str
     loaded: gibson.Loaded
     machine: Machine
+    session: Session
 
     @property
     def layout(self) -> gibson.Layout:
@@ -58,15 +59,15 @@ class GibsonLoaded:
         return report(code, self.loaded.memory + b"\0", at, self.layout)
 
 
-def load(path: str, memory: int = 1 << 20, files: FileSandbox | None = None) -> GibsonLoaded:
-    """Lay out ``path`` as ``tinyc run --dialect gibson`` does; raises gibson.StartError when it cannot."""
-    files = files or FileSandbox()
-    files.add_program(path)
-    loaded = gibson.load(path, None, files, memory)
-    m = gibson.make_machine(Console(), "reference", memory, files=files)
+def load(session: Session, path: str) -> GibsonLoaded:
+    """Lay out ``path`` as ``tinyc run --dialect gibson`` does, in ``session`` (its memory size and file
+    sandbox), on a reference machine; raises gibson.StartError when it cannot."""
+    session.files.add_program(path)
+    loaded = gibson.load(path, None, session.files, session.memory)
+    m = gibson.make_machine(session, session.dialect.engine("reference"), console=Console())
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + gibson.SLACK
-    return GibsonLoaded(path, loaded, m)
+    return GibsonLoaded(path, loaded, m, session)
 
 
 def _app_items(g: GibsonLoaded):
@@ -100,7 +101,7 @@ def parse_tree(g: GibsonLoaded) -> str:
     """The Lark parse tree of each top-level item of the application, as the dialect parses it: each
     function on its own (a statement that does not parse shows as its error, raised when it runs)."""
     text, toks, items, outer = _app_items(g)
-    from ..syntax.gibson import _canon_levels
+    from .syntax import _canon_levels
     out: list[str] = []
     for it in items:
         start = "funcdef" if it.kind == "func" else "statements"
@@ -206,3 +207,18 @@ def check_lines(g: GibsonLoaded, found: list[tuple[int, int]]) -> list[tuple[str
         report_text = report(code, g.loaded.memory + b"\0", at, g.layout)
         out.append((f"{g.path}:{where}: error {code}: {text_of(code)}", report_text))
     return out
+
+
+def file_view(session: Session, name: str, path: str) -> str:
+    """The stage view ``name`` (tokens, parse, ast, link) of the application file ``path`` laid out in
+    ``session`` (the dialect's ``view`` hook); the dialect's report when a stage rejects it, the message when
+    it cannot start."""
+    try:
+        g = load(session, path)
+    except gibson.StartError as e:
+        return e.message
+    views = {"tokens": tokens, "parse": parse_tree, "ast": ast_dump, "link": link_map}
+    try:
+        return views[name](g)
+    except TinyCError as e:
+        return g.report(e).lstrip("\n")

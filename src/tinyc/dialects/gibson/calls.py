@@ -3,7 +3,7 @@
 ``machine_call(m, values, node)`` takes the argument values in source order (``values[-1]`` is the MC
 number), as that interpreter's dispatcher does.  Routines get ``(m, node, args)`` with ``args`` the
 values before the number, and check their own argument counts (too few is error 21).  The file calls
-live in :mod:`tinyc.machine.gibson_files`.
+live in :mod:`tinyc.dialects.gibson.files`.
 
 Numbers (section 5.1): 1, 2, 7, 8, 9, 12, 13, 14 and 101-120 are defined; 0 is the debug call (a no-op
 here); 3-6, 10, 11, 15, 121-125 and 201-210 are unassigned slots (error 24, with ``MC: no such number``
@@ -19,15 +19,16 @@ import sys
 import time
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import ErrorCode, TinyCError
-from .gibson_files import (GibsonState, close_units, mc_fclose, mc_fgets, mc_fopen, mc_fpn, mc_fputc,  # noqa: F401
+from ...errors import ErrorCode, TinyCError
+from .files import (GibsonState, close_units, mc_fclose, mc_fgets, mc_fopen, mc_fpn, mc_fputc,  # noqa: F401
                            mc_fputs, mc_getproperty, mc_readfile, mc_writefile, state)
-from .gibson_report import after_remarks
+from .report import after_remarks
 from . import plugins
-from .memory import MemoryFault
+from ...machine.machine_calls import MachineCalls
+from ...machine.memory import MemoryFault
 
 if TYPE_CHECKING:
-    from .interpreter import Machine
+    from ...machine.port import MachinePort as Machine
 
 MAX_VALUES = 10        # values that may reach one machine call (section 3.7, 5.1)
 EOF_LIMIT = 10         # consecutive reads at end of input before the program is stopped (our choice, error 99)
@@ -266,7 +267,7 @@ def mc_system(m: Machine, node, args):
     from .drawing import draw_for_program, gibson_viewer_command  # only a program that calls system needs it
     if (drawing := gibson_viewer_command(_cstr(m, args[0]))) is not None:
         m.console.flush()
-        return draw_for_program(drawing, m.files)
+        return draw_for_program(drawing, m.files, m.console.pictures)
     st = state(m)
     if not st.allow_system:
         if not st.warned_system:
@@ -330,3 +331,6 @@ def machine_call(m: Machine, values: list[int], node) -> int:
             if e.address == node.end:  # the original sets it after skipping what follows the arguments
                 raise TinyCError(e.code, after_remarks(m.memory.data, node.end)) from None
         raise
+
+
+CALLS = MachineCalls(machine_call, ROUTINES)  # the dialect's table, handed to each of its machines

@@ -27,7 +27,7 @@ class Workspace:
     """
 
     def __init__(self, machine: Machine, capacity: int | None = None):
-        from .shipped import program_capacity
+        from ..machine.shipped import program_capacity
         self.machine = machine
         if capacity is None:  # as the shell of the machine's era: 12000 bytes with 16-bit ints
             capacity = program_capacity(machine.memory.int_bits)
@@ -68,7 +68,7 @@ class Workspace:
         exceeded, so an endless file (``/dev/zero``) is -2 like any file too big.  A bare file name that is
         not in the current directory is looked for among the programs shipped with tinyc.
         """
-        from .shipped import program_path
+        from ..machine.shipped import program_path
         try:
             with open(program_path(str(path)), "rb") as f:
                 data, raw = bytearray(), 0

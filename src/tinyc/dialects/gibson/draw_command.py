@@ -1,5 +1,5 @@
 """``tinyc draw NAME.draw [-o NAME.png] [--show]``: render a draw file of Gibson's graphics library (what his
-cairopy.py did) with :mod:`tinyc.machine.drawing`."""
+cairopy.py did) with :mod:`tinyc.dialects.gibson.drawing`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..machine.drawing import DrawError, render
+from .drawing import DrawError, render
 
 VIEWERS = ("xdg-open", "open", "display")  # the desktop's opener first; cairopy.py used ImageMagick's display
 

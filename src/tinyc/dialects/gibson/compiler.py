@@ -1,12 +1,12 @@
 """The fast engine in the Gibson dialect: compiled Python where the dialect's rules cannot show.
 
-:class:`GibsonFastEngine` is the fast engine (:mod:`tinyc.compiler`) with two changes:
+:class:`GibsonFastEngine` is the fast engine (:mod:`tinyc.engines.compiler`) with two changes:
 
-* machine calls go to :mod:`tinyc.machine_calls_gibson` (none is inlined), and relational operators are
+* machine calls go to :mod:`tinyc.dialects.gibson.calls` (none is inlined), and relational operators are
   compiled as the sign of the wrapped difference (``a<b`` as ``(a-b)<0``), as that dialect computes them;
 * a function is compiled only when late reads (gibson-dialect.md section 3.9) and the dialect's other
   run-time rules cannot change its results; every other function runs on the dialect's reference
-  evaluator (:class:`~tinyc.evaluator_gibson.GibsonEvaluator`), exactly as with ``--engine reference``.
+  evaluator (:class:`~tinyc.dialects.gibson.evaluator.GibsonEvaluator`), exactly as with ``--engine reference``.
 
 :func:`compilable` is that test.  A function stays on the reference evaluator when it
 
@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import copy
 
-from .. import ast
+from ... import ast
 
-from .codegen import Codegen, walk
-from .compiler import FastEngine
-from ..errors import ErrorCode, TinyCError, MemoryFault
-from .gibson_evaluator import GibsonEvaluator
-from ..syntax.gibson import VARIADIC, Broken, is_variadic
+from ...engines.codegen import Codegen, walk
+from ...engines.compiler import FastEngine
+from ...engines.options import ALL, Optimisations
+from ...errors import ErrorCode, TinyCError, MemoryFault
+from .evaluator import GibsonEvaluator
+from .syntax import VARIADIC, Broken, is_variadic
 
 RELATIONAL = ("<", "<=", ">", ">=")
 _EFFECT = (ast.Call, ast.MachineCall, ast.Assign)
@@ -282,8 +283,8 @@ class GibsonFastEngine(FastEngine):
 
     ref: GibsonEvaluator  # the reference evaluator of this dialect (skip, rd)
 
-    def __init__(self, machine):
-        super().__init__(machine)
+    def __init__(self, machine, options: Optimisations = ALL):
+        super().__init__(machine, options=options)
         self.ref = GibsonEvaluator(machine)
         self._copies: dict = {}
 
@@ -327,7 +328,7 @@ class GibsonFastEngine(FastEngine):
 
     def run(self, stmts):
         m = self.m
-        from .fastrt import Linkage
+        from ...engines.fastrt import Linkage
         link = Linkage(self, m.program, m.library)
         if not compilable([], stmts, link.lookup, top=True):
             saved = self.depth

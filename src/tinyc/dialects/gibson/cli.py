@@ -1,5 +1,5 @@
 """``tinyc tokens|parse|ast|link|check|trace|compile`` on a program of the Gibson dialect
-(:mod:`tinyc.views.gibson_stages`): chosen with ``--dialect gibson`` or by the file's ``#include``/``#loadMC``
+(:mod:`tinyc.dialects.gibson.stages`): chosen with ``--dialect gibson`` or by the file's ``#include``/``#loadMC``
 header, as ``tinyc run`` chooses."""
 
 from __future__ import annotations
@@ -8,10 +8,11 @@ import argparse
 import json
 import sys
 
-from ..errors import TinyCError
-from ..machine.gibson import StartError
-from ..machine.session import file_sandbox
-from ..machine.shipped import program_path
+from ...errors import TinyCError
+from .machine import StartError
+from ...driver.session import Session
+from ...machine.console import Console
+from ...machine.shipped import program_path
 
 VIEWS = ("tokens", "parse", "ast", "link", "check", "trace", "compile")
 
@@ -24,7 +25,7 @@ def _unavailable(args: argparse.Namespace, why: str) -> int:
 def command(args: argparse.Namespace) -> int:
     """Print the view of ``args.command`` for the Gibson program; 1 with the dialect's report on an error
     (``check``: when it found any problem), 2 when the view cannot be made (a bad file, a missing include)."""
-    from ..views import gibson_stages as views
+    from . import stages as views
     files = list(getattr(args, "files", None) or [getattr(args, "file", None)])
     if args.command not in VIEWS:
         return _unavailable(args, "this view is not available for the Gibson dialect")
@@ -33,14 +34,15 @@ def command(args: argparse.Namespace) -> int:
     if len(files) != 1 or files[0] in (None, "-"):
         return _unavailable(args, "the Gibson dialect reads one application file (use #include lines)")
     try:
-        g = views.load(program_path(files[0]), args.memory, file_sandbox(args))
+        session = Session.from_args(args, Console(), dialect="gibson")
+        g = views.load(session, program_path(files[0]))
     except StartError as e:
         sys.stderr.write(e.message or f"tinyc: {files[0]}: cannot start (status {e.status})\n")
         return 2
     if args.command == "check":
         return _check(args, g, views)
     if args.command == "trace":
-        return _trace(args, g.path)
+        return _trace(args, g.path, Session.from_args(args, dialect="gibson"))
     try:
         if args.command == "tokens":
             text = views.tokens(g, layout=args.layout)
@@ -49,7 +51,7 @@ def command(args: argparse.Namespace) -> int:
         elif args.command == "ast":
             text = views.ast_dump(g)
         elif args.command == "compile":
-            from ..views.gibson_compile import generated_python
+            from .compile_view import generated_python
             if args.entry != "main":
                 return _unavailable(args, "--entry is not available for the Gibson dialect")
             text = generated_python(g, args.library)
@@ -83,13 +85,12 @@ def _check(args: argparse.Namespace, g, views) -> int:
     return 1 if found else 0
 
 
-def _trace(args: argparse.Namespace, path: str) -> int:
+def _trace(args: argparse.Namespace, path: str, session: Session) -> int:
     """``tinyc trace``: the program's output on stdout, the trace and any report on stderr."""
-    from ..views.gibson_tracer import run_traced
-    from ..views.tracer import same_destination
+    from .tracer import run_traced
+    from ...views.tracer import same_destination
     code = None if args.entry == "main" else args.entry
-    report, status = run_traced(path, code, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls,
-                                args.limit, args.library, same_destination(sys.stdout, sys.stderr), args.memory,
-                                args.max_depth, file_sandbox(args))
+    report, status = run_traced(session, path, code, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls,
+                                args.limit, args.library, same_destination(sys.stdout, sys.stderr))
     sys.stderr.write(report)
     return status

@@ -1,0 +1,80 @@
+"""``tinyc trace`` for the Gibson dialect: its reference evaluator with the tracer's hooks
+(:class:`tinyc.views.tracer.Tracer`), the program laid out and linked as ``tinyc run`` does
+(:mod:`tinyc.dialects.gibson.machine`).
+
+The dialect's own ``if`` and ``while`` rules (gibson-dialect.md 3.3) stay those of
+:class:`tinyc.dialects.gibson.evaluator.GibsonEvaluator`: the tracer does not re-implement them, it shows a
+statement's header when the evaluator tests it (its ``condition`` hook).  Lines are file lines of the application,
+``lib N`` in the libraries (with ``--library``), ``entry`` for the seed ``[main();]``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from ... import ast
+from .evaluator import GibsonEvaluator
+from ...errors import TinyCError
+from . import machine as gibson
+from ...driver.session import Session
+from .calls import QuietExit
+from .files import close_units
+from .plugins import PluginError, find as find_plugin
+from ...views.tracer import Tracer, traced_console
+
+
+class GibsonTracer(Tracer, GibsonEvaluator):
+    """The Gibson reference evaluator reporting statements, conditions and calls to ``emit``."""
+
+    def shown_value(self, value) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return self.rd(value)
+        except TinyCError:
+            return 0
+
+
+def run_traced(session: Session, path: str, code: str | None, inp, out, trace_out, calls: bool = False,
+               limit: int = 1000, library: bool = False, shared: bool = False):
+    """Run the application ``path`` traced in ``session`` (its memory, depth and file sandbox): its ``main``, or
+    the statement ``code`` (as ``tc -r CODE``).  Returns ``(error report or "", status)``: status 0, 1 after a
+    tiny-c error (the report in the dialect's form), 2 when the program cannot start (the report then is the
+    message)."""
+    console, emit, holder = traced_console(inp, out, trace_out, shared)
+    files = session.files
+    files.add_program(path)
+    try:
+        loaded = gibson.load(path, code, files, session.memory)
+        plugin = find_plugin(loaded.plugin, Path(path).parent, False) if loaded.plugin else None
+    except gibson.StartError as e:
+        return e.message or f"tinyc: {path}: cannot start\n", 2
+    except PluginError as e:
+        return e.message, 2
+    def make_tracer(m) -> GibsonTracer:
+        made = GibsonTracer(m, emit, calls, limit, library)
+        holder.append(made)
+        return made
+    m = gibson.make_machine(session, make_tracer, plugin=plugin, console=console)
+    tracer = m.engine
+    assert isinstance(tracer, GibsonTracer)
+    lay = loaded.layout
+    tracer._texts = [(0, lay.lib, b"", "entry"), (lay.app - 1, lay.end, b"\n" + loaded.memory[lay.app:], ""),
+                     (lay.lib, lay.marker, b"\n" + loaded.memory[lay.lib:lay.marker], "lib ")]
+    m.memory.store(0, loaded.memory)
+    m.top = len(loaded.memory) + gibson.SLACK
+    try:
+        seed = gibson.link_program(m, loaded)
+        with m.deep_stack():
+            tracer.run([seed])
+    except QuietExit:
+        pass
+    except TinyCError as e:
+        return gibson._report(e, m, loaded), 1
+    finally:
+        close_units(m)
+        if console.last != b"\n":
+            console.write(b"\n")
+        console.flush()
+    return "", 0

@@ -192,3 +192,19 @@ def test_the_switches_are_part_of_the_code_cache_key(tmp_path, monkeypatch):
 def test_the_class_declares_every_switch():
     from tinyc.engines.options import _field
     assert set(Optimisations.__annotations__) - {"_key"} == {_field(n) for n in NAMES}
+
+
+def test_the_session_gives_the_fast_engine_its_switches():
+    """``tinyc run`` builds its machine through Session.from_args: the switches reach the engine it builds."""
+    import io
+    from types import SimpleNamespace
+    from tinyc import Session
+    from tinyc.machine.console import Console
+    for switches, expected in (({"opt_level": 0}, NONE), ({"opt_off": ["scans"]}, ALL.without("scans")),
+                               ({"opt_only": ["walks"]}, only("walks")), ({}, ALL)):
+        args = SimpleNamespace(engine="fast", files=[], **switches)
+        session = Session.from_args(args, Console(io.BytesIO(), io.BytesIO()))
+        machine, _ = session.boot()
+        assert machine.engine.options == expected
+    reference = Session.from_args(SimpleNamespace(engine="reference", files=[], opt_level=0))
+    assert not hasattr(reference.boot()[0].engine, "options")

@@ -132,3 +132,22 @@ def test_a_depth_guard_is_a_named_plan():
     params = [(decl.type, d) for decl in fn.params for d in decl.names]
     guard = depth_guard("f", params, fn.body.body)
     assert guard == DepthGuard("n", 2) and (guard.param, guard.limit) == ("n", 2)
+
+
+def test_an_analysis_needs_only_its_scope():
+    """The analyses read the generator through a small Scope protocol: a stand-in with the locals, the int
+    range and two answers is enough for a counted loop."""
+    from tinyc.engines.analysis import Analysis
+    fn = function("f [ int k,s; for(k=0;k<10;++k) s=s+k ]")
+
+    class Scope:
+        an = Analysis([], fn.body.body, 32)
+        bits, imin, imax = 32, -(1 << 31), (1 << 31) - 1
+
+        def may_reload(self, node):
+            return False
+
+        def hoistable(self, s):
+            return {}
+    s = first(fn, ast.For)
+    assert loopplans.counted_loop(s, Scope()) == loopplans.CountedLoop("k", s.init, s.cond, s.body)

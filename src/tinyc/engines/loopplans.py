@@ -1,6 +1,7 @@
 """The analyses behind the fast engine's loop optimisations: functions from a loop (its AST) and what the
-generator knows of its names (a :class:`~.scope.ScopeGen`: the static locals, the link's shapes, the
-array accesses) to a small plan record, or None when the optimisation does not apply.  They write no
+generator knows of its names (a ``Scope``, which :class:`~.scope.ScopeGen` provides: the static locals, the
+link's shapes, the array accesses, the effects of code) to a small plan record, or None when the
+optimisation does not apply.  They write no
 code; the emitter (:mod:`.ranges`, :mod:`.walks`, :mod:`.statements`) reads the plans.
 
 * :func:`counted_loop` -> :class:`CountedLoop`: a loop that is a Python ``range`` (:mod:`.ranges`);
@@ -22,9 +23,26 @@ from .shapes import Access
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
 if TYPE_CHECKING:
-    from typing import Callable, NamedTuple
+    from typing import Any, Callable, NamedTuple, Protocol
 
-    from .scope import ScopeGen
+    from .analysis import Analysis
+
+    class Scope(Protocol):
+        """What the analyses read of the generator (:class:`~.scope.ScopeGen` has it all): the function's
+        static locals, the int range, the link's shapes, array accesses, and the effects of code."""
+        an: Analysis
+        bits: int
+        imin: int
+        imax: int
+
+        def resolve(self, name: str) -> Any: ...
+        def array(self, node: ast.Index, plain: bool = False) -> Access | None: ...
+        def int_local(self, name: str) -> bool: ...
+        def byte_value(self, v: Any, changed: set[str]) -> bool: ...
+        def may_reload(self, node: Any) -> bool: ...
+        def hoistable(self, s: Any) -> dict[str, str]: ...
+        def direct(self, n: ast.MachineCall) -> bool: ...
+        def has_effect(self, n: Any) -> bool: ...
 
     class CountedLoop(NamedTuple):
         """``for(k=init;k<n;++k) body`` or ``while(k<n) [ body; ++k ]``: the counter ``k``, the ``init``
@@ -107,7 +125,7 @@ def _is_increment(e, k: str) -> bool:
     return isinstance(e, ast.Unary) and e.op == "++" and isinstance(e.operand, ast.Var) and e.operand.name == k
 
 
-def _fixed_end(s, cond: ast.BinOp, body, k: str, scope: ScopeGen) -> bool:
+def _fixed_end(s, cond: ast.BinOp, body, k: str, scope: Scope) -> bool:
     """Whether the end ``n`` of ``k<n`` (``k<=N``) cannot change while the loop runs and ``k`` stays below
     it without a wrap: a constant (``<=`` one below the int maximum), a scalar local the body does not
     assign, or a global int scalar the loop cannot change (``hoistable``)."""
@@ -123,7 +141,7 @@ def _fixed_end(s, cond: ast.BinOp, body, k: str, scope: ScopeGen) -> bool:
     return end.name in scope.hoistable(s)
 
 
-def counted_loop(s, scope: ScopeGen) -> CountedLoop | None:
+def counted_loop(s, scope: Scope) -> CountedLoop | None:
     """The :class:`CountedLoop` of ``s`` (a For or a While), or None when it is not one: ``k`` an int
     local that only the step ``++k`` changes, nothing in the loop may change a local through memory, and
     the end fixed (see :func:`_fixed_end`)."""
@@ -142,7 +160,7 @@ def counted_loop(s, scope: ScopeGen) -> CountedLoop | None:
     return CountedLoop(k, init, cond, body) if _fixed_end(s, cond, body, k, scope) else None
 
 
-def shortest(k: str, body, scope: ScopeGen) -> int | None:
+def shortest(k: str, body, scope: Scope) -> int | None:
     """The fewest elements of the range-checked arrays ``body`` indexes by ``k`` itself, or None."""
     lengths = []
     for n in walk(body):
@@ -162,7 +180,7 @@ def _store_target(n):
     return None
 
 
-def _summed(n, targets: set[int], scope: ScopeGen) -> list[tuple[str, Access]]:
+def _summed(n, targets: set[int], scope: Scope) -> list[tuple[str, Access]]:
     """The operands of a ``+``/``-`` node ``n`` that read an int array with a view of its own."""
     out = []
     if isinstance(n, ast.BinOp) and n.op in ("+", "-"):
@@ -174,7 +192,7 @@ def _summed(n, targets: set[int], scope: ScopeGen) -> list[tuple[str, Access]]:
     return out
 
 
-def steady_arrays(s, scope: ScopeGen) -> list[SteadyArray]:
+def steady_arrays(s, scope: Scope) -> list[SteadyArray]:
     """The int arrays with a view of their own (range checked, never moved) whose elements the loop ``s``
     adds or subtracts and cannot change (at most four): nothing in it calls a function or makes a machine
     call, and it stores only into range-checked arrays, none of these."""
@@ -203,7 +221,7 @@ def steady_arrays(s, scope: ScopeGen) -> list[SteadyArray]:
 
 # ---- scans and walks (walks.py)
 
-def char_read(cond, scope: ScopeGen) -> CharRead | None:
+def char_read(cond, scope: Scope) -> CharRead | None:
     """The :class:`CharRead` when ``cond`` is ``s(k)`` or ``s(k)!=c`` (either side) for a char array ``s``
     (range checked with a view of its own, or unchecked) and an int local ``k``; else None."""
     read, stop = cond, None
@@ -248,7 +266,7 @@ def _counted_byte(test, found: CharRead) -> ast.Expr | None:
     return value
 
 
-def _scan_counters(work: list[tuple], found: CharRead, scope: ScopeGen):
+def _scan_counters(work: list[tuple], found: CharRead, scope: Scope):
     """(counters, the names stepped) of a scan's work, or None: each a distinct int local stepped by
     ``++`` once; ``k`` unconditionally, the others every step or when ``s(k)==d``."""
     counted: list[tuple[str, ast.Expr | None]] = []
@@ -271,7 +289,7 @@ def _scan_counters(work: list[tuple], found: CharRead, scope: ScopeGen):
     return counted, seen
 
 
-def scan_plan(cond, body, step, scope: ScopeGen) -> ScanPlan | None:
+def scan_plan(cond, body, step, scope: Scope) -> ScanPlan | None:
     """The :class:`ScanPlan` of a loop, or None.  A scan is ``while(s(k)) ++k`` or ``while(s(k)!=c) ++k``
     (``s`` a char array: range checked with a view of its own, or unchecked; ``k`` an int local; ``c`` a
     constant or a scalar local the loop leaves alone) whose body and step do nothing but ``++k`` once,
@@ -299,7 +317,7 @@ def _walk_step(body, step):
     return (last.expr if isinstance(last, ast.ExprStmt) else None), rest
 
 
-def _changes_memory(nodes, scope: ScopeGen) -> bool:
+def _changes_memory(nodes, scope: Scope) -> bool:
     """Whether running ``nodes`` may change memory or a global: a call, a string, a machine call but the
     pure ones, a store to anything but a local's name, a global that is a function."""
     locals_ = scope.an.locals
@@ -314,7 +332,7 @@ def _changes_memory(nodes, scope: ScopeGen) -> bool:
     return False
 
 
-def walk_shape(cond, body, step, scope: ScopeGen) -> WalkPlan | None:
+def walk_shape(cond, body, step, scope: Scope) -> WalkPlan | None:
     """:func:`walk_plan` for one loop, its nested loops left aside."""
     found = char_read(cond, scope)
     if found is None:
@@ -333,7 +351,7 @@ def walk_shape(cond, body, step, scope: ScopeGen) -> WalkPlan | None:
     return WalkPlan(read.name, k, acc, stop, id(inc), early)
 
 
-def walk_plan(cond, body, step, scope: ScopeGen) -> WalkPlan | None:
+def walk_plan(cond, body, step, scope: Scope) -> WalkPlan | None:
     """The :class:`WalkPlan` of a loop, or None.  A walk is ``while(s(k)) BODY``, ``while(s(k)!=c) BODY``
     or ``for(..;s(k);++k) BODY`` (``s`` a char array: range checked with a view of its own, or unchecked
     through a constant or local pointer the loop leaves alone; ``k`` an int local; ``c`` a constant or a
@@ -354,7 +372,7 @@ def walk_plan(cond, body, step, scope: ScopeGen) -> WalkPlan | None:
 
 # ---- value versions (statements.py)
 
-def _divided_subscript(n, scope: ScopeGen) -> tuple[str, tuple[int, int]] | None:
+def _divided_subscript(n, scope: Scope) -> tuple[str, tuple[int, int]] | None:
     """For a subscript ``a(y/d)`` or ``a(y%d)`` of a range-checked array (constant ``d > 0``, ``y`` an int
     local): ``(y, the range of y where Python's // or % gives C's result in range)``; else None."""
     if not (isinstance(n, ast.Index) and isinstance(n.index, ast.BinOp) and n.index.op in ("/", "%")
@@ -369,7 +387,7 @@ def _divided_subscript(n, scope: ScopeGen) -> tuple[str, tuple[int, int]] | None
     return y, ((0, min(d * length - 1, scope.imax)) if n.index.op == "/" else (0, scope.imax))
 
 
-def value_version(s: ast.If, scope: ScopeGen, bounds_of: Callable[[str], tuple[int, int]]) -> ValueVersion | None:
+def value_version(s: ast.If, scope: Scope, bounds_of: Callable[[str], tuple[int, int]]) -> ValueVersion | None:
     """The :class:`ValueVersion` of ``s`` when its condition subscripts range-checked arrays by ``y/d`` or
     ``y%d`` (constant d) at two places or more, for one int local ``y`` whose bounds (``bounds_of(y)``)
     do not settle them: the test puts ``y`` in ``lo..hi``, where every such subscript is Python's

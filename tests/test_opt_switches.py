@@ -208,3 +208,13 @@ def test_the_session_gives_the_fast_engine_its_switches():
         assert machine.engine.options == expected
     reference = Session.from_args(SimpleNamespace(engine="reference", files=[], opt_level=0))
     assert not hasattr(reference.boot()[0].engine, "options")
+
+
+@pytest.mark.parametrize("command", ["run", "compile"])
+def test_the_help_lists_each_switch(command, capsys):
+    from tinyc.cli import main as cli
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    out = capsys.readouterr().out
+    assert "-O LEVEL" in out and all(f"--no-{name}" in out for name in NAMES)
+    assert "y%d" in out  # argparse's % formatting escaped

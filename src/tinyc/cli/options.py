@@ -137,7 +137,7 @@ def optimisation_options(p: argparse.ArgumentParser) -> None:
                    metavar="LEVEL", help="0: no optimisation; 1: all of them (the default)")
     for name, what in NAMES.items():
         g.add_argument(f"--no-{name}", dest="opt_off", action="append_const", const=name,
-                       default=RUN_DEFAULTS["opt_off"], help=what)
+                       default=RUN_DEFAULTS["opt_off"], help=what.replace("%", "%%"))  # (argparse formats help)
     for name in NAMES:
         g.add_argument(f"--only-{name}", dest="opt_only", action="append_const", const=name,
                        default=RUN_DEFAULTS["opt_only"], help=argparse.SUPPRESS)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     import signal
     from ...driver.session import Session
     from ...engines.compiler import FastEngine
+    from ...engines.options import Optimisations
 else:
     try:  # the C module alone: the signal module turns its constants into enums, 1 ms of every start
         import _signal as signal
@@ -25,11 +26,14 @@ else:
         import signal
 
 
-def fast_engine(machine) -> FastEngine:
-    """The fast engine on ``machine``, its generated code kept in the start-up cache between runs."""
+def fast_engine(machine, options: Optimisations | None = None) -> FastEngine:
+    """The fast engine on ``machine``, its generated code kept in the start-up cache between runs;
+    ``options``: the optimisations it applies (None: all)."""
     from ...driver import startcache
     from ...engines.compiler import FastEngine
-    return FastEngine(machine, startcache.code)
+    if options is None:
+        return FastEngine(machine, startcache.code)
+    return FastEngine(machine, startcache.code, options)
 
 
 def run(session: Session, files: list[str], entry: str | None = None, code: str | None = None) -> int:

@@ -246,6 +246,10 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
                 if _late_read_shows(a, n.args[k + 1:], scalars, lookup):
                     return False
         if isinstance(n, ast.Assign):
+            place = n.target
+            if not isinstance(place, (ast.Var, ast.Index)) or (place.name not in local_types and (
+                    lookup(place.name) is None or lookup(place.name).kind == "func")):
+                return False  # error 14 comes after the value (the reference evaluator's eval_assign)
             v = n.value
             if isinstance(v, ast.CharLit):
                 return False
@@ -342,7 +346,8 @@ class GibsonFastEngine(FastEngine):
         fn = sym.function
         hit = self._copies.get(id(fn))
         if hit is None or hit[0] is not fn:
-            ok = compilable(fn.params, fn.body, link.lookup)
+            # gs stays on the reference evaluator, whose lookups see its end of input (calls.in_gs)
+            ok = compilable(fn.params, fn.body, link.lookup) and fn.name != "gs"
             twin = None
             if ok:
                 twin = copy.copy(sym)

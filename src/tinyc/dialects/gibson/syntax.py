@@ -24,10 +24,11 @@ from ... import ast
 from . import DIALECT
 from ...errors import ErrorCode, TinyCError
 from ...syntax.lexer import Level, cached_lark, classify, lex_all
-from ...syntax.parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
+from ...syntax.parser import _check_nesting, _nesting_limit, _TokenList
 from ...syntax.to_ast import _ToAST
 from ...syntax.positions import end_of, start_of
 from ...syntax.recovery import parse_recovering
+from .parse_errors import gibson_syntax_error
 from ...syntax.toplevel import declared_names as _declared_names
 
 GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
@@ -67,11 +68,6 @@ class _GibsonToAST(_ToAST):
     """The PC transformer with the dialect's names (15 significant characters) and its new forms."""
 
     canonical = staticmethod(canonical)
-
-    def index(self, meta, ch):
-        node = super().index(meta, ch)
-        node.paren = node.index.pos - 1  # this dialect's CLASERR stands before the index (§6.2)
-        return node
 
     def funcdef(self, meta, ch):
         ellipsis = [c for c in ch if isinstance(c, Token) and c.type == "ELLIPSIS"]
@@ -213,12 +209,16 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     out: list[Token] = []
     n = len(tokens)
     skip_to = -1
+    parens: list[str] = []  # the open parentheses' kinds
+    closed_call = False  # the last ) closed a call's (
     for i, t in enumerate(tokens):
         if i <= skip_to:
             continue
         kind = t.type
         nxt = tokens[i + 1] if i + 1 < n else None
         prev = out[-1].type if out else None
+        if kind == "LINEMULOP" and ((prev == "RPAR" and closed_call) or prev == "FNAME0"):
+            kind = "MULOP"  # a call skips the line ends and comments after it: its term goes on (3.6)
         if kind == "BADCHAR":
             kind = "STRAY"  # no rule takes it: the statement it is in fails when it runs
         elif kind == "CPAREN" and prev == "IF":
@@ -256,6 +256,10 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
                 continue
         if kind == "LPAR" and prev == "FNAME" and out and out[-1].type == "FNAME":
             kind = "CALLPAREN"
+        if kind in ("LPAR", "CPAREN", "CALLPAREN"):
+            parens.append(kind)
+        elif kind == "RPAR":
+            closed_call = bool(parens) and parens.pop() == "CALLPAREN"
         out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
     return out
 
@@ -268,7 +272,8 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
     _check_nesting(tokens, 0)
     try:
         with _nesting_limit():
-            tree, header, prefixes = parse_recovering(_parser(), tokens, start, text, 0, list(levels), _syntax_error)
+            tree, header, prefixes = parse_recovering(_parser(), tokens, start, text, 0, list(levels),
+                                                    gibson_syntax_error(tokens))
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
     if header is not None:

@@ -33,13 +33,7 @@ PATH = re.compile(r"(?<![\w/.\-])src/tinyc(?:/[\w.\-]+)*/?")
 # references that are stale in files other sessions of issue 25 are moving or reworking: (file, name)
 # -> why it is left; the test fails when one of them is fixed, so that the entry is removed with it
 SESSION = "machine/ and cli/: the Session helper of issue 25 reworks them"
-GENERATOR = "the fast engine's generator: reworked into plans by another helper of issue 25"
 PENDING: dict[tuple[str, str], str] = {
-    ("src/tinyc/engines/codegen.py", "tinyc.fastrt"): GENERATOR,
-    ("src/tinyc/engines/compiler.py", "tinyc.codegen"): GENERATOR,
-    ("src/tinyc/engines/compiler.py", "tinyc.evaluator.Evaluator"): GENERATOR,
-    ("src/tinyc/engines/fastrt.py", "tinyc.codegen.Codegen"): GENERATOR,
-    ("src/tinyc/engines/fastrt.py", "Scan"): GENERATOR + " (Scan lives in tinyc.engines.analysis)",
 }
 
 

@@ -24,10 +24,11 @@ from ... import ast
 from . import DIALECT
 from ...errors import ErrorCode, TinyCError
 from ...syntax.lexer import Level, cached_lark, classify, lex_all
-from ...syntax.parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
+from ...syntax.parser import _check_nesting, _nesting_limit, _TokenList
 from ...syntax.to_ast import _ToAST
 from ...syntax.positions import end_of, start_of
 from ...syntax.recovery import parse_recovering
+from .parse_errors import gibson_syntax_error
 from ...syntax.toplevel import declared_names as _declared_names
 
 GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
@@ -67,11 +68,6 @@ class _GibsonToAST(_ToAST):
     """The PC transformer with the dialect's names (15 significant characters) and its new forms."""
 
     canonical = staticmethod(canonical)
-
-    def index(self, meta, ch):
-        node = super().index(meta, ch)
-        node.paren = node.index.pos - 1  # this dialect's CLASERR stands before the index (§6.2)
-        return node
 
     def funcdef(self, meta, ch):
         ellipsis = [c for c in ch if isinstance(c, Token) and c.type == "ELLIPSIS"]
@@ -197,102 +193,101 @@ def _statement_start(prev: Token, newline: bool, functions: set[str]) -> bool:
     return False
 
 
+def _closing(tokens: list[Token], i: int) -> int | None:
+    """The index of the ``)`` that closes the parenthesis at ``tokens[i]``, or None when a bracket or the
+    end of the tokens comes first."""
+    depth, j, n = 0, i, len(tokens)
+    while j < n:
+        depth += {"LPAR": 1, "CPAREN": 1, "CALLPAREN": 1, "RPAR": -1}.get(tokens[j].type, 0)
+        if depth == 0 or tokens[j].type in ("LSQB", "RSQB"):
+            break
+        j += 1
+    return j if j < n and tokens[j].type == "RPAR" else None
+
+
+def _undeclared_statement(tokens: list[Token], i: int, prev: str | None) -> tuple[Token, int] | None:
+    """For ``for(i=0;i<9;i=i+1) ...`` (an undeclared name ``tokens[i]`` starting a statement, a parenthesis
+    after it): the statement is error 3 at the name, and its parenthesis, whatever it holds, is part of it
+    (its ``;`` would otherwise cut the block around it).  Returns (the ERRSTMT token, the index of the
+    closing parenthesis); None for any other name."""
+    t = tokens[i]
+    if i + 1 >= len(tokens) or tokens[i + 1].type != "LPAR" or prev not in _STATEMENT_BEFORE:
+        return None
+    j = _closing(tokens, i + 1)
+    if j is None:
+        return None
+    return Token("ERRSTMT", f"{int(ErrorCode.SYMERRA)}:{t.end_pos}:-", start_pos=t.start_pos,
+                 end_pos=tokens[j].end_pos, line=t.line, column=t.column,
+                 end_line=t.line, end_column=t.column), j
+
+
+def _sign_quirk(t: Token, text: str) -> Token | None:
+    """The SIGNNUM of a ``+``/``-`` after an operator that no digit follows (section 2.6): the sign times
+    the next character's code minus 48; None when a digit follows."""
+    at = end_of(t)
+    c = text[at] if at < len(text) else "\0"
+    if c.isdigit():
+        return None
+    return Token.new_borrow_pos("SIGNNUM", str((ord(c) - 48) * (-1 if t.value == "-" else 1)), t)
+
+
 def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
-    """The dialect's changes to classified tokens (layout already removed by classify), one rule of the
-    dialect each (:meth:`_Retyper.retyped`).  ``known``: the canonical names a level or this text declares."""
-    return _Retyper(tokens, text, known).run()
+    """The dialect's changes to classified tokens (layout already removed by classify).
 
-
-_DECLARING = ("INT", "CHAR", "COMMA")  # a name after these is being declared: no retyping applies to it
-
-
-class _Retyper:
-    """:func:`_retype` walking one item's tokens.  A rule takes the token at ``i`` and ``prev`` (the type given
-    to the token before it); it returns the token for the parser and the index of the last token it took."""
-
-    def __init__(self, tokens: list[Token], text: str, known: set[str]) -> None:
-        self.tokens, self.text, self.known = tokens, text, known
-
-    def run(self) -> list[Token]:
-        """The retyped tokens (new tokens where a type changes; the input is unchanged)."""
-        out: list[Token] = []
-        i = 0
-        while i < len(self.tokens):
-            made, i = self.retyped(i, out[-1].type if out else None)
-            out.append(made)
-            i += 1
-        return out
-
-    def retyped(self, i: int, prev: str | None) -> tuple[Token, int]:
-        """The rule for the token at ``i``, chosen by its type."""
-        t = self.tokens[i]
-        if t.type == "BADCHAR":
-            return _as("STRAY", t), i  # no rule takes it: the statement it is in fails when it runs (2.1, 2.3)
-        if t.type == "CPAREN":
-            return _as("LPAR" if prev == "IF" else "CPAREN", t), i  # if has no parenthesis of its own (3.3)
-        if t.type == "FNAME":
-            return self.function_name(i), i
-        if t.type == "NAME" and prev not in _DECLARING:
-            return self.name(i, prev)
-        if t.type == "LPAR" and prev in ("MC", "FNAME"):
-            return _as("CALLPAREN", t), i  # a call's own parenthesis (3.6, 3.10)
-        if t.type == "ADDOP" and prev in ("MULOP", "ADDOP"):
-            return self.sign(t), i
-        return t, i
-
-    def function_name(self, i: int) -> Token:
-        """A function name right before ``[`` takes no arguments (FNAME0; section 3.6)."""
-        t, at = self.tokens[i], i + 1
-        return _as("FNAME0", t) if at < len(self.tokens) and self.tokens[at].type == "LSQB" else t
-
-    def name(self, i: int, prev: str | None) -> tuple[Token, int]:
-        """A name in use: ``M`` alone is the machine call (section 2.5); a name no level and no
-        declaration of this text declares is a call of it (:meth:`undeclared`)."""
-        t = self.tokens[i]
-        if t.value == "M":
-            return _as("MC", t), i
-        if canonical(t.value) in self.known:
-            return t, i
-        return self.undeclared(i, prev)
-
-    def undeclared(self, i: int, prev: str | None) -> tuple[Token, int]:
-        """A name declared nowhere is error 3 at that name when it runs, whatever follows it (section 3.6;
-        ``for`` is one, 2.5): taken as a call without arguments (FNAME0), what follows it is parsed as
-        statements of their own, which never run (``nosuch "x", 1``).  A statement that starts with it and
-        a parenthesis, ``for(i=0;i<9;i=i+1)``, is that error whole, parenthesis included (its ``;`` would
-        otherwise cut the block around it): one ERRSTMT token."""
-        t, at = self.tokens[i], i + 1
-        if at < len(self.tokens) and self.tokens[at].type == "LPAR" and prev in _STATEMENT_BEFORE:
-            close = self.closing_paren(at)
-            if close is not None:
-                return Token("ERRSTMT", f"{int(ErrorCode.SYMERRA)}:{t.end_pos}:-", start_pos=t.start_pos,
-                             end_pos=self.tokens[close].end_pos, line=t.line, column=t.column,
-                             end_line=t.line, end_column=t.column), close
-        return _as("FNAME0", t), i  # what follows it is parsed on its own: this runs first, and is error 3
-
-    def closing_paren(self, j: int) -> int | None:
-        """The index of the ``)`` that closes the ``(`` at ``j``; None when a bracket or the end comes first."""
-        depth, n = 0, len(self.tokens)
-        while j < n:
-            depth += {"LPAR": 1, "CPAREN": 1, "CALLPAREN": 1, "RPAR": -1}.get(self.tokens[j].type, 0)
-            if depth == 0 or self.tokens[j].type in ("LSQB", "RSQB"):
-                break
-            j += 1
-        return j if j < n and self.tokens[j].type == "RPAR" else None
-
-    def sign(self, t: Token) -> Token:
-        """The sign quirk (section 2.6): a ``+``/``-`` right after an operator, not followed by a digit, is a
-        constant of that sign and the next character's code minus 48; that character is read again."""
-        at = end_of(t)
-        c = self.text[at] if at < len(self.text) else "\0"
-        if c.isdigit():
-            return t
-        return Token.new_borrow_pos("SIGNNUM", str((ord(c) - 48) * (-1 if t.value == "-" else 1)), t)
-
-
-def _as(kind: str, t: Token) -> Token:
-    """``t`` with the type ``kind`` (itself when it has that type already)."""
-    return t if kind == t.type else Token.new_borrow_pos(kind, t.value, t)
+    * a byte no token starts with (``!``, ``&``, ``{``...) becomes STRAY, which no rule takes;
+    * ``if`` has no parenthesis of its own: its CPAREN goes back to a plain ``(``;
+    * a function name right before ``[`` takes no arguments (FNAME0);
+    * a name declared nowhere (no level, no declaration in this text) is taken as a call without
+      arguments, so that it is error 3 at that name when it runs, whatever follows it (``for(...)``,
+      ``nosuch "x", 1``): what follows is parsed as statements of its own, which never run;
+    * ``M`` alone is the machine call;
+    * a ``+``/``-`` right after an operator, not followed by a digit, is the sign quirk (section 2.6):
+      a constant of the sign and the next character's code minus 48, that character read again.
+    """
+    out: list[Token] = []
+    n = len(tokens)
+    skip_to = -1
+    parens: list[str] = []  # the open parentheses' kinds
+    closed_call = False  # the last ) closed a call's (
+    for i, t in enumerate(tokens):
+        if i <= skip_to:
+            continue
+        kind = t.type
+        nxt = tokens[i + 1] if i + 1 < n else None
+        prev = out[-1].type if out else None
+        if kind == "LINEMULOP" and ((prev == "RPAR" and closed_call) or prev == "FNAME0"):
+            kind = "MULOP"  # a call skips the line ends and comments after it: its term goes on (3.6)
+        if kind == "BADCHAR":
+            kind = "STRAY"  # no rule takes it: the statement it is in fails when it runs
+        elif kind == "CPAREN" and prev == "IF":
+            kind = "LPAR"
+        elif kind == "FNAME" and nxt is not None and nxt.type == "LSQB":
+            kind = "FNAME0"
+        elif kind == "NAME" and prev not in ("INT", "CHAR", "COMMA") and (t.value == "M"
+                                                                        or canonical(t.value) not in known):
+            # M alone is the machine call; a name declared nowhere is FNAME0: what follows it is parsed on
+            # its own, this runs first, and is error 3
+            kind = "MC" if t.value == "M" else "FNAME0"
+            stmt = _undeclared_statement(tokens, i, prev) if kind == "FNAME0" else None
+            if stmt is not None:
+                out.append(stmt[0])
+                skip_to = stmt[1]
+                continue
+        elif kind == "LPAR" and prev == "MC":
+            kind = "CALLPAREN"
+        elif kind == "ADDOP" and prev in ("MULOP", "ADDOP"):
+            signed = _sign_quirk(t, text)
+            if signed is not None:
+                out.append(signed)
+                continue
+        if kind == "LPAR" and prev == "FNAME" and out and out[-1].type == "FNAME":
+            kind = "CALLPAREN"
+        if kind in ("LPAR", "CPAREN", "CALLPAREN"):
+            parens.append(kind)
+        elif kind == "RPAR":
+            closed_call = bool(parens) and parens.pop() == "CALLPAREN"
+        out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
+    return out
 
 
 def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels: Sequence[Level] = ()):
@@ -303,7 +298,8 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
     _check_nesting(tokens, 0)
     try:
         with _nesting_limit():
-            tree, header, prefixes = parse_recovering(_parser(), tokens, start, text, 0, list(levels), _syntax_error)
+            tree, header, prefixes = parse_recovering(_parser(), tokens, start, text, 0, list(levels),
+                                                    gibson_syntax_error(tokens))
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
     if header is not None:
@@ -319,6 +315,9 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
             raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
         if isinstance(e.orig_exc, TinyCError):
             raise e.orig_exc from None
+        if isinstance(e.orig_exc, RecursionError):  # nesting the transformer could not follow (a chain
+            # of assignments): expression-stack overflow, as in the PC dialect
+            raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
         raise
 
 

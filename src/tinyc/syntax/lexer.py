@@ -189,68 +189,91 @@ def classify(tokens: list[Token], outer: list[Level], statements: bool = False,
     with (a text parsed again while a function runs, :func:`~tinyc.syntax.parser.reparse`).  Returns a
     new list of tokens with the layout removed.
     """
-    from lark import Token
-    out: list[Token] = []
-    n = len(tokens)
-    declared: set[int] = set()  # indexes of NAME tokens that are being declared
-    local: set[str] | None = set(local_names or ()) if statements else None  # None at top level
-    depth = 0
+    return _LexerHack(tokens, outer, statements, local_names).run()
 
-    def next_sig(j: int) -> Token | None:
-        while j < n and tokens[j].type == "WS":
+
+# the "(" after these (already retyped) tokens: a condition's own parenthesis (section 14 item 15) or
+# a call's (section 4, "Calling"; section 8)
+_PAREN_AFTER = {"IF": "CPAREN", "WHILE": "CPAREN", "FNAME": "CALLPAREN", "MC": "CALLPAREN"}
+
+
+class _LexerHack:
+    """:func:`classify` walking one text: the scope it is in (block depth, the enclosing function's
+    locals so far) decides what each name denotes."""
+
+    def __init__(self, tokens: list[Token], outer: list[Level], statements: bool,
+                 local_names: set[str] | None) -> None:
+        self.tokens, self.outer, self.statements = tokens, outer, statements
+        self.sig_index = [k for k, t in enumerate(tokens) if t.type not in _LAYOUT]  # where each kept token is
+        self.depth = 0  # of [ ] blocks
+        # the locals of the function being read; None at the top level of a program (no function yet)
+        self.local: set[str] | None = set(local_names or ()) if statements else None
+        self.declared: set[int] = set()  # ids of the NAME tokens that are being declared
+
+    def run(self) -> list[Token]:
+        """The kept tokens, each retyped where the rules say so (a new token; the input is unchanged)."""
+        from lark import Token
+        sig = [self.tokens[k] for k in self.sig_index]
+        out: list[Token] = []
+        for pos, t in enumerate(sig):
+            self.follow_scope(sig, pos)
+            kind = self.kind(t, pos, out[-1].type if out else None)
+            out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
+        return out
+
+    def follow_scope(self, sig: list[Token], pos: int) -> None:
+        """Declarations add locals (section 3); the ``]`` that closes a function's body ends them (section 4)."""
+        kind = sig[pos].type
+        if kind in ("INT", "CHAR"):
+            self.declare(sig, pos)
+        elif kind == "LSQB":
+            self.depth += 1
+        elif kind == "RSQB":
+            self.depth = max(0, self.depth - 1)
+            if self.depth == 0 and not self.statements:
+                self.local = None
+
+    def declare(self, sig: list[Token], pos: int) -> None:
+        """The names declared by the ``int``/``char`` at ``sig[pos]``: not uses, and, inside a function,
+        locals from here on that hide a function of the same name (section 14 item 8)."""
+        for name in declared_names(sig, pos):
+            self.declared.add(id(name))
+            if self.local is not None:  # a top-level block has no locals to shadow
+                self.local.add(canonical(name.value))
+
+    def kind(self, t: Token, pos: int, prev: str | None) -> str:
+        """The type the parser reads for ``t``, the ``pos``-th kept token; ``prev`` is the type given to the
+        token before it."""
+        if t.type == "NAME" and id(t) not in self.declared:
+            return self.name_kind(t, pos)
+        if t.type == "RETURN":  # "return" alone on its line returns 0 (section 4, "Return")
+            return "RETURN0" if self.ends_line(pos) else "RETURN"
+        if t.type == "MULOP" and pos > 0 and self.newline_before(pos):
+            return "LINEMULOP"  # the original skipped newlines after a term only, so x NL *5 is two statements
+        if t.type == "LPAR":
+            return _PAREN_AFTER.get(prev or "", "LPAR")
+        return t.type
+
+    def name_kind(self, t: Token, pos: int) -> str:
+        """A name in use: FNAME where it denotes a function in its scope, FNAME0 when its line ends right
+        after it (a call without arguments, section 14 item 8), else NAME (a variable)."""
+        if self.depth == 0 and self.local is None:  # the linker's rule: a top-level word defines a function
+            self.local = set()  # (section 4, "Linking"); its parameters are declared next
+        elif not _is_function(canonical(t.value), self.local or set(), self.outer):
+            return "NAME"
+        return "FNAME0" if self.ends_line(pos) else "FNAME"
+
+    def ends_line(self, pos: int) -> bool:
+        """Whether only blanks stand between the ``pos``-th kept token and a newline, a comment or the end."""
+        j, n = self.sig_index[pos] + 1, len(self.tokens)
+        while j < n and self.tokens[j].type == "WS":
             j += 1
-        return tokens[j] if j < n else None
+        return j == n or self.tokens[j].type in ("NEWLINE", "COMMENT")
 
-    sig_index = [k for k, t in enumerate(tokens) if t.type not in _LAYOUT]
-    sig = [tokens[k] for k in sig_index]
-    for pos, t in enumerate(sig):
-        if t.type in ("INT", "CHAR"):
-            for name in declared_names(sig, pos):
-                declared.add(id(name))
-                if local is not None:  # inside a function (a top-level block has no locals to shadow)
-                    local.add(canonical(name.value))
-        if t.type == "LSQB":
-            depth += 1
-        elif t.type == "RSQB":
-            depth = max(0, depth - 1)
-            if depth == 0 and not statements:
-                local = None
-        following = next_sig(sig_index[pos] + 1)
-        ends = following is None or following.type in ("NEWLINE", "COMMENT")  # the last token of its line
-        kind = t.type
-        if kind == "NAME" and id(t) not in declared:
-            defines = depth == 0 and local is None
-            if defines:
-                local = set()  # a function definition: its parameters are declared next
-            kind = _name_kind(t, defines, local, outer, ends)
-        elif kind != "NAME":
-            after_newline = kind == "MULOP" and pos > 0 and _newline_between(tokens, sig_index[pos - 1], sig_index[pos])
-            kind = _other_kind(t, ends, after_newline, out[-1].type if out else None)
-        out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
-    return out
-
-
-def _name_kind(t: Token, defines: bool, local: set[str] | None, outer: list[Level], ends: bool) -> str:
-    """The type of a NAME token that is not being declared: FNAME (FNAME0 at the end of its line) when it
-    ``defines`` a function or names one (a local shadows a function: :func:`_is_function`), else NAME."""
-    if defines or _is_function(canonical(t.value), local or set(), outer):
-        return "FNAME0" if ends else "FNAME"
-    return "NAME"
-
-
-def _other_kind(t: Token, ends: bool, after_newline: bool, prev: str | None) -> str:
-    """The type of any other token: RETURN0 (a return ending its line), LINEMULOP (a ``*``/``/``/``%``
-    starting a line), CPAREN (the parenthesis of an if or while), CALLPAREN (of a call), else its own."""
-    kind = t.type
-    if kind == "RETURN" and ends:
-        return "RETURN0"
-    if kind == "MULOP" and after_newline:
-        return "LINEMULOP"  # the original skipped newlines after a term only, so x NL *5 is two statements
-    if kind == "LPAR" and prev in ("IF", "WHILE"):
-        return "CPAREN"
-    if kind == "LPAR" and prev in ("FNAME", "MC"):
-        return "CALLPAREN"
-    return kind
+    def newline_before(self, pos: int) -> bool:
+        """Whether a newline stands between the ``pos``-th kept token and the one before it."""
+        a, b = self.sig_index[pos - 1], self.sig_index[pos]
+        return any(self.tokens[k].type == "NEWLINE" for k in range(a + 1, b))
 
 
 def run_time_names(tokens: list[Token], outer: list[Level], top: int, surely: set[str] | frozenset[str] = frozenset(),
@@ -299,10 +322,6 @@ def run_time_names(tokens: list[Token], outer: list[Level], top: int, surely: se
             if name in dynamic and not any(name in level for level in sure):
                 marks[start_of(t)] = (name, t.type == "NAME")
     return dynamic, marks
-
-
-def _newline_between(tokens: list[Token], a: int, b: int) -> bool:
-    return any(tokens[k].type == "NEWLINE" for k in range(a + 1, b))
 
 
 def _is_function(name: str, local: set[str], outer: list[Level]) -> bool:

@@ -1,11 +1,11 @@
 """Front end of the Gibson dialect: its tokens, the linker's top-level scan, and one parse per function.
 
 The dialect's own grammar is ``grammar.lark`` beside this module; names are classified (the lexer hack) with
-:func:`tinyc.syntax.lexer.classify`, then the dialect's retypings are applied (:func:`_retype`).  As that
-interpreter's linker did (gibson-dialect.md section 1.6), the top level is scanned, not parsed:
-``[...]`` blocks other than the seed are skipped unread, ``#`` lines are layout, a declaration
-allocates globals, any other name starts a function whose body is the next bracket-balanced
-``[...]``.  Each function is parsed on its own with the statement-level recovery of
+:func:`tinyc.syntax.lexer.classify`, then the dialect's retypings are applied
+(:func:`tinyc.dialects.gibson.retype.retype`).  As that interpreter's linker did (gibson-dialect.md section
+1.6), the top level is scanned, not parsed: ``[...]`` blocks other than the seed are skipped unread, ``#``
+lines are layout, a declaration allocates globals, any other name starts a function whose body is the next
+bracket-balanced ``[...]``.  Each function is parsed on its own with the statement-level recovery of
 :mod:`tinyc.syntax.recovery`: a statement that does not parse raises its error when it runs, and a function
 whose header does not parse raises it when called, so code that never runs never fails.
 """
@@ -29,6 +29,7 @@ from ...syntax.to_ast import _ToAST
 from ...syntax.positions import end_of, start_of
 from ...syntax.recovery import parse_recovering
 from .parse_errors import gibson_syntax_error
+from .retype import retype
 from ...syntax.toplevel import declared_names as _declared_names
 
 GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
@@ -98,7 +99,7 @@ class _GibsonToAST(_ToAST):
 
     def error_stmt(self, meta, ch):
         code, address, k = ch[0].value.split(":")
-        if k == "-":  # made by the front end (_retype), not by the recovery: nothing parsed before it
+        if k == "-":  # made by the front end (retype), not by the recovery: nothing parsed before it
             return ast.ErrorStmt(*self._pos(meta), code=int(code), address=int(address), prefix=[])
         return super().error_stmt(meta, ch)
 
@@ -113,10 +114,6 @@ class _GibsonToAST(_ToAST):
         code = ErrorCode.CURSERR if ch[0].value in "'\"" else ErrorCode.SYNXERR
         raise TinyCError(code, ch[0].start_pos)
 
-
-# the tokens after which a statement begins (a name there is not an argument or an operand)
-_STATEMENT_BEFORE = {None, "LSQB", "RSQB", "SEMICOLON", "ELSE", "NUMBER", "STRING", "CHARLIT", "RPAR",
-                     "NAME", "FNAME0", "ERRSTMT", "SIGNNUM"}
 
 KEYWORDS = (("return", "RETURN"), ("while", "WHILE"), ("break", "BREAK"), ("else", "ELSE"),
             ("char", "CHAR"), ("int", "INT"), ("if", "IF"))
@@ -193,103 +190,6 @@ def _statement_start(prev: Token, newline: bool, functions: set[str]) -> bool:
     return False
 
 
-def _closing(tokens: list[Token], i: int) -> int | None:
-    """The index of the ``)`` that closes the parenthesis at ``tokens[i]``, or None when a bracket or the
-    end of the tokens comes first."""
-    depth, j, n = 0, i, len(tokens)
-    while j < n:
-        depth += {"LPAR": 1, "CPAREN": 1, "CALLPAREN": 1, "RPAR": -1}.get(tokens[j].type, 0)
-        if depth == 0 or tokens[j].type in ("LSQB", "RSQB"):
-            break
-        j += 1
-    return j if j < n and tokens[j].type == "RPAR" else None
-
-
-def _undeclared_statement(tokens: list[Token], i: int, prev: str | None) -> tuple[Token, int] | None:
-    """For ``for(i=0;i<9;i=i+1) ...`` (an undeclared name ``tokens[i]`` starting a statement, a parenthesis
-    after it): the statement is error 3 at the name, and its parenthesis, whatever it holds, is part of it
-    (its ``;`` would otherwise cut the block around it).  Returns (the ERRSTMT token, the index of the
-    closing parenthesis); None for any other name."""
-    t = tokens[i]
-    if i + 1 >= len(tokens) or tokens[i + 1].type != "LPAR" or prev not in _STATEMENT_BEFORE:
-        return None
-    j = _closing(tokens, i + 1)
-    if j is None:
-        return None
-    return Token("ERRSTMT", f"{int(ErrorCode.SYMERRA)}:{t.end_pos}:-", start_pos=t.start_pos,
-                 end_pos=tokens[j].end_pos, line=t.line, column=t.column,
-                 end_line=t.line, end_column=t.column), j
-
-
-def _sign_quirk(t: Token, text: str) -> Token | None:
-    """The SIGNNUM of a ``+``/``-`` after an operator that no digit follows (section 2.6): the sign times
-    the next character's code minus 48; None when a digit follows."""
-    at = end_of(t)
-    c = text[at] if at < len(text) else "\0"
-    if c.isdigit():
-        return None
-    return Token.new_borrow_pos("SIGNNUM", str((ord(c) - 48) * (-1 if t.value == "-" else 1)), t)
-
-
-def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
-    """The dialect's changes to classified tokens (layout already removed by classify).
-
-    * a byte no token starts with (``!``, ``&``, ``{``...) becomes STRAY, which no rule takes;
-    * ``if`` has no parenthesis of its own: its CPAREN goes back to a plain ``(``;
-    * a function name right before ``[`` takes no arguments (FNAME0);
-    * a name declared nowhere (no level, no declaration in this text) is taken as a call without
-      arguments, so that it is error 3 at that name when it runs, whatever follows it (``for(...)``,
-      ``nosuch "x", 1``): what follows is parsed as statements of its own, which never run;
-    * ``M`` alone is the machine call;
-    * a ``+``/``-`` right after an operator, not followed by a digit, is the sign quirk (section 2.6):
-      a constant of the sign and the next character's code minus 48, that character read again.
-    """
-    out: list[Token] = []
-    n = len(tokens)
-    skip_to = -1
-    parens: list[str] = []  # the open parentheses' kinds
-    closed_call = False  # the last ) closed a call's (
-    for i, t in enumerate(tokens):
-        if i <= skip_to:
-            continue
-        kind = t.type
-        nxt = tokens[i + 1] if i + 1 < n else None
-        prev = out[-1].type if out else None
-        if kind == "LINEMULOP" and ((prev == "RPAR" and closed_call) or prev == "FNAME0"):
-            kind = "MULOP"  # a call skips the line ends and comments after it: its term goes on (3.6)
-        if kind == "BADCHAR":
-            kind = "STRAY"  # no rule takes it: the statement it is in fails when it runs
-        elif kind == "CPAREN" and prev == "IF":
-            kind = "LPAR"
-        elif kind == "FNAME" and nxt is not None and nxt.type == "LSQB":
-            kind = "FNAME0"
-        elif kind == "NAME" and prev not in ("INT", "CHAR", "COMMA") and (t.value == "M"
-                                                                        or canonical(t.value) not in known):
-            # M alone is the machine call; a name declared nowhere is FNAME0: what follows it is parsed on
-            # its own, this runs first, and is error 3
-            kind = "MC" if t.value == "M" else "FNAME0"
-            stmt = _undeclared_statement(tokens, i, prev) if kind == "FNAME0" else None
-            if stmt is not None:
-                out.append(stmt[0])
-                skip_to = stmt[1]
-                continue
-        elif kind == "LPAR" and prev == "MC":
-            kind = "CALLPAREN"
-        elif kind == "ADDOP" and prev in ("MULOP", "ADDOP"):
-            signed = _sign_quirk(t, text)
-            if signed is not None:
-                out.append(signed)
-                continue
-        if kind == "LPAR" and prev == "FNAME" and out and out[-1].type == "FNAME":
-            kind = "CALLPAREN"
-        if kind in ("LPAR", "CPAREN", "CALLPAREN"):
-            parens.append(kind)
-        elif kind == "RPAR":
-            closed_call = bool(parens) and parens.pop() == "CALLPAREN"
-        out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
-    return out
-
-
 def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels: Sequence[Level] = ()):
     """Parse classified tokens to an AST (a Function for ``funcdef``, a Block for ``statements``).
 
@@ -315,9 +215,6 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
             raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
         if isinstance(e.orig_exc, TinyCError):
             raise e.orig_exc from None
-        if isinstance(e.orig_exc, RecursionError):  # nesting the transformer could not follow (a chain
-            # of assignments): expression-stack overflow, as in the PC dialect
-            raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
         raise
 
 
@@ -449,8 +346,8 @@ def item_tokens(tokens: list[Token], item: TopItem, text: str, outer: list[Level
         functions = {n for level in outer for n, f in level.names.items() if f}
         part = part[:1] + split_keywords(part[1:], text, functions)
     if item.kind == "func":
-        return part, _retype(classify(part, lex_outer), text, _known(part, outer))
-    return part, _retype(classify(part, lex_outer, statements=True), text, _known(part, outer))
+        return part, retype(classify(part, lex_outer), text, _known(part, outer))
+    return part, retype(classify(part, lex_outer, statements=True), text, _known(part, outer))
 
 
 def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]):

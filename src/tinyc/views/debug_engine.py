@@ -21,7 +21,7 @@ class CallInfo:
     """One active call: the function's ``name``, its AST (``function``), the call site's node,
     the callee's ``frame`` once it exists, and ``pos``, the statement it runs now (absolute address)."""
 
-    __slots__ = ("name", "function", "site", "frame", "pos", "entered", "line")
+    __slots__ = ("name", "function", "site", "frame", "pos", "entered", "line", "compiled")
 
     def __init__(self, name: str, function: ast.Function | None, site: ast.Node, frame: Frame | None, pos: int):
         self.name = name
@@ -31,6 +31,7 @@ class CallInfo:
         self.pos = pos
         self.entered = False  # its body's [ has been reported to the session
         self.line = -1        # the line of its last statement (a line breakpoint stops once per line)
+        self.compiled = False  # it runs on the fast engine: no frame, no statements seen
 
 
 class DebugMixin:
@@ -45,6 +46,7 @@ class DebugMixin:
         self.session = session
         self.frames = [CallInfo("", None, ast.Null(0, 0), None, 0)]
         self.quiet = 0  # > 0 while the debugger evaluates an expression: no stops
+        self.fast = None  # the DebugFastEngine this evaluator is the reference of (debug_fast.py), if any
 
     def execute(self, node: ast.Stmt) -> None:
         top = self.frames[-1]
@@ -69,6 +71,34 @@ class DebugMixin:
         super().visit_Block(node)  # type: ignore[misc]
 
     def call(self, sym: Symbol, args: list, node: ast.Node):
+        """A call: compiled where the fast engine may run it (:mod:`.debug_fast`), else with the hooks."""
+        fast = self.fast
+        if fast is not None and self.depth + 1 < self.m.max_depth:  # type: ignore[attr-defined]
+            f = fast.compiled(sym)
+            if f is not None and sym.function is not None and len(args) == len(sym.function.parameters()):
+                return self.call_compiled(f, sym, args, node)
+        return self.debug_call(sym, args, node)
+
+    def call_compiled(self, f, sym: Symbol, args: list, node: ast.Node):
+        """Run ``f``, the compiled ``sym``, from here: a frame without locals on the stack for ``bt``."""
+        info = CallInfo(sym.name, sym.function, node, None, node.pos)
+        info.compiled = True
+        self.frames.append(info)
+        m, depth = self.m, self.depth  # type: ignore[attr-defined]
+        mark = m.top
+        try:
+            result = f(*args, mark, depth + 1)
+        finally:
+            self.frames.pop()
+            m.top, self.depth = mark, depth  # a call the debug evaluator ran from in there moved them
+            if not self.quiet:
+                self.session.popped(self, info)  # type: ignore[attr-defined]
+        if not self.quiet:
+            self.session.returned(self, info, result)  # type: ignore[attr-defined]
+        return result
+
+    def debug_call(self, sym: Symbol, args: list, node: ast.Node):
+        """A call run here, with the session's hooks at its start and end."""
         if not self.quiet:
             self.session.calling(self, sym, node)  # type: ignore[attr-defined]
         info = CallInfo(sym.name, sym.function, node, None, node.pos)

@@ -101,6 +101,9 @@ class Debugger:
         self.at_entry: CallInfo | None = None  # stopped at a function breakpoint, at its [
         self.reported = False
         self.leaving = False  # Quit or Restart is unwinding the run
+        self.hot: set[str] = set()   # the functions that run on the debug evaluator (see watched)
+        self.everything = True       # all of them do (stepping, a watchpoint set)
+        self.fast = None             # the run's DebugFastEngine, if it runs on the fast engine
         from .debug_commands import Commands
         self.commands = Commands(self)
 
@@ -150,6 +153,8 @@ class Debugger:
         while True:
             self.engine, self.places, go = self.start(self)
             self.mode, self.selected, self.reported, self.at_entry = "run", 0, False, None
+            self.fast = self.engine.fast
+            self.sync()
             self.leaving = False
             for w in self.watches:
                 w.scope, w.value = None, UNSET
@@ -259,6 +264,24 @@ class Debugger:
         self.commands.show_displays(eng)
         self.commands.loop(stopped=True)
         self.at_entry = None
+        self.sync()
+
+    def watched(self, name: str) -> bool:
+        """Whether a call of the function ``name`` must run on the debug evaluator (:mod:`.debug_fast`)."""
+        return self.everything or name in self.hot
+
+    def sync(self) -> None:
+        """Work out :meth:`watched` for the program resuming now and tell the fast engine."""
+        if self.fast is None or self.engine is None:
+            return
+        from .debug_fast import callers_of
+        self.everything = self.mode == "step" or bool(self.watches)
+        places = self.places
+        assert places is not None
+        lines = {bp.line for bp in self.breaks if bp.enabled and bp.line}
+        names = {bp.name for bp in self.breaks if bp.enabled and bp.name}
+        self.hot = callers_of(self.engine.m, names, lines, places.line)
+        self.fast.refresh()
 
     def calling(self, eng, sym, node: ast.Node) -> None:
         """A call begins (its breakpoints are checked at its body's [, its parameters bound)."""

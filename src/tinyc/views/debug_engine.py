@@ -21,7 +21,7 @@ class CallInfo:
     """One active call: the function's ``name``, its AST (``function``), the call site's node,
     the callee's ``frame`` once it exists, and ``pos``, the statement it runs now (absolute address)."""
 
-    __slots__ = ("name", "function", "site", "frame", "pos", "entered", "line", "compiled")
+    __slots__ = ("name", "function", "site", "frame", "pos", "entered", "line", "compiled", "args")
 
     def __init__(self, name: str, function: ast.Function | None, site: ast.Node, frame: Frame | None, pos: int):
         self.name = name
@@ -32,6 +32,7 @@ class CallInfo:
         self.entered = False  # its body's [ has been reported to the session
         self.line = -1        # the line of its last statement (a line breakpoint stops once per line)
         self.compiled = False  # it runs on the fast engine: no frame, no statements seen
+        self.args: list[int] = []  # the values passed to a compiled call
 
 
 class DebugMixin:
@@ -82,12 +83,17 @@ class DebugMixin:
     def call_compiled(self, f, sym: Symbol, args: list, node: ast.Node):
         """Run ``f``, the compiled ``sym``, from here: a frame without locals on the stack for ``bt``."""
         info = CallInfo(sym.name, sym.function, node, None, node.pos)
-        info.compiled = True
+        info.compiled, info.args = True, args
         self.frames.append(info)
         m, depth = self.m, self.depth  # type: ignore[attr-defined]
         mark = m.top
         try:
             result = f(*args, mark, depth + 1)
+        except TinyCError as e:
+            fn = sym.function
+            if not self.quiet and not getattr(e, "debugged", False) and fn is not None and fn.pos <= e.address < fn.end:
+                self.failed_compiled(info, e, mark)
+            raise
         finally:
             self.frames.pop()
             m.top, self.depth = mark, depth  # a call the debug evaluator ran from in there moved them
@@ -96,6 +102,23 @@ class DebugMixin:
         if not self.quiet:
             self.session.returned(self, info, result)  # type: ignore[attr-defined]
         return result
+
+    def failed_compiled(self, info: CallInfo, error: TinyCError, mark: int) -> None:
+        """An error in the compiled call ``info`` (in its own text): the debugger stops at it with the
+        call's locals where their layout is known (:func:`~tinyc.views.debug_fast.rebuilt_frame`)."""
+        from .debug_fast import rebuilt_frame
+        assert info.function is not None
+        frame = rebuilt_frame(info.function, mark, self.mem)  # type: ignore[attr-defined]
+        if frame is None:
+            return
+        saved = self.frame  # type: ignore[has-type]
+        info.compiled, info.frame, info.pos = False, frame, error.address
+        self.frame = frame
+        try:
+            error.debugged = True  # type: ignore[attr-defined]
+            self.session.failed(self, error)  # type: ignore[attr-defined]
+        finally:
+            self.frame = saved
 
     def debug_call(self, sym: Symbol, args: list, node: ast.Node):
         """A call run here, with the session's hooks at its start and end."""

@@ -19,6 +19,7 @@ from .. import ast
 from ..engines.analysis import assigned_names, walk
 from ..engines.compiler import FastEngine
 from ..engines.fastrt import Linkage
+from ..link.symbols import Frame, Symbol
 
 
 class DebugFastEngine(FastEngine):
@@ -70,7 +71,7 @@ class DebugFastEngine(FastEngine):
         link = self.link
         if link is None:
             return
-        for name, f in self.made.items():
+        for name, f in list(self.made.items()):  # (another thread may pause: list() copies at once)
             link.G["f_" + name] = self._fallback(link.lookup(name)) if self.watched(name) else f
 
     def compiled(self, sym):
@@ -116,3 +117,28 @@ def callers_of(m, names: set[str], lines: set[int], line_of) -> set[str]:
                 hot.add(c)
                 todo.append(c)
     return hot
+
+
+def rebuilt_frame(fn: ast.Function, mark: int, mem) -> Frame | None:
+    """The locals of a compiled call of ``fn`` whose frame began at ``mark``, after an error left it (the
+    compiled code writes its scalars back to their cells then), laid out as both engines lay a frame
+    out: the scalar parameters, then the declarations of the body in order, each element after the last.
+    None where the layout is not known before the call runs: an array parameter, a declaration not at
+    the body's top level, an array bound that is not a number."""
+    frame, addr = Frame(fn, mark=mark), mark
+    decls = [(t, d) for t, d in fn.parameters()]
+    if any(d.size is not None for _, d in decls):
+        return None
+    for stmt in fn.body.body:
+        if isinstance(stmt, ast.Decl):
+            decls += [(stmt.type, d) for d in stmt.names]
+    if any(isinstance(n, ast.Decl) for stmt in fn.body.body if not isinstance(stmt, ast.Decl) for n in walk(stmt)):
+        return None
+    for type_, d in decls:
+        if d.size is not None and not isinstance(d.size, ast.Number):
+            return None
+        length = 1 if d.size is None else max(mem.wrap(d.size.value) + 1, 0)
+        frame.declare(Symbol(d.name, "var", type_, d.size is not None, addr, length) if d.size is not None
+                      else Symbol(d.name, "var", type_, False, addr))
+        addr += mem.sizeof(type_) * length
+    return frame

@@ -108,17 +108,19 @@ class DebugMixin:
         call's locals where their layout is known (:func:`~tinyc.views.debug_fast.rebuilt_frame`)."""
         from .debug_fast import rebuilt_frame
         assert info.function is not None
-        frame = rebuilt_frame(info.function, mark, self.mem)  # type: ignore[attr-defined]
+        frame = rebuilt_frame(info.function, mark, self.mem, error)  # type: ignore[attr-defined]
         if frame is None:
             return
-        saved = self.frame  # type: ignore[has-type]
+        saved, m, mem = self.frame, self.m, self.mem  # type: ignore[has-type, attr-defined]
         info.compiled, info.frame, info.pos = False, frame, error.address
         self.frame = frame
+        # what the debugger puts in value space (a typed expression's text) goes above these locals
+        m.top = max([s.address + mem.sizeof(s.type) * s.length for s in frame.locals.values()] + [mark])
         try:
             error.debugged = True  # type: ignore[attr-defined]
             self.session.failed(self, error)  # type: ignore[attr-defined]
         finally:
-            self.frame = saved
+            self.frame, m.top = saved, mark
 
     def debug_call(self, sym: Symbol, args: list, node: ast.Node):
         """A call run here, with the session's hooks at its start and end."""

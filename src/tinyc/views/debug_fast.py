@@ -119,12 +119,13 @@ def callers_of(m, names: set[str], lines: set[int], line_of) -> set[str]:
     return hot
 
 
-def rebuilt_frame(fn: ast.Function, mark: int, mem) -> Frame | None:
-    """The locals of a compiled call of ``fn`` whose frame began at ``mark``, after an error left it (the
-    compiled code writes its scalars back to their cells then), laid out as both engines lay a frame
-    out: the scalar parameters, then the declarations of the body in order, each element after the last.
-    None where the layout is not known before the call runs: an array parameter, a declaration not at
-    the body's top level, an array bound that is not a number."""
+def rebuilt_frame(fn: ast.Function, mark: int, mem, error: BaseException) -> Frame | None:
+    """The locals of a compiled call of ``fn`` whose frame began at ``mark``, after ``error`` left it,
+    laid out as both engines lay a frame out: the scalar parameters, then the declarations of the body in
+    order, each element after the last.  The scalars the generated code kept in Python variables are
+    written to their cells from the call's Python frame in the error's traceback.  None where the
+    layout is not known before the call runs: an array parameter, a declaration not at the body's top
+    level, an array bound that is not a number."""
     frame, addr = Frame(fn, mark=mark), mark
     decls = [(t, d) for t, d in fn.parameters()]
     if any(d.size is not None for _, d in decls):
@@ -141,4 +142,19 @@ def rebuilt_frame(fn: ast.Function, mark: int, mem) -> Frame | None:
         frame.declare(Symbol(d.name, "var", type_, d.size is not None, addr, length) if d.size is not None
                       else Symbol(d.name, "var", type_, False, addr))
         addr += mem.sizeof(type_) * length
+    values = _python_locals(fn.name, error)
+    for sym in frame.locals.values():
+        value = values.get("v_" + sym.name)
+        if not sym.array and isinstance(value, int):
+            mem.write(sym.address, sym.type, value)
     return frame
+
+
+def _python_locals(name: str, error: BaseException) -> dict:
+    """The variables of the outermost generated frame of the function ``name`` in ``error``'s traceback."""
+    tb = error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith(f"<tinyc {name} "):
+            return dict(tb.tb_frame.f_locals)
+        tb = tb.tb_next
+    return {}

@@ -12,6 +12,7 @@ import io
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,37 @@ def test_a_programs_output_under_the_debugger_is_that_of_tinyc_run(program: str,
     assert run.returncode == 0 and debug.returncode == 0, debug.stderr
     shown = debug.stdout.decode("latin-1").replace("(tc-db) ", "").replace("nothere9 is not a function: no breakpoint set\n", "")
     assert shown.rstrip("\n") == run.stdout.decode("latin-1").rstrip("\n")
+
+
+def test_ctrl_c_pauses_the_running_program_in_the_debugger() -> None:
+    pexpect = pytest.importorskip("pexpect")
+    env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1"}
+    env.pop("PYTHONPATH", None)
+    child = pexpect.spawn(sys.executable, ["-m", "tinyc", "debug", "loop.tc"], cwd=str(HERE), env=env,
+                          timeout=60, encoding="latin-1")
+    try:
+        child.expect_exact("(tc-db) ")
+        child.sendline("r")
+        time.sleep(0.5)
+        child.sendintr()
+        child.expect_exact("paused")
+        child.expect_exact("(tc-db) ")
+        child.sendline("bt")  # tick was called from main, which runs compiled
+        child.expect(r"\*#0  tick\(\) at line \d+\r?\n #1  main\(\) compiled, called at line 0")
+        child.sendline("n")
+        child.expect_exact("(tc-db) ")
+        child.sendline("n")  # out of tick into the compiled main: the next call stops
+        child.expect_exact("tick returns 0 to main, which runs compiled: stepping stops at its next call")
+        child.expect_exact("(tc-db) ")
+        child.sendline("b tock")  # set at the stop: the compiled main's next call of tock stops
+        child.expect_exact("(tc-db) ")
+        child.sendline("c")
+        child.expect_exact("break at line 6 cursor pr[")  # its [: the compiled call site is not known
+        child.expect_exact("(tc-db) ")
+        child.sendline("p n % 1000")
+        child.expect_exact("n % 1000:  0")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0

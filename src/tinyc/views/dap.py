@@ -16,6 +16,7 @@ entry statement), variable references are 1 for the globals and 1000 + the frame
 from __future__ import annotations
 
 import io
+import os
 import queue
 import threading
 from pathlib import Path
@@ -132,6 +133,10 @@ class Server:
     def serve(self) -> int:
         """Answer requests until ``disconnect`` or the end of the input; returns the exit status (0)."""
         self.inbox = queue.Queue()
+        try:  # the thread reads a stream of its own: one blocked in stdin's would abort the exit
+            self.inp = open(os.dup(self.inp.fileno()), "rb")
+        except (AttributeError, OSError, ValueError):  # not a file (a test's BytesIO)
+            pass
         threading.Thread(target=self.reader, name="dap-reader", daemon=True).start()
         try:
             while self.next_request() != "disconnect":
@@ -286,8 +291,8 @@ class Server:
             raise DapError("configurationDone: launch first")
         if self.running:
             raise DapError("configurationDone: the program has run")
+        self.running = d.running = True  # a pause from now on stops it
         self.respond(request)
-        self.running = True
         d.run()
 
     def do_disconnect(self, request: dict, args: dict) -> str:

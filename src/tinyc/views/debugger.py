@@ -107,6 +107,7 @@ class Debugger:
         self.pausing = False         # a pause was asked for (Ctrl-C, DAP pause): stop at the next statement
         self.paused = False          # the last stop was such a pause
         self.stopped = False         # reading commands at a stop (not running the program)
+        self.running = False         # a run is under way (or about to start)
         from .debug_commands import Commands
         self.commands = Commands(self)
 
@@ -153,6 +154,13 @@ class Debugger:
 
     def run(self) -> None:
         """Run the program from its start (again after ``run``), to its end or an error."""
+        self.running = True
+        try:
+            self.run_once()
+        finally:
+            self.running = self.pausing = False
+
+    def run_once(self) -> None:
         while True:
             self.engine, self.places, go = self.start(self)
             self.mode, self.selected, self.reported, self.at_entry = "run", 0, False, None
@@ -226,8 +234,11 @@ class Debugger:
                 self.hit(bp)
                 site = top.site.name_end if isinstance(top.site, (ast.Call, ast.Index)) else top.site.end
                 site = site or top.site.end
+                shown = top.site.pos
+                if isinstance(top.site, ast.Function):  # called from compiled code: its call site is not known
+                    site = shown = fn.body.pos
                 self.say(f"\nbreak at line {places.line(site)} cursor pr[{places.addr(site)}]: {top.name}\n"
-                         f"{places.line_text(top.site.pos)}\n")
+                         f"{places.line_text(shown)}\n")
                 self.at_entry = top if places.in_program(fn.body.pos) else None
                 return True
         return False
@@ -281,7 +292,7 @@ class Debugger:
         """Stop the running program at its next statement the debug evaluator runs: every call from now
         on is debug-evaluated, so compiled code stops at its next call (a compiled loop that calls
         nothing runs on).  Safe from a signal handler or another thread; False when it is not running."""
-        if self.engine is None or self.stopped:
+        if not self.running or self.stopped:
             return False
         self.pausing = self.everything = True
         if self.fast is not None:

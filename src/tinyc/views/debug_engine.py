@@ -11,6 +11,8 @@ caller's frame only in a Python local.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from .. import ast
 from ..engines.evaluator import Evaluator
 from ..errors import TinyCError
@@ -47,7 +49,7 @@ class DebugMixin:
         self.session = session
         self.frames = [CallInfo("", None, ast.Null(0, 0), None, 0)]
         self.quiet = 0  # > 0 while the debugger evaluates an expression: no stops
-        self.fast = None  # the DebugFastEngine this evaluator is the reference of (debug_fast.py), if any
+        self.fast: Any = None  # the DebugFastEngine this evaluator is the reference of (debug_fast.py), if any
 
     def execute(self, node: ast.Stmt) -> None:
         top = self.frames[-1]
@@ -73,8 +75,8 @@ class DebugMixin:
 
     def call(self, sym: Symbol, args: list, node: ast.Node):
         """A call: compiled where the fast engine may run it (:mod:`.debug_fast`), else with the hooks."""
-        fast = self.fast
-        if fast is not None and self.depth + 1 < self.m.max_depth:  # type: ignore[attr-defined]
+        fast, ev = self.fast, cast(Any, self)
+        if fast is not None and ev.depth + 1 < ev.m.max_depth:
             f = fast.compiled(sym)
             if f is not None and sym.function is not None and len(args) == len(sym.function.parameters()):
                 return self.call_compiled(f, sym, args, node)
@@ -85,7 +87,8 @@ class DebugMixin:
         info = CallInfo(sym.name, sym.function, node, None, node.pos)
         info.compiled, info.args = True, args
         self.frames.append(info)
-        m, depth = self.m, self.depth  # type: ignore[attr-defined]
+        ev = cast(Any, self)
+        m, depth = ev.m, ev.depth
         mark = m.top
         try:
             result = f(*args, mark, depth + 1)
@@ -96,7 +99,7 @@ class DebugMixin:
             raise
         finally:
             self.frames.pop()
-            m.top, self.depth = mark, depth  # a call the debug evaluator ran from in there moved them
+            m.top, ev.depth = mark, depth  # a call the debug evaluator ran from in there moved them
             if not self.quiet:
                 self.session.popped(self, info)  # type: ignore[attr-defined]
         if not self.quiet:
@@ -108,19 +111,20 @@ class DebugMixin:
         call's locals where their layout is known (:func:`~tinyc.views.debug_fast.rebuilt_frame`)."""
         from .debug_fast import rebuilt_frame
         assert info.function is not None
-        frame = rebuilt_frame(info.function, mark, self.mem, error)  # type: ignore[attr-defined]
+        ev = cast(Any, self)
+        frame = rebuilt_frame(info.function, mark, ev.mem, error)
         if frame is None:
             return
-        saved, m, mem = self.frame, self.m, self.mem  # type: ignore[has-type, attr-defined]
+        saved, m, mem = ev.frame, ev.m, ev.mem
         info.compiled, info.frame, info.pos = False, frame, error.address
-        self.frame = frame
+        ev.frame = frame
         # what the debugger puts in value space (a typed expression's text) goes above these locals
         m.top = max([s.address + mem.sizeof(s.type) * s.length for s in frame.locals.values()] + [mark])
         try:
             error.debugged = True  # type: ignore[attr-defined]
             self.session.failed(self, error)  # type: ignore[attr-defined]
         finally:
-            self.frame, m.top = saved, mark
+            ev.frame, m.top = saved, mark
 
     def debug_call(self, sym: Symbol, args: list, node: ast.Node):
         """A call run here, with the session's hooks at its start and end."""

@@ -100,13 +100,14 @@ class PcRunner:
     def start(self, debugger: Debugger):
         m, ws = self.m, self.ws
         engine = DebugEvaluator(m, debugger)
-        machine_engine = engine
+        machine_engine: object = engine
         if self.fast:  # functions with nothing to watch run compiled (debug_fast.py)
             from ..driver import startcache
             from .debug_fast import DebugFastEngine
-            machine_engine = engine.fast = DebugFastEngine(m, debugger.watched, startcache.code)
-            machine_engine.ref = engine
-            machine_engine.prepare = debugger.sync
+            fast = engine.fast = DebugFastEngine(m, debugger.watched, startcache.code)
+            fast.ref = engine
+            fast.prepare = debugger.sync
+            machine_engine = fast
         places = Places(m.memory.data, ws.pr + 1, ws.pr + ws.pe + 1, ws.pr, False, pc_reporter(ws), (ws.ln, ws.pr))
 
         def go() -> TinyCError | None:

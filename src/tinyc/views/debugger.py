@@ -14,6 +14,7 @@ buffer, the offset from ``pr``).  The program runs on the reference engine of it
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import ast
 from ..errors import TinyCError
@@ -164,7 +165,7 @@ class Debugger:
         while True:
             self.engine, self.places, go = self.start(self)
             self.mode, self.selected, self.reported, self.at_entry = "run", 0, False, None
-            self.fast = self.engine.fast
+            self.fast = getattr(self.engine, "fast", None)
             self.sync()
             self.leaving = False
             for w in self.watches:
@@ -364,7 +365,7 @@ class interrupts:
 
     def __init__(self, debugger: Debugger):
         self.d = debugger
-        self.saved = None
+        self.saved: Any = None  # the handler before (None: none was set)
 
     def on_interrupt(self, signum, frame) -> None:
         d = self.d

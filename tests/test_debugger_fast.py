@@ -126,3 +126,11 @@ def test_ctrl_c_pauses_the_running_program_in_the_debugger() -> None:
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+def test_an_error_deep_in_compiled_calls_stops_in_the_failing_call() -> None:
+    text, d = debug_session("r\nbt\np n\np k\nq\n", "fast", ("bad.tc",))
+    reference, _ = debug_session("r\nbt\np n\np k\nq\n", "reference", ("bad.tc",))
+    assert d.fast is not None and d.fast.fallbacks == 0  # half and main ran compiled
+    assert "*#0  half(n=2) at line 4\n #1  main() at line 10 (compiled)\n(tc-db) n:  2\n(tc-db) k:  0\n" in text
+    assert text == reference.replace(" #1  main() at line 10\n", " #1  main() at line 10 (compiled)\n")

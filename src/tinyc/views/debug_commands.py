@@ -307,7 +307,8 @@ class Commands:
             mark = "*" if k == d.selected else " "
             at = f"at line {d.places.line(info.pos)}" if d.places.in_program(info.pos) else "in the library"
             if info.compiled:
-                at = f"compiled, called at line {d.places.line(info.pos)}"
+                at = (f"at line {d.places.line(info.pos)} (compiled)" if info.running
+                      else f"compiled, called at line {d.places.line(info.pos)}")
             self.say(f"{mark}#{k}  {info.name}({', '.join(args)}) {at}\n")
         if not calls:
             self.say("#0  the entry statement\n")

@@ -152,9 +152,38 @@ def rebuilt_frame(fn: ast.Function, mark: int, mem, error: BaseException) -> Fra
 
 def _python_locals(name: str, error: BaseException) -> dict:
     """The variables of the outermost generated frame of the function ``name`` in ``error``'s traceback."""
+    for fname, values, _ in compiled_calls(error):
+        if fname == name:
+            return values
+    return {}
+
+
+def compiled_calls(error: BaseException) -> list[tuple[str, dict, int]]:
+    """(function name, Python variables, the tiny-c address it was running) of each generated frame in
+    ``error``'s traceback, outermost first (the generated code's file is ``<tinyc NAME SERIAL>``)."""
+    from ..engines import compiler
+    out = []
     tb = error.__traceback__
     while tb is not None:
-        if tb.tb_frame.f_code.co_filename.startswith(f"<tinyc {name} "):
-            return dict(tb.tb_frame.f_locals)
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.startswith("<tinyc ") and filename.endswith(">"):
+            linemap = compiler._LINEMAPS.get(filename, {})
+            at = [a for line, a in sorted(linemap.items()) if line <= tb.tb_lineno]
+            out.append((filename[7:-1].rsplit(" ", 1)[0], dict(tb.tb_frame.f_locals), at[-1] if at else 0))
         tb = tb.tb_next
-    return {}
+    return out
+
+
+def copied_frame(fn: ast.Function, values: dict, m) -> Frame:
+    """A frame of ``fn`` for the debugger to show after an error in a compiled call of it: its scalar
+    parameters and top-level locals, copied from the call's Python variables ``values`` into new cells
+    at ``m.top`` (the program is over; its arrays are not shown)."""
+    frame = Frame(fn, mark=m.top)
+    decls = fn.parameters() + [(st.type, d) for st in fn.body.body if isinstance(st, ast.Decl) for d in st.names]
+    for type_, d in decls:
+        value = values.get("v_" + d.name)
+        if d.size is None and isinstance(value, int) and d.name not in frame.locals:
+            addr = m.allocate(type_, 1, 0)
+            m.memory.write(addr, type_, value)
+            frame.declare(Symbol(d.name, "var", type_, False, addr))
+    return frame

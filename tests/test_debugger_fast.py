@@ -134,3 +134,38 @@ def test_an_error_deep_in_compiled_calls_stops_in_the_failing_call() -> None:
     assert d.fast is not None and d.fast.fallbacks == 0  # half and main ran compiled
     assert "*#0  half(n=2) at line 4\n #1  main() at line 10 (compiled)\n(tc-db) n:  2\n(tc-db) k:  0\n" in text
     assert text == reference.replace(" #1  main() at line 10\n", " #1  main() at line 10 (compiled)\n")
+
+
+PROMPT = r"\(tc-db\)"  # prompt_toolkit draws it with escape sequences around the blank
+
+
+def test_the_terminal_prompt_completes_and_keeps_a_history(tmp_path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    env = {**os.environ, "TERM": "xterm", "NO_COLOR": "1", "PROMPT_TOOLKIT_NO_CPR": "1",
+           "XDG_STATE_HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
+    env.pop("PYTHONPATH", None)
+    child = pexpect.spawn(sys.executable, ["-m", "tinyc", "debug", str(HERE / "fact.tc")], cwd=str(tmp_path),
+                          env=env, timeout=60, dimensions=(24, 80))
+    try:
+        child.expect(PROMPT)
+        for keys in ("tbre", "\t", " fa", "\t", "\r"):  # a command, then a function's name, completed
+            child.send(keys)
+            time.sleep(0.5)  # the completions come while typing: Tab picks the first
+        child.expect(PROMPT)
+        child.send("r\r")
+        child.expect_exact("break at line")
+        child.expect(PROMPT)
+        child.send("p n*100\r")
+        child.expect_exact("n*100:  100")
+        child.expect(PROMPT)
+        child.send("\x1b[A\r")  # Up: the last command again
+        child.expect_exact("n*100:  100")
+        child.expect(PROMPT)
+        child.send("i\r")  # the temporary breakpoint is gone: it was set (on fact) and hit
+        child.expect_exact("no breakpoints set")
+        child.sendcontrol("d")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert "p n*100" in (tmp_path / "tinyc" / "debug-history").read_text()

@@ -130,8 +130,16 @@ class Debugger:
         self.console.write(text.encode("latin-1", "replace"))
 
     def read(self) -> str:
-        self.say("(tc-db) ")
-        line = self.console.read_line()
+        """A command line; Quit at the end of input.  A terminal's console (``read_command``: history,
+        completion) reads it where there is one; Ctrl-C there clears the line."""
+        reader = getattr(self.console, "read_command", None)
+        while True:
+            self.say("(tc-db) ")
+            try:
+                line = self.console.read_line() if reader is None else reader()
+                break
+            except KeyboardInterrupt:
+                continue
         if line is None:
             if self.console.last != b"\n":
                 self.say("\n")

@@ -148,9 +148,13 @@ def test_the_terminal_prompt_completes_and_keeps_a_history(tmp_path) -> None:
                           env=env, timeout=60, dimensions=(24, 80))
     try:
         child.expect(PROMPT)
-        for keys in ("tbre", "\t", " fa", "\t", "\r"):  # a command, then a function's name, completed
-            child.send(keys)
-            time.sleep(0.5)  # the completions come while typing: Tab picks the first
+        # a command, then a function's name, completed: Tab picks the first completion offered
+        for typed, shown in (("tbre", "tbreak"), (" fa", "fact")):
+            child.send(typed)
+            child.expect_exact(shown)  # offered while typing
+            child.send("\t")
+            child.expect_exact(shown)  # inserted
+        child.send("\r")
         child.expect(PROMPT)
         child.send("r\r")
         child.expect_exact("break at line")

@@ -162,3 +162,14 @@ def test_the_shell_takes_the_gibson_dialect(tmp_path, monkeypatch):
                           capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(b"***  TINY-C VERSION 1.0") and b" 42\n" in done.stdout and b" 3\n" in done.stdout
+
+
+@pytest.mark.parametrize("dialect, path", [("pc", ROOT / "examples" / "hello.tc"), ("gibson", HELLO_GIBSON)])
+def test_a_session_hands_out_the_stage_views_and_the_trace(dialect, path):
+    session = tinyc.Session(dialect, console=Console(io.BytesIO(), io.BytesIO()))
+    tokens = session.view("tokens", str(path))
+    assert "FNAME" in tokens and "main" in tokens
+    assert "Function main" in session.view("ast", str(path))
+    assert "main" in session.view("link", str(path))
+    transcript = session.trace(str(path))
+    assert "call main()" in transcript and "|" in transcript

@@ -11,6 +11,7 @@ from .. import ast
 from ..errors import TinyCError
 from ..driver.session import boot_with_files
 from ..views.compile import generated_python
+from .options import optimisation_options
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -22,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--entry", default="main",
                         help="the statement `tinyc run` would run (default: main): its code is shown too, and "
                              "the functions are generated for that run")
+    optimisation_options(parser)
 
 
 def _missing_entry(entry: str, program, linked, m) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gc
 _COLLECTING = gc.isenabled()
-gc.disable()  # until the end of this module's imports: see tinyc.dialects.pc.run.NoCollections
+gc.disable()  # until the end of this module's imports: see tinyc.dialects.pc.NoCollections
 import os
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 from functools import lru_cache
@@ -110,7 +110,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     fraction of a millisecond in help formatters and message lookups.  ``None`` builds them all, for
     ``--help``."""
     import argparse
-    from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_options
+    from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_options, optimisation_options
     common = _common()
     parser = argparse.ArgumentParser(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
@@ -132,6 +132,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         run.add_argument("-d", "--debug", action="store_true", default=RUN_DEFAULTS["debug"],
                          help="run under the debugger (as tinyc debug; Gibson's tc -d)")
         dialect_options(run)
+        optimisation_options(run)
     if wanted("shell"):
         from ..driver.dialect import names
         shell = sub.add_parser("shell", help=BUILTIN["shell"], description=BUILTIN["shell"], parents=[common])

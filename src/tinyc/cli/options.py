@@ -121,7 +121,26 @@ What a program may do (docs/security.md):
 
 # The values of `run`'s own options when not given (argparse's defaults, and quick_args's namespace)
 RUN_DEFAULTS = {"entry": "main", "list": False, "dialect": None, "quiet": False, "code": None,
-                "allow_system": False, "allow_plugins": False, "debug": False}
+                "allow_system": False, "allow_plugins": False, "debug": False,
+                "opt_level": None, "opt_off": None, "opt_only": None}
+
+
+def optimisation_options(p: argparse.ArgumentParser) -> None:
+    """``-O0``, ``--no-NAME`` and ``--only-NAME``: the fast engine's optimisations (tinyc.engines.options)."""
+    import argparse
+    from ..engines.options import NAMES
+    g = p.add_argument_group(
+        "fast engine optimisations",
+        "-O0 switches every optimisation off (the plain translation); --no-NAME switches NAME off, "
+        "--only-NAME switches on only the NAMEs given (each repeatable; --engine reference ignores them)")
+    g.add_argument("-O", dest="opt_level", type=int, choices=(0, 1), default=RUN_DEFAULTS["opt_level"],
+                   metavar="LEVEL", help="0: no optimisation; 1: all of them (the default)")
+    for name, what in NAMES.items():
+        g.add_argument(f"--no-{name}", dest="opt_off", action="append_const", const=name,
+                       default=RUN_DEFAULTS["opt_off"], help=what.replace("%", "%%"))  # (argparse formats help)
+    for name in NAMES:
+        g.add_argument(f"--only-{name}", dest="opt_only", action="append_const", const=name,
+                       default=RUN_DEFAULTS["opt_only"], help=argparse.SUPPRESS)
 
 
 def dialect_options(p: argparse.ArgumentParser) -> None:

@@ -5,7 +5,7 @@ end reads (the ``run`` of ``tinyc run``, the stage views' and tools' modules, th
 machine calls and engines its machines are built with, its library and the folders its programs include
 files from, how a file announces it and how many characters of a name count.  The core (syntax, link,
 machine, engines, driver) never imports a dialect package (an import-linter contract): :func:`find` loads
-one with :mod:`importlib`, so a third dialect is one new package.  ``docs/architecture.md`` says how to add
+one by its name (``__import__``), so a third dialect is one new package.  ``docs/architecture.md`` says how to add
 one; ``docs/dialects.md`` compares the two dialects shipped.
 
 A hook is written ``"module:attribute"`` and imported only when used: importing a dialect package stays
@@ -15,6 +15,7 @@ cheap, so :func:`detect` may ask every dialect whether a file is its own.
 from __future__ import annotations
 
 import os
+import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
@@ -56,12 +57,13 @@ class Dialect:
     * ``shell``: ``"module:attr"`` of ``shell(session, args) -> status``: ``tinyc`` with no command;
     * ``view``: ``"module:attr"`` of ``view(session, name, path) -> text``: one stage view (tokens, parse, ast,
       link) of a program file, or the report of the stage that rejects it (the notebook's magics);
+    * ``trace``: ``"module:attr"`` of ``trace(session, path, entry, stdin, calls, limit) -> transcript``;
     * ``debugger``: ``"module:attr"`` of ``runner(session, files, entry, code)``, the program as the debugger
       runs it (:mod:`tinyc.views.debugger`).
     """
 
     __slots__ = ("name", "title", "detect", "significance", "library", "search_paths", "machine_calls",
-                 "engines", "run", "tools", "shell", "view", "debugger")
+                 "engines", "run", "tools", "shell", "view", "trace", "debugger")
 
     name: str
     title: str
@@ -75,6 +77,7 @@ class Dialect:
     tools: Mapping[str, str]
     shell: str
     view: str
+    trace: str
     debugger: str
 
     def __init__(self, **hooks: Any) -> None:
@@ -97,9 +100,8 @@ class Dialect:
 
     def hook(self, reference: str) -> Any:
         """The object a ``"module:attr"`` hook names, its module imported now."""
-        import importlib
         module, _, attr = reference.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        return getattr(_module(module), attr)
 
     def engine(self, name: str) -> Callable[[Any], Any]:
         """The factory of the engine ``name`` ("reference" or "fast"); UnknownDialect-like ValueError if none."""
@@ -113,6 +115,12 @@ class Dialect:
 
 
 _FOUND: dict[str, Dialect] = {}
+
+
+def _module(name: str) -> Any:
+    """The module ``name``, imported by its name (``__import__``: importlib's package costs a start ~1 ms)."""
+    __import__(name)
+    return sys.modules[name]
 
 
 def names() -> list[str]:
@@ -129,10 +137,9 @@ def find(name: str) -> Dialect:
     """The dialect called ``name``: ``tinyc.dialects.NAME.DIALECT``.  Raises UnknownDialect."""
     dialect = _FOUND.get(name)
     if dialect is None:
-        import importlib
         if not name.isidentifier() or name not in names():
             raise UnknownDialect(f"unknown dialect {name!r} (the dialects: {', '.join(names())})")
-        dialect = _FOUND[name] = importlib.import_module(f"{PACKAGE}.{name}").DIALECT
+        dialect = _FOUND[name] = _module(f"{PACKAGE}.{name}").DIALECT
     return dialect
 
 

@@ -17,6 +17,9 @@ from .dialect import DEFAULT as DEFAULT_DIALECT, Dialect, find as find_dialect
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     import argparse  # the annotations only: `tinyc run FILE` parses its arguments without argparse
+    from typing import Any, Callable
+
+    from ..engines.options import Optimisations
     from ..machine.port import EngineFactory
     from ..machine.sandbox import FileSandbox
     from .interpreter import Machine
@@ -89,13 +92,14 @@ class Session:
 
     The PC way of running: :meth:`boot` (the library, an empty program buffer), :meth:`load_file` /
     :meth:`load_text`, :meth:`run` (a statement against the buffer, as MC 11 runs it).  Every dialect:
-    :meth:`run_files` (``tinyc run``), :meth:`tool` (the stage views, check, compile, trace).
+    :meth:`run_files` (``tinyc run``), :meth:`view` and :meth:`trace` (a file's stage views and transcript),
+    :meth:`tool` (the modules of the commands: the stage views, check, compile, trace).
     """
 
     def __init__(self, dialect: str | Dialect = DEFAULT_DIALECT, engine: str = "reference", *,
                  memory: int | None = None, int_bits: int = 32, max_depth: int = 1000, random_divisor: int = 8,
                  console: Console | None = None, files: FileSandbox | None = None, allow_system: bool = False,
-                 allow_plugins: bool = False, quiet: bool = False):
+                 allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None):
         self.dialect = find_dialect(dialect) if isinstance(dialect, str) else dialect
         self.memory = memory if memory is not None else MEMORY_16 if int_bits == 16 else DEFAULT_MEMORY
         self.engine, self.int_bits, self.max_depth = engine, int_bits, max_depth
@@ -108,6 +112,7 @@ class Session:
             files.add_readable(self.dialect.package_path(folder))
         self.files = files
         self.allow_system, self.allow_plugins, self.quiet = allow_system, allow_plugins, quiet
+        self.optimisations = optimisations  # the fast engine's (engines/options.py; None: its default, all)
         self.current: Machine | None = None       # the machine :meth:`boot` made
         self.workspace: Workspace | None = None   # and its program buffer
 
@@ -124,7 +129,8 @@ class Session:
                    int_bits=getattr(args, "int_bits", 32), max_depth=getattr(args, "max_depth", 1000),
                    random_divisor=getattr(args, "random_divisor", 8), console=console,
                    files=file_sandbox(args, programs), allow_system=getattr(args, "allow_system", False),
-                   allow_plugins=getattr(args, "allow_plugins", False), quiet=getattr(args, "quiet", False))
+                   allow_plugins=getattr(args, "allow_plugins", False), quiet=getattr(args, "quiet", False),
+                   optimisations=_optimisations(args))
 
     # ---- machines
 
@@ -138,8 +144,17 @@ class Session:
         d = self.dialect
         return Machine(self.memory if memory is None else memory, self.int_bits if int_bits is None else int_bits,
                        self.console if console is None else console,
-                       engine if engine is not None else d.engine(self.engine), self.max_depth,
+                       engine if engine is not None else self.engine_factory(), self.max_depth,
                        self.random_divisor, d.hook(d.machine_calls), self.files, state)
+
+    def engine_factory(self) -> EngineFactory:
+        """The factory of the session's engine in its dialect; the fast engine's is given the session's
+        :attr:`optimisations` (``tinyc run -O0``, ``--no-NAME``) when it has any."""
+        factory: Callable[..., Any] = self.dialect.engine(self.engine)
+        options = self.optimisations
+        if options is None or self.engine != "fast":
+            return factory
+        return lambda machine: factory(machine, options=options)
 
     # ---- the PC way: a booted library, the shell's program buffer, statements run against it
 
@@ -180,9 +195,13 @@ class Session:
 
     def run(self, entry: str = "main") -> tuple[int, int]:
         """Run the statement ``entry`` against the program buffer (MC 11): ``(error number, cursor)``, the cursor
-        an offset in the buffer; ``(0, 0)`` when it ran to its end.  ExitProgram propagates."""
-        import os
-        return self._booted().run(os.fsencode(entry))
+        an offset in the buffer; ``(0, 0)`` when it ran to its end; the output flushed after.  ExitProgram
+        propagates."""
+        ws = self._booted()
+        try:
+            return ws.run(os.fsencode(entry))
+        finally:
+            ws.machine.console.flush()
 
     # ---- every dialect
 
@@ -191,11 +210,31 @@ class Session:
         CODE``); the exit status.  Raises ProgramFileError for a file that cannot be read or does not fit."""
         return self.dialect.hook(self.dialect.run)(self, files, entry, code)
 
+    def view(self, name: str, path: str) -> str:
+        """The stage view ``name`` (``tokens``, ``parse``, ``ast``, ``link``) of the program file ``path`` in this
+        session's dialect (its ``view`` hook), or the report of the stage that rejects the program."""
+        return self.dialect.hook(self.dialect.view)(self, name, path)
+
+    def trace(self, path: str, entry: str = "main", stdin: bytes = b"", calls: bool = False, limit: int = 1000) -> str:
+        """The transcript of the program file ``path`` run traced from ``entry`` in this session's dialect (its
+        ``trace`` hook): the program's output and one line per statement, then the report of an error."""
+        return self.dialect.hook(self.dialect.trace)(self, path, entry, stdin, calls, limit)
+
     def tool(self, command: str):
         """The module of the dialect's ``command`` (``tokens``, ``parse``, ``ast``, ``link``, ``check``,
         ``compile``, ``trace``): ``module.command(args) -> status``.  KeyError for a command it lacks."""
         import importlib
         return importlib.import_module(self.dialect.tools[command])
+
+
+def _optimisations(args: argparse.Namespace) -> Optimisations | None:
+    """The fast engine's optimisations that ``-O``, ``--no-NAME`` and ``--only-NAME`` in ``args`` choose;
+    None when none was given (the options module is then not imported)."""
+    if getattr(args, "opt_level", None) is None and not getattr(args, "opt_off", None) \
+            and not getattr(args, "opt_only", None):
+        return None
+    from ..engines.options import from_args
+    return from_args(args)
 
 
 def boot(args: argparse.Namespace, console: Console | None = None) -> tuple[Machine, Workspace]:

@@ -5,7 +5,8 @@ expression form of section 6.  :func:`visitors` finds them by name, once per eva
 subclass (the Gibson dialect's evaluator, the tracer, the debugger) overrides a node by defining its
 ``visit_<Node>``.  Names are looked up when they run, through the three symbol levels of section 3.  The
 fast engine (:mod:`tinyc.engines.compiler`) runs the same linked program through the same engine
-interface (``name``, ``run``, ``evaluate_constant``) and must agree with this one byte for byte.
+interface (``name``, ``run``, ``evaluate_constant``: :class:`tinyc.machine.port.Engine`) and must agree with
+this one byte for byte.  Both see their machine through :class:`tinyc.machine.port.MachinePort`.
 """
 
 from __future__ import annotations

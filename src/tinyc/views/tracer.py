@@ -371,3 +371,13 @@ def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: in
 def report(loaded, err: int, cursor: int) -> str:
     """The tiny-c report; error 99 (Ctrl-C, or the input ended) is ``stopped``, as the shell says it."""
     return "stopped\n" if err == 99 else align_report(loaded.workspace.report(err, cursor))
+
+
+def trace_file(session: Session, path: str, entry: str = "main", stdin: bytes = b"", calls: bool = False,
+               limit: int = DEFAULT_LIMIT) -> str:
+    """The tiny-c/PC dialect's ``trace`` hook: :func:`trace` of the program file ``path`` with ``session``'s
+    machine options (int width, memory, depth, random divisor, file sandbox)."""
+    with open(path, "rb") as f:
+        text = f.read()
+    return trace(text, entry, calls, limit, stdin, int_bits=session.int_bits, memory=session.memory,
+                 max_depth=session.max_depth, random_divisor=session.random_divisor, files=session.files)

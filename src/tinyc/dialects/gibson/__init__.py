@@ -25,4 +25,5 @@ DIALECT = Dialect(
              "fast": "tinyc.dialects.gibson.compiler:GibsonFastEngine"},
     run="tinyc.dialects.gibson.machine:run_files",
     tools={name: "tinyc.dialects.gibson.cli" for name in ("tokens", "parse", "ast", "link", "check", "compile", "trace")},
-    shell="tinyc.dialects.gibson.shell:shell", view="tinyc.dialects.gibson.stages:file_view", debugger="tinyc.dialects.gibson.debug:runner")
+    shell="tinyc.dialects.gibson.shell:shell", view="tinyc.dialects.gibson.stages:file_view",
+    trace="tinyc.dialects.gibson.tracer:trace_file", debugger="tinyc.dialects.gibson.debug:runner")

@@ -82,6 +82,10 @@ def mc_getc(m: Machine, node, args):
     st = state(m)
     c = _take(m)
     if c is None:
+        if in_gs(m, node):
+            # the original's gs stores 255 for ever at the end of input, over the end of its program
+            # memory into its name tables: its next name lookup fails (G 4.3; the evaluator's lookup)
+            st.overrun = True
         st.eofs += 1
         if st.eofs > EOF_LIMIT:  # a program that reads on for ever at end of input (section 9 item 2)
             raise TinyCError(ErrorCode.KILL, node.end)
@@ -97,6 +101,16 @@ def mc_getc(m: Machine, node, args):
                 return -d
         raise TinyCError(ErrorCode.KILL, node.end)
     return _signed(c)
+
+
+def in_gs(m: Machine, node) -> bool:
+    """True when ``node`` lies in a function ``gs``, the library's line reader (whose end of input G 4.3
+    tells) or an application's copy of it (Gibson's trek.tc, Lee Bradley's icalc.tc)."""
+    for table in (getattr(m, "program", None), getattr(m, "library", None)):
+        fn = getattr(table.get("gs"), "function", None) if table is not None else None
+        if fn is not None and fn.pos <= node.pos < fn.end:
+            return True
+    return False
 
 
 def mc_chrdy(m: Machine, node, args):

@@ -26,6 +26,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of 
 from ... import ast
 from ...errors import ErrorCode, TinyCError, MemoryFault
 from ...engines.evaluator import BreakSignal, Evaluator, ReturnSignal, binary
+from .files import state
 from .syntax import VARIADIC, is_variadic
 from ...link.symbols import Frame, Symbol
 
@@ -103,6 +104,13 @@ class GibsonEvaluator(Evaluator):
         while at < self.mem.size and (chr(data[at]).isalnum() or data[at] == 95):
             at += 1
         return at
+
+    def lookup(self, name: str, node: ast.Node, at: int | None = None) -> Symbol:
+        """As the PC dialect's, but once a gs has read at the end of the input every name
+        lookup fails, error 3 at the name: the original's tables are overrun by then (G 4.3)."""
+        if state(self.m).overrun:
+            raise self.undeclared(node, at)
+        return super().lookup(name, node, at)
 
     def undeclared(self, node: ast.Node, at: int | None) -> TinyCError:
         """This dialect's error for an undeclared name: 3, at the end of the name as written."""
@@ -195,7 +203,19 @@ class GibsonEvaluator(Evaluator):
             raise TinyCError(ErrorCode.RANGERR, self.skip(node.end)) from None
 
     def visit_Assign(self, node: ast.Assign) -> int:
-        ref = self.lvalue(node.target)
+        try:
+            ref = self.lvalue(node.target)
+        except TinyCError as e:
+            if e.code != ErrorCode.LVALERR:
+                raise
+            # the original finds that the target is no place only when it stores: after the value,
+            # evaluated, and the blanks after it (G 6.2)
+            self.ev(node.value)
+            last = node.value
+            while isinstance(last, (ast.BinOp, ast.Assign)):
+                last = last.right if isinstance(last, ast.BinOp) else last.value
+            calls = isinstance(last, (ast.Call, ast.MachineCall))  # a call skips line ends and comments
+            raise TinyCError(ErrorCode.LVALERR, self.skip(node.value.end, calls)) from None
         v = self.ev(node.value)
         if isinstance(ref, Symbol):
             value = self.rd(v, node)

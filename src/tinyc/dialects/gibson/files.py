@@ -32,6 +32,7 @@ class GibsonState:
         self.next_unit = 1         # unit 0 is the application file, never given back
         self.pending: int | None = None
         self.eofs = 0
+        self.overrun = False       # the library's gs read at the end of input: its tables are gone
         self.allow_system = allow_system
         self.warned_system = False
         self.plugin: Plugin | None = None  # the #loadMC plug-in (machine calls 300 and up)
@@ -226,10 +227,11 @@ def mc_getproperty(m: Machine, node, args):
 
 
 def close_units(m: Machine) -> None:
-    """Close every unit the program left open (flushing it; a failure is not reported)."""
+    """Close every unit the program left open (flushing it; a failure is not reported); forget an overrun."""
     st = m.state
     if not isinstance(st, GibsonState):
         return
     for f in st.units.values():
         _close(f)
     st.units.clear()
+    st.overrun = False  # the run is over: a next one on this machine finds its names again

@@ -162,12 +162,28 @@ def _read(path: Path, limit: int) -> bytes | None:
         return None
 
 
+def _unclosed(part: bytes) -> bool:
+    """True when a [ of ``part`` has no matching ] before its end, as the original's link checks:
+    from each [ it counts brackets (in strings and comments too) to the balancing ], and looks for the
+    next [ after it.  A ] with no [ open is not counted (a stray one at the top level is error 20 later);
+    a [ that is the part's last byte is not checked."""
+    at = 0
+    while True:
+        at = part.find(b"[", at, len(part) - 1) + 1
+        if at == 0:
+            return False
+        depth = 1
+        while depth and at < len(part):
+            depth += (part[at] == 91) - (part[at] == 93)
+            at += 1
+        if depth:
+            return True
+
+
 def _bracket_check(memory: bytes, layout: Layout) -> None:
-    """Error 1023/2023/3023 when [ and ] do not balance in the seed, the libraries or the application
-    (every bracket counts, in strings and comments too)."""
+    """Error 1023/2023/3023 when a [ is not closed in the seed, the libraries or the application (G 1.6)."""
     for code, a, b in ((1023, 0, layout.lib), (2023, layout.lib, layout.marker), (3023, layout.app, layout.end)):
-        part = memory[a:b]
-        if part.count(b"[") != part.count(b"]"):
+        if _unclosed(memory[a:b]):
             raise TinyCError(code, layout.end)
 
 

@@ -92,9 +92,11 @@ def report(code: int, memory: bytes, error_at: int, layout: Layout) -> str:
     finish = e
     while finish < layout.end and finish < len(memory) and memory[finish] not in (10, 13):
         finish += 1
-    line = memory[begin:finish] if e < layout.end else b"\0"  # the end of the text: a NUL byte
+    # at the end of the text the line runs on to the NUL byte there (the last line, if the file has no
+    # final line end, then that NUL; else the NUL alone)
+    line = memory[begin:finish] if e < layout.end else memory[begin:e] + b"\0"
     indent = len(line) - len(line.lstrip(b" \t"))
-    spaces = max(0, e - begin - indent - 1) if e < layout.end else 0
+    spaces = max(0, e - begin - indent - 1)
     shown = line.decode("latin-1")
     return (f"\n{where} line {line_no} (cursor pr[{e}]){text_of(code)}\n{shown}\n"
             f"{line[:indent].decode('latin-1')}{' ' * spaces}^\n")

@@ -24,10 +24,11 @@ from ... import ast
 from . import DIALECT
 from ...errors import ErrorCode, TinyCError
 from ...syntax.lexer import Level, cached_lark, classify, lex_all
-from ...syntax.parser import _check_nesting, _nesting_limit, _syntax_error, _TokenList
+from ...syntax.parser import _check_nesting, _nesting_limit, _TokenList
 from ...syntax.to_ast import _ToAST
 from ...syntax.positions import end_of, start_of
 from ...syntax.recovery import parse_recovering
+from .parse_errors import gibson_syntax_error
 from ...syntax.toplevel import declared_names as _declared_names
 
 GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
@@ -67,11 +68,6 @@ class _GibsonToAST(_ToAST):
     """The PC transformer with the dialect's names (15 significant characters) and its new forms."""
 
     canonical = staticmethod(canonical)
-
-    def index(self, meta, ch):
-        node = super().index(meta, ch)
-        node.paren = node.index.pos - 1  # this dialect's CLASERR stands before the index (§6.2)
-        return node
 
     def funcdef(self, meta, ch):
         ellipsis = [c for c in ch if isinstance(c, Token) and c.type == "ELLIPSIS"]
@@ -197,6 +193,44 @@ def _statement_start(prev: Token, newline: bool, functions: set[str]) -> bool:
     return False
 
 
+def _closing(tokens: list[Token], i: int) -> int | None:
+    """The index of the ``)`` that closes the parenthesis at ``tokens[i]``, or None when a bracket or the
+    end of the tokens comes first."""
+    depth, j, n = 0, i, len(tokens)
+    while j < n:
+        depth += {"LPAR": 1, "CPAREN": 1, "CALLPAREN": 1, "RPAR": -1}.get(tokens[j].type, 0)
+        if depth == 0 or tokens[j].type in ("LSQB", "RSQB"):
+            break
+        j += 1
+    return j if j < n and tokens[j].type == "RPAR" else None
+
+
+def _undeclared_statement(tokens: list[Token], i: int, prev: str | None) -> tuple[Token, int] | None:
+    """For ``for(i=0;i<9;i=i+1) ...`` (an undeclared name ``tokens[i]`` starting a statement, a parenthesis
+    after it): the statement is error 3 at the name, and its parenthesis, whatever it holds, is part of it
+    (its ``;`` would otherwise cut the block around it).  Returns (the ERRSTMT token, the index of the
+    closing parenthesis); None for any other name."""
+    t = tokens[i]
+    if i + 1 >= len(tokens) or tokens[i + 1].type != "LPAR" or prev not in _STATEMENT_BEFORE:
+        return None
+    j = _closing(tokens, i + 1)
+    if j is None:
+        return None
+    return Token("ERRSTMT", f"{int(ErrorCode.SYMERRA)}:{t.end_pos}:-", start_pos=t.start_pos,
+                 end_pos=tokens[j].end_pos, line=t.line, column=t.column,
+                 end_line=t.line, end_column=t.column), j
+
+
+def _sign_quirk(t: Token, text: str) -> Token | None:
+    """The SIGNNUM of a ``+``/``-`` after an operator that no digit follows (section 2.6): the sign times
+    the next character's code minus 48; None when a digit follows."""
+    at = end_of(t)
+    c = text[at] if at < len(text) else "\0"
+    if c.isdigit():
+        return None
+    return Token.new_borrow_pos("SIGNNUM", str((ord(c) - 48) * (-1 if t.value == "-" else 1)), t)
+
+
 def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     """The dialect's changes to classified tokens (layout already removed by classify).
 
@@ -213,49 +247,45 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     out: list[Token] = []
     n = len(tokens)
     skip_to = -1
+    parens: list[str] = []  # the open parentheses' kinds
+    closed_call = False  # the last ) closed a call's (
     for i, t in enumerate(tokens):
         if i <= skip_to:
             continue
         kind = t.type
         nxt = tokens[i + 1] if i + 1 < n else None
         prev = out[-1].type if out else None
+        if kind == "LINEMULOP" and ((prev == "RPAR" and closed_call) or prev == "FNAME0"):
+            kind = "MULOP"  # a call skips the line ends and comments after it: its term goes on (3.6)
         if kind == "BADCHAR":
             kind = "STRAY"  # no rule takes it: the statement it is in fails when it runs
         elif kind == "CPAREN" and prev == "IF":
             kind = "LPAR"
         elif kind == "FNAME" and nxt is not None and nxt.type == "LSQB":
             kind = "FNAME0"
-        elif kind == "NAME" and t.value == "M" and prev not in ("INT", "CHAR", "COMMA"):
-            kind = "MC"
-        elif kind == "NAME" and canonical(t.value) not in known and prev not in ("INT", "CHAR", "COMMA"):
-            kind = "FNAME0"  # what follows it is parsed on its own: this runs first, and is error 3
-            if nxt is not None and nxt.type == "LPAR" and prev in _STATEMENT_BEFORE:
-                # "for(i=0;i<9;i=i+1) ...": the statement is error 3 at the name, and its parenthesis,
-                # whatever it holds, is part of it (its ";" would otherwise cut the block around it)
-                depth, j = 0, i + 1
-                while j < n:
-                    depth += {"LPAR": 1, "CPAREN": 1, "CALLPAREN": 1, "RPAR": -1}.get(tokens[j].type, 0)
-                    if depth == 0 or tokens[j].type in ("LSQB", "RSQB"):
-                        break
-                    j += 1
-                if j < n and tokens[j].type == "RPAR":
-                    err = Token("ERRSTMT", f"{int(ErrorCode.SYMERRA)}:{t.end_pos}:-", start_pos=t.start_pos,
-                                end_pos=tokens[j].end_pos, line=t.line, column=t.column,
-                                end_line=t.line, end_column=t.column)
-                    out.append(err)
-                    skip_to = j
-                    continue
+        elif kind == "NAME" and prev not in ("INT", "CHAR", "COMMA") and (t.value == "M"
+                                                                        or canonical(t.value) not in known):
+            # M alone is the machine call; a name declared nowhere is FNAME0: what follows it is parsed on
+            # its own, this runs first, and is error 3
+            kind = "MC" if t.value == "M" else "FNAME0"
+            stmt = _undeclared_statement(tokens, i, prev) if kind == "FNAME0" else None
+            if stmt is not None:
+                out.append(stmt[0])
+                skip_to = stmt[1]
+                continue
         elif kind == "LPAR" and prev == "MC":
             kind = "CALLPAREN"
         elif kind == "ADDOP" and prev in ("MULOP", "ADDOP"):
-            at = end_of(t)
-            c = text[at] if at < len(text) else "\0"
-            if not c.isdigit():
-                value = (ord(c) - 48) * (-1 if t.value == "-" else 1)
-                out.append(Token.new_borrow_pos("SIGNNUM", str(value), t))
+            signed = _sign_quirk(t, text)
+            if signed is not None:
+                out.append(signed)
                 continue
         if kind == "LPAR" and prev == "FNAME" and out and out[-1].type == "FNAME":
             kind = "CALLPAREN"
+        if kind in ("LPAR", "CPAREN", "CALLPAREN"):
+            parens.append(kind)
+        elif kind == "RPAR":
+            closed_call = bool(parens) and parens.pop() == "CALLPAREN"
         out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
     return out
 
@@ -268,7 +298,8 @@ def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels:
     _check_nesting(tokens, 0)
     try:
         with _nesting_limit():
-            tree, header, prefixes = parse_recovering(_parser(), tokens, start, text, 0, list(levels), _syntax_error)
+            tree, header, prefixes = parse_recovering(_parser(), tokens, start, text, 0, list(levels),
+                                                    gibson_syntax_error(tokens))
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
     if header is not None:

@@ -10,6 +10,8 @@ statement's header when the evaluator tests it (its ``condition`` hook).  Lines 
 
 from __future__ import annotations
 
+import io
+
 from pathlib import Path
 from typing import Callable
 
@@ -78,3 +80,25 @@ def run_traced(session: Session, path: str, code: str | None, inp, out, trace_ou
             console.write(b"\n")
         console.flush()
     return "", 0
+
+
+class _TextInto(io.TextIOBase):
+    """A text stream whose characters go, one byte each, into the binary stream ``out``."""
+
+    def __init__(self, out: io.BytesIO):
+        self.out = out
+
+    def write(self, s: str) -> int:
+        self.out.write(s.encode("latin-1", "replace"))
+        return len(s)
+
+
+def trace_file(session: Session, path: str, entry: str = "main", stdin: bytes = b"", calls: bool = False,
+               limit: int = 1000) -> str:
+    """The dialect's ``trace`` hook: the transcript of the application ``path`` run traced in ``session`` (its
+    ``main``, or ``entry`` as ``-r`` code): program output and trace lines interleaved, then the dialect's
+    report if it stopped with an error (or the message when it cannot start)."""
+    out = io.BytesIO()
+    report, _ = run_traced(session, path, None if entry == "main" else entry, io.BytesIO(stdin), out,
+                           _TextInto(out), calls, limit, shared=True)
+    return out.getvalue().decode("latin-1") + report

@@ -8,6 +8,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 EXIT_AT, EXIT_LINE, SIZE = 5178, 285, 5480
+GS_STOP, GS_LINE = 862, 45  # where the original's gs stops at the end of the input (SYMERR), G 4.3
 
 
 def build() -> bytes:
@@ -24,6 +25,8 @@ def build() -> bytes:
     data = out.encode()
     assert len(data) == SIZE and data.index(b"exit [ MC 108 ]") == EXIT_AT, (len(data), data.index(b"exit ["))
     assert data[:EXIT_AT].count(b"\n") == EXIT_LINE - 1
+    stop = data.index(b"(c == 10) + (c == 13) break") + 2
+    assert stop == GS_STOP and data[:stop].count(b"\n") == GS_LINE - 1, stop
     return data
 
 

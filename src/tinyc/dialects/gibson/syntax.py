@@ -231,6 +231,23 @@ def _sign_quirk(t: Token, text: str) -> Token | None:
     return Token.new_borrow_pos("SIGNNUM", str((ord(c) - 48) * (-1 if t.value == "-" else 1)), t)
 
 
+def _plain_kind(kind: str, prev: str | None, following: str | None, closed_call: bool) -> str:
+    """The dialect's type for a token of type ``kind`` that depends only on its neighbours' types (``prev``
+    the token before it as retyped, ``following`` the one after; ``closed_call``: the last ``)`` closed
+    a call): see :func:`_retype`."""
+    if kind == "LINEMULOP" and ((prev == "RPAR" and closed_call) or prev == "FNAME0"):
+        return "MULOP"  # a call skips the line ends and comments after it: its term goes on (3.6)
+    if kind == "BADCHAR":
+        return "STRAY"  # no rule takes it: the statement it is in fails when it runs
+    if kind == "CPAREN" and prev == "IF":
+        return "LPAR"
+    if kind == "FNAME" and following == "LSQB":
+        return "FNAME0"
+    if kind == "LPAR" and prev in ("MC", "FNAME"):
+        return "CALLPAREN"
+    return kind
+
+
 def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     """The dialect's changes to classified tokens (layout already removed by classify).
 
@@ -252,19 +269,10 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     for i, t in enumerate(tokens):
         if i <= skip_to:
             continue
-        kind = t.type
-        nxt = tokens[i + 1] if i + 1 < n else None
         prev = out[-1].type if out else None
-        if kind == "LINEMULOP" and ((prev == "RPAR" and closed_call) or prev == "FNAME0"):
-            kind = "MULOP"  # a call skips the line ends and comments after it: its term goes on (3.6)
-        if kind == "BADCHAR":
-            kind = "STRAY"  # no rule takes it: the statement it is in fails when it runs
-        elif kind == "CPAREN" and prev == "IF":
-            kind = "LPAR"
-        elif kind == "FNAME" and nxt is not None and nxt.type == "LSQB":
-            kind = "FNAME0"
-        elif kind == "NAME" and prev not in ("INT", "CHAR", "COMMA") and (t.value == "M"
-                                                                        or canonical(t.value) not in known):
+        kind = _plain_kind(t.type, prev, tokens[i + 1].type if i + 1 < n else None, closed_call)
+        if kind == "NAME" and prev not in ("INT", "CHAR", "COMMA") and (t.value == "M"
+                                                                      or canonical(t.value) not in known):
             # M alone is the machine call; a name declared nowhere is FNAME0: what follows it is parsed on
             # its own, this runs first, and is error 3
             kind = "MC" if t.value == "M" else "FNAME0"
@@ -273,15 +281,11 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
                 out.append(stmt[0])
                 skip_to = stmt[1]
                 continue
-        elif kind == "LPAR" and prev == "MC":
-            kind = "CALLPAREN"
         elif kind == "ADDOP" and prev in ("MULOP", "ADDOP"):
             signed = _sign_quirk(t, text)
             if signed is not None:
                 out.append(signed)
                 continue
-        if kind == "LPAR" and prev == "FNAME" and out and out[-1].type == "FNAME":
-            kind = "CALLPAREN"
         if kind in ("LPAR", "CPAREN", "CALLPAREN"):
             parens.append(kind)
         elif kind == "RPAR":

@@ -24,7 +24,7 @@ os.environ["TINYC_NO_CACHE"] = "1"   # every load parses (set before tinyc reads
 
 from tinyc.driver import interpreter
 from tinyc.machine.console import Console  # noqa: E402
-from tinyc.driver.interpreter import Machine  # noqa: E402
+from tinyc import Session  # noqa: E402
 
 
 def program(n: int) -> bytes:
@@ -33,7 +33,7 @@ def program(n: int) -> bytes:
 
 def load_time(text: bytes) -> float:
     """Seconds to parse and link ``text`` (the boot not timed)."""
-    m = Machine(max(1 << 20, 4 * len(text)), 32, Console(io.BytesIO(), io.BytesIO()), "fast")
+    m = Session(engine="fast", memory=max(1 << 20, 4 * len(text)), console=Console(io.BytesIO(), io.BytesIO())).machine()
     m.boot_library()
     interpreter._parsed.cache_clear()
     base = m.load_text(text)

@@ -32,7 +32,7 @@ except ImportError:  # the bench extra is not installed: say so, not a traceback
 
 from tinyc.driver import interpreter
 from tinyc.machine.console import Console  # noqa: E402
-from tinyc.driver.interpreter import Machine  # noqa: E402
+from tinyc import Session  # noqa: E402
 
 FUNCTION = b"""f%d int a,b [
   int i,s
@@ -62,7 +62,7 @@ def load_time(loops: int, text: bytes) -> float:
     """Seconds for ``loops`` loads (parse + link) of ``text``, each on a freshly booted machine (boot not timed)."""
     total = 0.0
     for _ in range(loops):
-        m = Machine(max(1 << 20, 4 * len(text)), 32, Console(io.BytesIO(), io.BytesIO()), "fast")
+        m = Session(engine="fast", memory=max(1 << 20, 4 * len(text)), console=Console(io.BytesIO(), io.BytesIO())).machine()
         m.boot_library()
         interpreter._parsed.cache_clear()
         base = m.load_text(text)

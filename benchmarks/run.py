@@ -33,8 +33,7 @@ sys.path[:0] = [str(HERE.parent), str(HERE)]
 import twins  # noqa: E402
 from tinyc.machine.console import Console  # noqa: E402
 from tinyc.errors import ExitProgram  # noqa: E402
-from tinyc.driver.interpreter import Machine  # noqa: E402
-from tinyc.driver.workspace import Workspace  # noqa: E402
+from tinyc import Session  # noqa: E402
 
 BCA_SEED = 3141   # the seed that reproduces the published bca.tc table (docs/solver.md)
 BCA_GAMES = 300
@@ -57,10 +56,8 @@ def run_tinyc(path: Path, entry: str, stdin: bytes, engine: str) -> tuple[float,
     then load, link, compile and run."""
     out = io.BytesIO()
     t_boot = time.process_time()
-    m = Machine(1 << 20, 32, Console(io.BytesIO(stdin), out), engine)
-    m.boot_library()
+    m, ws = Session(engine=engine, console=Console(io.BytesIO(stdin), out)).boot()
     t0 = time.process_time()
-    ws = Workspace(m)
     ws.read_file(path)
     try:
         err, cursor = ws.run(entry.encode())

@@ -96,7 +96,7 @@ def test_every_generator_source_is_part_of_the_key():
     here = Path(startcache.__file__).resolve().parent.parent
     generator = {f"engines/{p.name}" for p in (here / "engines").glob("*.py")
                  if p.name not in ("__init__.py", "evaluator.py") and "gibson" not in p.name}
-    assert generator | {"ast.py"} <= set(startcache.ENGINE)
+    assert generator | {"ast.py"} <= set(startcache.engine_sources())
 
 
 def test_without_the_cache_nothing_is_written(cache, monkeypatch):

@@ -126,12 +126,12 @@ def test_mc11_nested_program_sees_its_own_globals():
     from tinyc.driver.interpreter import system_file
     import io
     from tinyc.machine.console import Console
-    from tinyc.driver.interpreter import Machine
+    from tinyc import Session
     outs = []
     for engine in ("reference", "fast"):
         out = io.BytesIO()
-        m = Machine(1 << 20, 32, Console(io.BytesIO(b"int x\nmain [ x=x+1; pn x ]\n.main\n.main\n.x\n"), out),
-                    engine, 200)
+        m = Session(engine=engine, max_depth=200,
+                    console=Console(io.BytesIO(b"int x\nmain [ x=x+1; pn x ]\n.main\n.main\n.x\n"), out)).machine()
         m.boot_ipl(system_file())
         m.console.flush()
         outs.append(out.getvalue())

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from tinyc.cli import main as cli
 from tinyc.machine.console import Console
-from tinyc.driver.interpreter import Machine
+from tinyc import Session
 from tinyc.driver.workspace import Workspace
 
 # broken statement text -> the error it raises when it runs
@@ -33,9 +33,7 @@ GLOBALS = ["", "char move(4)\n", "int num\n", "int add, dot, report, run\n", "f 
 def run(source: bytes, engine: str) -> tuple[bytes, int, bytes]:
     """(output, error number, the reported line) of ``main`` in ``source``."""
     out = io.BytesIO()
-    m = Machine(console=Console(io.BytesIO(), out, strip_cr=True), engine=engine)
-    m.boot_library()
-    ws = Workspace(m)
+    m, ws = Session(engine=engine, console=Console(io.BytesIO(), out, strip_cr=True)).boot()
     ws.append(source)
     err, cu = ws.run(b"main")
     m.console.flush()
@@ -79,9 +77,7 @@ def test_output_before_the_failing_statement_then_its_error(engine, case):
 
 def test_a_program_function_named_like_a_library_local_keeps_the_library():
     """Only the names a library function looks up at the global levels matter (not its locals)."""
-    m = Machine()
-    m.boot_library()
-    ws = Workspace(m)
+    m, ws = Session().boot()
     ws.append(b"f int n [ return n ]\ns [ return 1 ]\nmain [ pn f(s) ]\n")
     assert ws.run(b"main") == (0, 0)
     lex = type(m.library_lex)({"f": True, "s": True, "main": True})

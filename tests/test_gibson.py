@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tinyc import Session
 from tinyc.cli import main as cli
 
 HERE = Path(__file__).parent / "conformance" / "gibson"
@@ -148,14 +149,21 @@ def test_dialect_option_before_a_file_without_command(monkeypatch, tmp_path):
     assert (status, out) == (0, b" 3\n")
 
 
-def test_dialect_switches():
-    from tinyc.syntax.dialect import DIALECTS, GIBSON, PC, detect
+def test_dialects_are_found_by_name_and_announce_themselves():
+    from tinyc.driver.dialect import UnknownDialect, detect, find, names
+    PC, GIBSON = find("pc"), find("gibson")
     assert GIBSON.canonical("abcdefghijklmnXpq") == GIBSON.canonical("abcdefghijklmnYpq") == "abcdefghijklmnq"
     assert GIBSON.canonical("abcdefghiX1") != GIBSON.canonical("abcdefghiY1")
     assert PC.canonical("abcdefgXz") == PC.canonical("abcdefgYz") == "abcdefgz"
     assert detect(b"#include pps/library.tc\n") is GIBSON and detect(b"#loadMC x\n") is GIBSON
     assert detect(b"// #include later\n") is None and detect(b"main [ ]") is None
-    assert set(DIALECTS) == {"pc", "gibson"} and GIBSON.late_reads and not PC.late_reads
+    assert names() == ["pc", "gibson"]
+    with pytest.raises(UnknownDialect):
+        find("cobol")
+    for d in (PC, GIBSON):  # every hook names something real
+        for ref in (d.machine_calls, d.run, d.view, d.debugger, *d.engines.values()):
+            assert d.hook(ref) is not None, ref
+        assert Path(d.package_path(d.library)).is_file()
 
 
 def test_dialects_doc_names_existing_cases():
@@ -167,10 +175,9 @@ def test_dialects_doc_names_existing_cases():
 
 
 def _gibson_run(path: Path, memory: int, capsys) -> tuple[int, bytes, str]:
-    from tinyc.dialects.gibson import machine as gibson
     from tinyc.machine.console import Console
     out = io.BytesIO()
-    status = gibson.run(path, quiet=True, memory=memory, console=Console(io.BytesIO(), out))
+    status = Session("gibson", memory=memory, quiet=True, console=Console(io.BytesIO(), out)).run_files([str(path)])
     return status, out.getvalue(), capsys.readouterr().err
 
 
@@ -211,9 +218,9 @@ def test_an_include_name_the_system_refuses_is_no_such_file(tmp_path, capsys):
 @pytest.mark.parametrize("engine", ["reference", "fast"])
 def test_a_chain_of_2000_assignments_is_a_stack_overflow_not_a_traceback(tmp_path, capsys, engine):
     # issue 24 (also found by the campaign): Lark's VisitError around a RecursionError left the front end
-    from tinyc.dialects.gibson import machine as gibson
     from tinyc.machine.console import Console
     (tmp_path / "p.tc").write_text("main [\n  int x\n  " + "x=" * 2000 + "1\n  pn x\n]\n")
     out = io.BytesIO()
-    assert gibson.run(tmp_path / "p.tc", quiet=True, engine=engine, console=Console(io.BytesIO(), out)) == 0
+    session = Session("gibson", engine, quiet=True, console=Console(io.BytesIO(), out))
+    assert session.run_files([str(tmp_path / "p.tc")]) == 0
     assert b"PUSHERR" in out.getvalue()

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from fuzz import gen_gibson
 from fuzz.runner import gibson_differential
-from tinyc.dialects.gibson import machine as gibson
+from tinyc import Session
 from tinyc.machine.console import Console
 
 GLOBALS = ["g", "h"]
@@ -105,7 +105,7 @@ def run(src: str, engine: str, tmp) -> bytes:
     saved = sys.stderr
     sys.stderr = io.StringIO()
     try:
-        gibson.run(str(path), quiet=True, engine=engine, console=console)
+        Session("gibson", engine, quiet=True, console=console).run_files([str(path)])
     finally:
         sys.stderr = saved
     return out.getvalue()

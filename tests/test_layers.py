@@ -14,7 +14,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["tinyc.cli", "tinyc.shell", "tinyc.views", "tinyc.machine", "tinyc.engines", "tinyc.link", "tinyc.syntax"]
+STAGES = ["tinyc.kernel", "tinyc.cli", "tinyc.shell", "tinyc.views", "tinyc.machine", "tinyc.engines", "tinyc.link", "tinyc.syntax"]
 
 
 def _graph():

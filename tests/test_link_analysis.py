@@ -26,7 +26,7 @@ from tinyc.engines.compiler import FastEngine
 from tinyc.engines.fastrt import Linkage, own_effects
 from tinyc.errors import ExitProgram, TinyCError
 from tinyc.machine.console import Console
-from tinyc.driver.interpreter import Machine
+from tinyc import Session
 from tinyc.driver.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -309,9 +309,8 @@ def check_program(source: bytes, entry: bytes = b"main", int_bits: int = 32) -> 
 
     def run(self, stmts):
         checked.append(check_link(self, stmts))
-    m = Machine(1 << 20, int_bits, Console(io.BytesIO(b""), io.BytesIO()), "fast", 200)
-    m.boot_library()
-    ws = Workspace(m)
+    m, ws = Session(engine="fast", int_bits=int_bits, memory=1 << 20, max_depth=200,
+                    console=Console(io.BytesIO(b""), io.BytesIO())).boot()
     assert ws.append(source.replace(b"\r", b""))
     mp = pytest.MonkeyPatch()
     mp.setattr(FastEngine, "run", run)
@@ -326,7 +325,6 @@ def check_program(source: bytes, entry: bytes = b"main", int_bits: int = 32) -> 
 
 def check_gibson(path: Path) -> int:
     """The same checks on a program of the Gibson dialect (its engine links through the same Linkage)."""
-    from tinyc.dialects.gibson import machine as gibson
     checked = []
 
     def run(self, stmts):
@@ -334,7 +332,7 @@ def check_gibson(path: Path) -> int:
     mp = pytest.MonkeyPatch()
     mp.setattr(FastEngine, "run", run)
     try:
-        gibson.run(str(path), quiet=True, engine="fast", console=Console(io.BytesIO(b""), io.BytesIO()))
+        Session("gibson", "fast", quiet=True, console=Console(io.BytesIO(b""), io.BytesIO())).run_files([str(path)])
     finally:
         mp.undo()
     return sum(checked)

@@ -17,9 +17,9 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from fuzz import gen, gen_gibson
+from tinyc import Session
 from tinyc import ast
 from tinyc.errors import ErrorCode, TinyCError
-from tinyc.dialects.gibson import machine as gibson
 from tinyc.machine.console import Console
 from tinyc.dialects.gibson import syntax as gibson_syntax
 from tinyc.syntax import parser as pc_syntax
@@ -146,7 +146,7 @@ def test_the_gibson_dialect_recovers_as_by_parsing_again(compare, tmp_path):
         src = gen_gibson.program(r)
         path.write_bytes(src.encode("latin-1") if k % 5 == 0 else gen_gibson.mutate(r, src))
         out = io.BytesIO()
-        gibson.run(path, code="", quiet=True, console=Console(io.BytesIO(), out))
+        Session("gibson", quiet=True, console=Console(io.BytesIO(), out)).run_files([str(path)], code="")
     assert compare.recovered > 20
     assert compare.mismatches == []
 

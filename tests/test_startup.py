@@ -46,7 +46,7 @@ NOT_ON_THE_RUN_PATH = [
     "contextlib",            # the few context managers of a run are classes
     "signal",                # _signal: the signal module makes enums of its constants
     "tinyc.engines.evaluator",  # the fast engine makes its reference evaluator when it first needs it
-    "tinyc.syntax.dialect",  # a file that does not start with # announces no dialect
+    "tinyc.dialects.gibson.machine",  # a PC file loads only the Gibson package's Dialect record (to ask it)
 ]
 
 SCRIPT = """

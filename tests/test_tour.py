@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tinyc.machine.console import Console
-from tinyc.driver.interpreter import Machine
+from tinyc import Session
 from tinyc.driver.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,9 +41,7 @@ EXAMPLES = EXAMPLE.findall((ROOT / "docs" / "language.md").read_text())
 
 def _run(code: str) -> str:
     out = io.BytesIO()
-    m = Machine(console=Console(io.BytesIO(), out, strip_cr=True))
-    m.boot_library()
-    ws = Workspace(m)
+    m, ws = Session(console=Console(io.BytesIO(), out, strip_cr=True)).boot()
     assert ws.append(code.encode())
     err, cursor = ws.run(b"main")
     m.console.flush()

@@ -28,7 +28,7 @@ class Node:
         cls._fields = inherited + tuple(cls.__dict__.get("__slots__", ()))
         cls._values = attrgetter(*cls._fields)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Node], tuple[object, ...]]:
         """Pickled as the call of its class with its fields' values (every ``__init__`` takes them in
         the order of ``_fields``): the start-up cache (:mod:`tinyc.driver.startcache`) then loads the
         library's AST in half the time and space of pickle's default for slotted objects (a state dict
@@ -51,6 +51,18 @@ class Node:
 def fields(node: Node) -> tuple[str, ...]:
     """The names of ``node``'s fields, ``pos`` and ``end`` first, in declaration order."""
     return node._fields
+
+
+def node_classes() -> list[type[Node]]:
+    """Every concrete node class (the subclasses of :class:`Node`, at any depth), in definition order:
+    what a visitor's dispatch table covers (:func:`tinyc.engines.evaluator.visitors`)."""
+    found: list[type[Node]] = []
+    todo = list(Node.__subclasses__())
+    while todo:
+        cls = todo.pop(0)
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return found
 
 
 # ---- expressions (section 6)
@@ -282,7 +294,8 @@ class ErrorStmt(Node):
     expressions and :class:`NameCheck` nodes."""
     __slots__ = ("code", "address", "prefix")
 
-    def __init__(self, pos: int, end: int, code: int, address: int, prefix: list | None = None) -> None:
+    def __init__(self, pos: int, end: int, code: int, address: int,
+                 prefix: list[Expr | NameCheck] | None = None) -> None:
         self.pos = pos
         self.end = end
         self.code = code
@@ -345,7 +358,13 @@ class Function(Node):
 
     @property
     def param_names(self) -> list[Declarator]:
+        """The parameters' declarators, in order (a declaration may declare several)."""
         return [d for decl in self.params for d in decl.names]
+
+    def parameters(self) -> list[tuple[str, Declarator]]:
+        """``(type, declarator)`` of each parameter in order, its declarations flattened: the one
+        flattening both engines bind arguments with (``f int a, b(0) char c`` gives three)."""
+        return [(decl.type, d) for decl in self.params for d in decl.names]
 
 
 class EndLibrary(Node):

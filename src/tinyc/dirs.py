@@ -98,7 +98,10 @@ def _read_key(path: str) -> bytes | None:
 
 def _new_key(folder: str) -> bytes | None:
     """A fresh key, written to a private temporary file and linked into place (so that a concurrent start
-    never reads half a key); None when the file cannot be made."""
+    never reads half a key); None when the file cannot be made, or where there are no hard links (Pyodide's
+    file system in a browser: no key, so nothing is cached on its disk)."""
+    if not hasattr(os, "link"):
+        return None
     key = os.urandom(KEY_SIZE)
     tmp = os.path.join(folder, f"{KEY_FILE}.{os.getpid()}.tmp")
     try:

@@ -61,11 +61,12 @@ class ErrorCode(int, metaclass=_Numbered):
     __str__ = int.__repr__
     __format__ = int.__format__
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[ErrorCode], tuple[int]]:
         return ErrorCode, (int(self),)
 
     @property
     def text(self) -> str:
+        """The error's meaning in words (reference section 10.1), e.g. "division by zero" for 30."""
         return _TEXTS[self]
 
 

@@ -35,7 +35,7 @@ from tinyc.engines import analysis  # noqa: E402
 from tinyc.dialects.gibson import machine as gibson
 from tinyc.machine.console import Console  # noqa: E402
 from tinyc.errors import ExitProgram  # noqa: E402
-from tinyc.driver.interpreter import Machine  # noqa: E402
+from tinyc import Session  # noqa: E402
 from tinyc.shell.shell import Shell  # noqa: E402
 from tinyc.driver.workspace import Workspace  # noqa: E402
 
@@ -104,9 +104,8 @@ def run_program(source: bytes, engine: str, stdin: bytes = b"", int_bits: int = 
     """(output, error number, cursor) of loading ``source`` into the program buffer and running ``entry``;
     -2 as the error number when the buffer cannot take the text."""
     out = io.BytesIO()
-    m = Machine(memory, int_bits, Console(io.BytesIO(stdin), out), engine, max_depth)
-    m.boot_library()
-    ws = Workspace(m)
+    m, ws = Session(engine=engine, memory=memory, int_bits=int_bits, max_depth=max_depth,
+                    console=Console(io.BytesIO(stdin), out)).boot()
     if not ws.append(source):
         return b"", -2, 0
     with sandbox():
@@ -168,11 +167,11 @@ def shell_session(data: bytes, engine: str, int_bits: int = 32) -> bytes:
     """The output of the ``tc>`` shell reading ``data`` (commands and program input), in-process, in a
     :func:`sandbox` (``.r``/``.w`` and the program's file calls)."""
     out = io.BytesIO()
-    m = Machine(1 << 20, int_bits, Console(io.BytesIO(data), out), engine, 200)
-    m.boot_library()
+    m, ws = Session(engine=engine, memory=1 << 20, int_bits=int_bits, max_depth=200,
+                    console=Console(io.BytesIO(data), out)).boot()
     with sandbox():
         try:
-            Shell(m, Workspace(m)).loop()
+            Shell(m, ws).loop()
         finally:
             _close_units(m)
     m.console.flush()
@@ -231,8 +230,8 @@ def gibson_run(source: bytes, engine: str, stdin: bytes = b"") -> tuple[bytes, i
         (d / "p.tc").write_bytes(source)
         sys.stderr = err
         try:
-            status = gibson.run("p.tc", quiet=True, engine=engine, max_depth=200,
-                                console=Console(io.BytesIO(stdin), out))
+            status = Session("gibson", engine, max_depth=200, quiet=True,
+                             console=Console(io.BytesIO(stdin), out)).run_files(["p.tc"])
         finally:
             sys.stderr = saved
     return out.getvalue(), status, err.getvalue()

@@ -11,6 +11,7 @@ from .. import ast
 from ..errors import TinyCError
 from ..driver.session import boot_with_files
 from ..views.compile import generated_python
+from .options import optimisation_options
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -22,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--entry", default="main",
                         help="the statement `tinyc run` would run (default: main): its code is shown too, and "
                              "the functions are generated for that run")
+    optimisation_options(parser)
 
 
 def _missing_entry(entry: str, program, linked, m) -> str:
@@ -39,8 +41,7 @@ def _missing_entry(entry: str, program, linked, m) -> str:
 
 def command(args: argparse.Namespace) -> int:
     """Print the Python the fast engine generates for each function of the program (``tinyc compile``)."""
-    args.engine = "fast"
-    m, ws = boot_with_files(args)
+    m, ws = boot_with_files(argparse.Namespace(**{**vars(args), "engine": "fast"}))  # the fast engine's code
     try:
         ws.type_statement(os.fsencode(args.entry))
         program, linked = m.link_application(ws.pr + ws.pe, ws.pr)

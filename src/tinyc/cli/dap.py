@@ -23,36 +23,30 @@ def runner_factory(base: argparse.Namespace):
     """``make_runner(arguments, console)`` for a ``launch`` request's arguments: ``program`` (a file),
     ``entry`` (PC: the statement to run; Gibson: run instead of main()), ``dialect`` (pc or gibson).
     Raises DapError for a program that cannot be read or started."""
-    from ..driver.session import boot_with_files, file_sandbox
+    from ..driver.dialect import CannotStart
+    from ..driver.session import Session
     from ..machine.shipped import ProgramFileError, find_program
     from ..views.dap import DapError
-    from ..views.debug_runs import GibsonRunner, PcRunner
     from .options import chosen_dialect
 
     def make_runner(arguments: dict, console):
         args = copy.copy(base)
         dialect, entry = arguments.get("dialect"), arguments.get("entry", "main")
-        if dialect not in (None, "pc", "gibson") or not isinstance(entry, str) or not entry.strip():
-            raise DapError("launch: 'dialect' is pc or gibson, 'entry' a statement")
+        from ..driver.dialect import names
+        if dialect not in (None, *names()) or not isinstance(entry, str) or not entry.strip():
+            raise DapError(f"launch: 'dialect' is {' or '.join(names())}, 'entry' a statement")
         args.dialect = dialect or base.dialect
         path = Path(find_program(str(arguments["program"]))).resolve()
         if not path.is_file():
             raise DapError(f"launch: {arguments['program']}: no such program file")
-        if chosen_dialect(args, path) == "gibson":
-            from ..dialects.gibson.machine import StartError
-            from ..dialects.gibson.plugins import PluginError
-            code = args.code if args.code is not None else (entry if entry != "main" else None)
-            try:
-                return GibsonRunner(path, console, code, args.memory, args.max_depth, args.allow_system,
-                                    args.allow_plugins, file_sandbox(args, []))
-            except (StartError, PluginError) as e:
-                raise DapError(f"launch: {e.message.strip()}") from None
         args.files = [str(path)]
+        session = Session.from_args(args, console, chosen_dialect(args, path))
         try:
-            m, ws = boot_with_files(args, console)
+            return session.dialect.hook(session.dialect.debugger)(session, args.files, entry, args.code)
+        except CannotStart as e:
+            raise DapError(f"launch: {e.message.strip()}") from None
         except (ProgramFileError, OSError) as e:
             raise DapError(f"launch: {e}") from None
-        return PcRunner(m, ws, entry)
     return make_runner
 
 

@@ -6,7 +6,6 @@ import argparse
 import sys
 
 from ..machine.console import Console
-from ..driver.session import boot_with_files, file_sandbox
 from ..machine.shipped import find_program
 from .options import machine_options
 
@@ -23,23 +22,32 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 def command(args: argparse.Namespace) -> int:
     """The debugging session on stdin/stdout (commands and the program's input share stdin, as with
     Gibson's ``tc -d``); 0 when it ends, 2 for bad command-line use or a program that cannot start."""
-    from ..views.debug_runs import GibsonRunner, PcRunner, debug
+    from ..driver.dialect import CannotStart
+    from ..driver.session import Session
+    from ..views.debug_runs import debug
     from .options import UsageError, chosen_dialect
     if "-" in args.files:
         raise UsageError("debug: the commands are read from standard input: give the program as a FILE")
-    console = Console(strip_cr=args.strip_cr, echo=args.echo)
-    if chosen_dialect(args, find_program(args.files[-1])) == "gibson":
-        if len(args.files) > 1:
-            raise UsageError("the Gibson dialect runs one application file (use #include lines)")
-        from ..dialects.gibson.machine import StartError
-        from ..dialects.gibson.plugins import PluginError
-        code = args.code if args.code is not None else (args.entry if args.entry != "main" else None)
-        try:
-            runner = GibsonRunner(find_program(args.files[0]), console, code, args.memory, args.max_depth,
-                                  args.allow_system, args.allow_plugins, file_sandbox(args, []))
-        except (StartError, PluginError) as e:
-            (sys.stdout if getattr(e, "stdout", False) else sys.stderr).write(e.message)
-            return e.status
-        return debug(runner, console, args.quiet)
-    m, ws = boot_with_files(args, console)
-    return debug(PcRunner(m, ws, args.entry), console)
+    made: list = []  # the runner, for the terminal's completion of the program's names
+    console = terminal_console(args, lambda: sorted(WORDS) + sorted(made[0].names if made else ()))
+    session = Session.from_args(args, console, chosen_dialect(args, find_program(args.files[-1])))
+    try:
+        runner = session.dialect.hook(session.dialect.debugger)(session, args.files, args.entry, args.code)
+        made.append(runner)
+    except CannotStart as e:
+        (sys.stdout if e.stdout else sys.stderr).write(e.message)
+        return e.status
+    return debug(runner, console, args.quiet)
+
+
+WORDS = ("r", "run", "c", "continue", "n", "next", "s", "step", "finish", "q", "quit")
+
+
+def terminal_console(args: argparse.Namespace, words) -> Console:
+    """The console of a session: on a terminal (stdin and stdout), prompt_toolkit's line editing with a
+    history and completion of ``words()`` and the debugger's commands; piped, plain lines."""
+    if not args.echo and sys.stdin.isatty() and sys.stdout.isatty():
+        from ..shell.terminal import DebugConsole
+        from ..views.debug_commands import COMMANDS
+        return DebugConsole(lambda: sorted(set(COMMANDS) | set(words())), strip_cr=args.strip_cr)
+    return Console(strip_cr=args.strip_cr, echo=args.echo)

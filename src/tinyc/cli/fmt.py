@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..syntax.dialect import detect
+from ..driver.dialect import detect
 from ..views.format import FormatError, format_source
 
 
@@ -19,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
                         help="tiny-c source files, rewritten in place (- reads stdin, writes stdout)")
     parser.add_argument("--check", action="store_true",
                         help="change nothing: list the files that would change, exit 1 if any")
-    parser.add_argument("--dialect", choices=("pc", "gibson"), default=None,
+    from ..driver.dialect import names
+    parser.add_argument("--dialect", choices=names(), default=None,
                         help="the lexical rules: pc or gibson (default: gibson for a file that starts "
                              "with #include or #loadMC, else pc)")
 
@@ -32,7 +33,8 @@ def _read(name: str) -> bytes:
 
 
 def _format(data: bytes, dialect: str | None) -> bytes:
-    chosen = dialect or ("gibson" if detect(data) is not None else "pc")
+    found = detect(data[:16])
+    chosen = dialect or (found.name if found is not None else "pc")
     return format_source(data.decode("latin-1"), chosen).encode("latin-1")
 
 

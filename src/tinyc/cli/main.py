@@ -14,27 +14,20 @@ from __future__ import annotations
 
 import gc
 _COLLECTING = gc.isenabled()
-gc.disable()  # until the end of this module's imports: see NoCollections
+gc.disable()  # until the end of this module's imports: see tinyc.dialects.pc.NoCollections
 import os
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
-if TYPE_CHECKING:
-    import signal
-else:
-    try:  # the C module alone: the signal module turns its constants into enums, 1 ms of every start
-        import _signal as signal
-    except ImportError:
-        import signal
 from functools import lru_cache
 import sys
 
 from .. import __version__
-from ..machine.console import Console, OutputClosed, align_report, byte_transparent_stdio, flush_consoles
-from ..driver.session import boot, boot_with_files, file_sandbox, make_machine, settle_memory
-from ..machine.shipped import ProgramFileError, find_program, program_path, read_source, shipped_programs  # noqa: F401
+from ..machine.console import OutputClosed, align_report, byte_transparent_stdio, flush_consoles
+from ..driver.session import Session, settle_memory
+from ..machine.shipped import (ProgramFileError, find_program, program_capacity, program_path, read_ahead,  # noqa: F401
+                               read_source, shipped_programs)
 from .options import UsageError, chosen_dialect, has_header_line  # noqa: F401  (UsageError: the tools raise it)
 if TYPE_CHECKING:
     import argparse  # imported only to build a parser: see quick_args
-    from pathlib import Path  # (pathlib costs a start 2 ms: os.path instead)
 
 # Commands with their help.  Those with a module live there: ``add_arguments(parser, name)`` and
 # ``command(args) -> int``.
@@ -53,34 +46,18 @@ TOOLS = {
     "check": ("tinyc.cli.check", "list every syntax error, undeclared name and duplicate definition up front"),
     "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),
     "dap": ("tinyc.cli.dap", "serve the Debug Adapter Protocol on stdin/stdout, for editors (VS Code...)"),
-    "draw": ("tinyc.cli.draw", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
+    "draw": ("tinyc.dialects.gibson.draw_command", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
     "fmt": ("tinyc.cli.fmt", "re-indent tiny-c source by its [ ] blocks: tinyc fmt FILE... [--check]"),
     "completion": ("tinyc.cli.completion", "print a shell completion script: eval \"$(tinyc completion bash)\""),
 }
 
-DIALECT_TOOLS = ("tokens", "parse", "ast", "link", "check", "compile", "trace")  # they take --dialect
+DIALECT_TOOLS = ("tokens", "parse", "ast", "link", "check", "compile", "trace")  # each dialect's own (Dialect.tools)
 
 # ---- running
 
-def cmd_gibson(path: str | Path, args: argparse.Namespace) -> int:
-    """Run ``path`` in the Gibson dialect (tinyc.gibson): exit status as that interpreter's."""
-    from ..dialects.gibson import machine as gibson
-    console = Console(strip_cr=args.strip_cr, echo=args.echo)
-    if getattr(args, "int_bits", 32) != 32 or getattr(args, "random_divisor", 8) != 8:
-        print("tinyc: the Gibson dialect has 32-bit ints and its own library's random: "
-              "--int-bits and --random-divisor are not used", file=sys.stderr)
-    code = args.code
-    if code is None and getattr(args, "entry", "main") != "main":
-        code = args.entry  # --entry NAME: the seed runs NAME instead of main()
-    return gibson.run(path, code=code, quiet=args.quiet, engine=getattr(args, "engine", "reference"),
-                      memory=args.memory, max_depth=args.max_depth, allow_system=args.allow_system,
-                      allow_plugins=args.allow_plugins,
-                      console=console, files=file_sandbox(args, []))
-
-
 def cmd_run(args: argparse.Namespace) -> int:
-    """``tinyc run FILE... [--entry NAME]``: load the library and the files, run the statement NAME."""
-    from ..errors import ErrorCode, ExitProgram
+    """``tinyc run FILE... [--entry NAME]``: the dialect's run of the files (chosen as :func:`chosen_dialect`
+    says): for tiny-c/PC, load the library and the files, run the statement NAME."""
     if args.list:
         for name in shipped_programs():
             print(name)
@@ -92,78 +69,22 @@ def cmd_run(args: argparse.Namespace) -> int:
         return importlib.import_module("tinyc.cli.debug").command(args)
     if args.files.count("-") > 1:
         raise UsageError("run: standard input (-) can be read only once")
-    if args.files[-1] != "-" and chosen_dialect(args, program_path(args.files[-1])) == "gibson":
-        if len(args.files) > 1:
-            raise UsageError("the Gibson dialect runs one application file (use #include lines)")
-        return cmd_gibson(program_path(args.files[0]), args)
-    console = None
-    if "-" not in args.files and sys.stdin.isatty() and sys.stdout.isatty():
-        from ..shell.terminal import ProgramConsole
-        console = ProgramConsole(strip_cr=args.strip_cr)
-    with NoCollections():
-        m, ws = boot_with_files(args, console)
-    interrupted: list[int] = []
-    with NotingInterrupts(interrupted):
-        try:
-            err, cu = ws.run(os.fsencode(args.entry))
-        except ExitProgram:
-            err = 0
-    if m.console.last != b"\n":  # pl puts its newline first, so output usually ends mid-line
-        m.console.write(b"\n")
-    m.console.flush()
-    if err:
-        sys.stdout.flush()
-        report = ws.report(err, cu, len(args.files) > 1)
-        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else align_report(report, sys.stderr.isatty()))
-        return 130 if err == ErrorCode.KILL and (interrupted or m.console.interrupted) else 1
-    return 0
-
-
-class NoCollections:
-    """No cyclic garbage collection in the block (as when it was entered after it).  Importing tinyc and
-    booting the library (unpickling its AST, loading the programs' code) make thousands of objects that
-    live for the whole run and no garbage: the collections their allocations set off only scan them,
-    a tenth of ``tinyc run hello.tc``."""
-
-    def __enter__(self) -> None:
-        self.was = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc) -> None:
-        if self.was:
-            gc.enable()
-
-
-class NotingInterrupts:
-    """Ctrl-C still raises KeyboardInterrupt (the engines turn it into error 99), and is noted in ``seen``
-    so that the exit status can tell it (130) from error 99 at the end of the input (1)."""
-
-    def __init__(self, seen: list):
-        self.seen = seen
-        self.old = None  # the handler before, while inside (None: the handler could not be set)
-
-    def handler(self, signum, frame):
-        self.seen.append(signum)
-        raise KeyboardInterrupt
-
-    def __enter__(self) -> None:
-        try:
-            self.old = signal.signal(signal.SIGINT, self.handler)  # type: ignore[assignment]
-        except ValueError:  # not the main thread
-            self.old = None
-
-    def __exit__(self, *exc) -> None:
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
+    last, dialect = args.files[-1], args.dialect
+    if dialect is None and last != "-":  # told by the text the run then takes: the file is read once
+        text = read_ahead(last, max(args.memory, program_capacity(args.int_bits)))
+        dialect = chosen_dialect(args, last, head=text) if text is not None else "pc"
+    return Session.from_args(args, dialect=dialect).run_files(args.files, args.entry, args.code)
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
     """``tinyc boot FILE`` (or ``tinyc FILE.ipl``): boot a system file; no library unless it holds one."""
     from ..errors import ErrorCode, ExitProgram, TinyCError, error_report
-    if chosen_dialect(args, args.file) == "gibson":
-        return cmd_gibson(args.file, args)
+    dialect = chosen_dialect(args, args.file)
+    session = Session.from_args(args, dialect=dialect)
+    if dialect != "pc":  # a system file is tiny-c/PC's; another dialect runs the file as its program
+        return session.run_files([args.file], None, args.code)
     text = read_source(args.file, limit=args.memory)
-    m = make_machine(args)
+    m = session.machine()
     try:
         m.boot_ipl(text)
     except ExitProgram:
@@ -189,7 +110,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     fraction of a millisecond in help formatters and message lookups.  ``None`` builds them all, for
     ``--help``."""
     import argparse
-    from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_options
+    from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_options, optimisation_options
     common = _common()
     parser = argparse.ArgumentParser(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
@@ -211,8 +132,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         run.add_argument("-d", "--debug", action="store_true", default=RUN_DEFAULTS["debug"],
                          help="run under the debugger (as tinyc debug; Gibson's tc -d)")
         dialect_options(run)
+        optimisation_options(run)
     if wanted("shell"):
-        sub.add_parser("shell", help=BUILTIN["shell"], description=BUILTIN["shell"], parents=[common])
+        from ..driver.dialect import names
+        shell = sub.add_parser("shell", help=BUILTIN["shell"], description=BUILTIN["shell"], parents=[common])
+        shell.add_argument("--dialect", choices=names(), default=None,
+                           help="the language: pc (the tc> shell, the default) or gibson (a buffer run as tc -r runs it)")
     if wanted("boot"):
         boot_ = sub.add_parser("boot", help=BUILTIN["boot"], description=BUILTIN["boot"], parents=[common])
         boot_.add_argument("file", metavar="FILE", help="a system file, such as system.ipl (the one shipped with tinyc)")
@@ -223,7 +148,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         tool = sub.add_parser(name, help=help_, description=help_, parents=[common])
         tool.set_defaults(tool_module=module)
         if name in DIALECT_TOOLS:
-            tool.add_argument("--dialect", choices=("pc", "gibson"), default=None,
+            from ..driver.dialect import names
+            tool.add_argument("--dialect", choices=names(), default=None,
                               help="the language: pc or gibson (default: gibson for a file that starts "
                                    "with #include or #loadMC, else pc)")
         if name == command:
@@ -286,8 +212,11 @@ def quick_args(argv: list[str]) -> argparse.Namespace | None:
     return args  # type: ignore[return-value]  # the attributes of an argparse.Namespace, which is all it is read for
 
 
-def _asks_gibson(argv: list[str]) -> bool:
-    return "--dialect=gibson" in argv or any(a == "--dialect" and b == "gibson" for a, b in zip(argv, argv[1:]))
+def _asks_dialect(argv: list[str]) -> bool:
+    """Whether ``argv`` names a dialect other than the default (``--dialect gibson``)."""
+    named = [a.split("=", 1)[1] for a in argv if a.startswith("--dialect=")]
+    named += [b for a, b in zip(argv, argv[1:]) if a == "--dialect"]
+    return any(n != "pc" for n in named)
 
 
 def route(argv: list[str]) -> list[str]:
@@ -312,8 +241,8 @@ def route(argv: list[str]) -> list[str]:
         is_file = is_file or os.path.exists(word)
     except (OSError, ValueError):
         pass
-    if is_file and (has_header_line(word) or _asks_gibson(argv)):
-        return ["run", word] + rest  # a Gibson-dialect program: "tinyc FILE" as that interpreter's "tc FILE"
+    if is_file and (has_header_line(word) or _asks_dialect(argv)):
+        return ["run", word] + rest  # e.g. a Gibson-dialect program: "tinyc FILE" as that interpreter's "tc FILE"
     if is_file:
         raise UsageError(f"{word!r} is a file, not a command: `tinyc run {word}` runs a program, "
                          f"`tinyc boot {word}` boots it as a system file")
@@ -335,25 +264,20 @@ def dispatch(args: argparse.Namespace) -> int:
         import importlib
         module = args.tool_module
         first = (getattr(args, "files", None) or [getattr(args, "file", None)])[0]
-        if args.command in DIALECT_TOOLS and (args.dialect == "gibson" or first not in (None, "-") and
-                                              chosen_dialect(args, program_path(first), "reading it") == "gibson"):
-            module = "tinyc.dialects.gibson.cli"
+        if args.command in DIALECT_TOOLS:
+            from ..driver.dialect import find
+            if args.dialect is None and first not in (None, "-"):
+                args.dialect = chosen_dialect(args, program_path(first), "reading it")
+            module = find(args.dialect or "pc").tools[args.command]  # the dialect's own view of the stage
         return importlib.import_module(module).command(args)
     return cmd_shell(args)
 
 
 def cmd_shell(args: argparse.Namespace) -> int:
-    """``tinyc`` / ``tinyc shell``: the shell on stdin/stdout; prompt_toolkit when both are terminals."""
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        from ..shell.terminal import run_terminal
-        from ..views.debug_runs import shell_debugger
-        return run_terminal(args, shell_debugger)
-    from ..shell.shell import Shell
-    try:
-        machine, workspace = boot(args, Console(strip_cr=args.strip_cr, echo=args.echo))
-        return Shell(machine, workspace).loop()
-    except KeyboardInterrupt:  # Ctrl-C while the library boots
-        return 130
+    """``tinyc`` / ``tinyc shell``: the dialect's shell on stdin/stdout (tiny-c/PC's ``tc>``: prompt_toolkit
+    when both are terminals)."""
+    session = Session.from_args(args, dialect=getattr(args, "dialect", None))
+    return session.dialect.hook(session.dialect.shell)(session, args)
 
 
 def internal_error(e: Exception) -> str:

@@ -171,8 +171,9 @@ class TinyCMagics(Magics):
             return self._debug(args, commands)
         if args.commands is not None:
             raise MagicError("--commands: give it with --debug")
-        if self._dialect(args) == "gibson":
-            return self._run_gibson(args)
+        dialect = self._dialect(args)
+        if dialect != "pc":
+            return self._run_file(args, dialect)
         from ..driver.session import boot
         from ..errors import ErrorCode, ExitProgram
         out = io.BytesIO()
@@ -211,8 +212,9 @@ class TinyCMagics(Magics):
         stdin = _input(args.commands) if commands is None else _Input(commands.encode())
         out = io.BytesIO()
         console = Console(stdin, out, strip_cr=True)
-        if self._dialect(args) == "gibson":
-            return self._debug_gibson(args, console, out)
+        dialect = self._dialect(args)
+        if dialect != "pc":
+            return self._debug_file(args, dialect, console, out)
         from ..driver.session import boot
 
         def run():
@@ -223,58 +225,58 @@ class TinyCMagics(Magics):
         _with_limit(run)
         _print_output(out.getvalue())
 
-    def _debug_gibson(self, args, console: Console, out: io.BytesIO) -> None:
-        """``%%tinyc --debug`` of a Gibson-dialect cell, its #include files found as ``_run_gibson`` finds them."""
+    def _cell_file(self, tmp: str) -> str:
+        """The cell's program written as ``cell.tc`` in the folder ``tmp``: a dialect whose programs include
+        files (Gibson's) finds them as ``tinyc run`` finds them, the notebook's directory standing for the
+        file's own."""
+        import os
+        path = os.path.join(tmp, "cell.tc")
+        with open(path, "wb") as f:
+            f.write(self.program)
+        return path
+
+    def _debug_file(self, args, dialect: str, console: Console, out: io.BytesIO) -> None:
+        """``%%tinyc --debug`` of a cell in another dialect than PC, through that dialect's debugger hook."""
         import tempfile
-        from pathlib import Path
-        from ..dialects.gibson.machine import StartError
-        from ..dialects.gibson.plugins import PluginError
-        from ..driver.session import file_sandbox
-        from ..views.debug_runs import GibsonRunner, debug
-        code = args.code if args.code is not None or args.entry == "main" else args.entry
+        from ..driver.dialect import CannotStart
+        from ..driver.session import Session
+        from ..views.debug_runs import debug
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
-            path = Path(tmp) / "cell.tc"
-            path.write_bytes(self.program)
+            path = self._cell_file(tmp)
+            session = Session.from_args(args, console, dialect, [])
             try:
-                runner = GibsonRunner(path, console, code, args.memory, args.max_depth, args.allow_system,
-                                      args.allow_plugins, file_sandbox(args, []))
-            except (StartError, PluginError) as e:
+                runner = session.dialect.hook(session.dialect.debugger)(session, [path], args.entry, args.code)
+            except CannotStart as e:
                 raise MagicError(e.message.strip()) from None
             _with_limit(lambda: debug(runner, console, args.quiet))
         _print_output(out.getvalue())
 
     def _dialect(self, args) -> str:
-        """--dialect, else gibson for a cell that starts with a #include/#loadMC line (as ``tinyc run``)."""
-        from ..syntax.dialect import detect
+        """--dialect, else the dialect the cell announces (Gibson's: a #include/#loadMC line), as ``tinyc run``."""
+        from ..driver.dialect import detect
         if args.dialect:
             return args.dialect
-        if detect(self.program[:16]) is None:
+        found = detect(self.program[:16])
+        if found is None:
             return "pc"
-        print("tinyc: the cell starts with a #include/#loadMC header line: running it in the Gibson dialect "
-              "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
-        return "gibson"
+        print(f"tinyc: the cell starts with a #include/#loadMC header line: running it in the Gibson dialect "
+              f"(--dialect {found.name}; --dialect pc to override)", file=sys.stderr)
+        return found.name
 
-    def _run_gibson(self, args) -> None:
-        """The cell as a Gibson-dialect application file; its #include files are found as ``tinyc run``
-        finds them, the notebook's directory standing for the file's own."""
+    def _run_file(self, args, dialect: str) -> None:
+        """The cell as a program file of ``dialect`` (Gibson's: an application file), run by that dialect's
+        ``run`` hook; the pictures its graphics draw are shown inline after its output."""
         import tempfile
         from pathlib import Path
-        from ..dialects.gibson import drawing, machine as gibson
-        from ..driver.session import file_sandbox
+        from ..driver.session import Session
         out, stdin = io.BytesIO(), _input(args.input)
-        code = args.code if args.code is not None or args.entry == "main" else args.entry
-        pictures: list[Path] = []  # what the cell's graphics drew, shown inline after its output
-        drawing.PICTURE_HOOKS.append(pictures.append)
-        try:
-            with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
-                path = Path(tmp) / "cell.tc"
-                path.write_bytes(self.program)
-                _with_limit(lambda: gibson.run(
-                    path, code=code, quiet=args.quiet, engine=args.engine, memory=args.memory,
-                    max_depth=args.max_depth, allow_system=args.allow_system, allow_plugins=args.allow_plugins,
-                    console=Console(stdin, out, strip_cr=True), files=file_sandbox(args, [])))
-        finally:
-            drawing.PICTURE_HOOKS.remove(pictures.append)
+        pictures: list[Path] = []
+        console = Console(stdin, out, strip_cr=True)
+        console.pictures = pictures.append
+        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+            path = self._cell_file(tmp)
+            session = Session.from_args(args, console, dialect, [])
+            _with_limit(lambda: session.run_files([path], args.entry, args.code))
         _print_output(out.getvalue())
         if pictures:
             from IPython.display import Image, display
@@ -297,9 +299,10 @@ class TinyCMagics(Magics):
             "tokens": views.tokens, "parse": views.parse_tree, "ast": views.ast_dump,
             "link": lambda loaded: views.link_map(loaded, show_library=False)}
         function = functions[name]
-        from ..syntax.dialect import detect
-        if statement is None and detect(self.program[:16]) is not None:  # a Gibson program, as `run` tells
-            print(_shown(_with_limit(lambda: self._gibson_view(name, args))), end="")
+        from ..driver.dialect import detect
+        announced = detect(self.program[:16]) if statement is None else None
+        if announced is not None:  # a program of another dialect (Gibson's), as `run` tells
+            print(_shown(_with_limit(lambda: self._file_view(name, args, announced.name))), end="")
             return
 
         def show():
@@ -311,28 +314,15 @@ class TinyCMagics(Magics):
                 return align_report(loaded.report(e))
         print(_shown(_with_limit(show)), end="")
 
-    def _gibson_view(self, name: str, args) -> str:
-        """A stage view of the current program in the Gibson dialect; its #include files are found beside
-        the notebook, as ``tinyc run`` finds them beside the file."""
+    def _file_view(self, name: str, args, dialect: str) -> str:
+        """A stage view of the current program in ``dialect``, through its ``view`` hook; its #include files
+        are found beside the notebook, as ``tinyc run`` finds them beside the file."""
         import tempfile
-        from pathlib import Path
-        from ..errors import TinyCError
-        from ..dialects.gibson.machine import StartError
-        from ..driver.session import file_sandbox
-        from ..dialects.gibson import stages as gviews
+        from ..driver.session import Session
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
-            path = Path(tmp) / "cell.tc"
-            path.write_bytes(self.program)
-            try:
-                g = gviews.load(str(path), args.memory, file_sandbox(args, []))
-            except StartError as e:
-                return e.message
-            views = {"tokens": gviews.tokens, "parse": gviews.parse_tree, "ast": gviews.ast_dump,
-                     "link": gviews.link_map}
-            try:
-                return views[name](g)
-            except TinyCError as e:
-                return g.report(e).lstrip("\n")
+            path = self._cell_file(tmp)
+            session = Session.from_args(args, Console(), dialect, [])
+            return session.dialect.hook(session.dialect.view)(session, name, path)
 
     @line_cell_magic
     def tinyc_tokens(self, line: str, cell: str | None = None):

@@ -7,7 +7,8 @@ from __future__ import annotations
 import sys
 
 from ..machine.shipped import ProgramFileError
-from ..driver.session import DEFAULT_MEMORY, MEMORY_16, MIN_MEMORY, MIN_MEMORY_16
+from ..machine.memory import DEFAULT_MEMORY, MEMORY_16
+from ..driver.session import MIN_MEMORY, MIN_MEMORY_16
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     from collections.abc import Set as AbstractSet
@@ -120,12 +121,32 @@ What a program may do (docs/security.md):
 
 # The values of `run`'s own options when not given (argparse's defaults, and quick_args's namespace)
 RUN_DEFAULTS = {"entry": "main", "list": False, "dialect": None, "quiet": False, "code": None,
-                "allow_system": False, "allow_plugins": False, "debug": False}
+                "allow_system": False, "allow_plugins": False, "debug": False,
+                "opt_level": None, "opt_off": None, "opt_only": None}
+
+
+def optimisation_options(p: argparse.ArgumentParser) -> None:
+    """``-O0``, ``--no-NAME`` and ``--only-NAME``: the fast engine's optimisations (tinyc.engines.options)."""
+    import argparse
+    from ..engines.options import NAMES
+    g = p.add_argument_group(
+        "fast engine optimisations",
+        "-O0 switches every optimisation off (the plain translation); --no-NAME switches NAME off, "
+        "--only-NAME switches on only the NAMEs given (each repeatable; --engine reference ignores them)")
+    g.add_argument("-O", dest="opt_level", type=int, choices=(0, 1), default=RUN_DEFAULTS["opt_level"],
+                   metavar="LEVEL", help="0: no optimisation; 1: all of them (the default)")
+    for name, what in NAMES.items():
+        g.add_argument(f"--no-{name}", dest="opt_off", action="append_const", const=name,
+                       default=RUN_DEFAULTS["opt_off"], help=what.replace("%", "%%"))  # (argparse formats help)
+    for name in NAMES:
+        g.add_argument(f"--only-{name}", dest="opt_only", action="append_const", const=name,
+                       default=RUN_DEFAULTS["opt_only"], help=argparse.SUPPRESS)
 
 
 def dialect_options(p: argparse.ArgumentParser) -> None:
     """The options of the Gibson dialect (issue 15, docs/dialects.md)."""
-    p.add_argument("--dialect", choices=("pc", "gibson"), default=RUN_DEFAULTS["dialect"],
+    from ..driver.dialect import names
+    p.add_argument("--dialect", choices=names(), default=RUN_DEFAULTS["dialect"],
                    help="the language: pc (tiny-c/PC, the default) or gibson (Tom Gibson's tiny-C; "
                         "chosen by itself for a file that starts with #include)")
     p.add_argument("-q", "--quiet", action="store_true", default=RUN_DEFAULTS["quiet"], help="gibson: no banner, no done at the end")
@@ -143,27 +164,36 @@ class UsageError(ProgramFileError):
     """Bad command-line use: the message is printed after ``tinyc: `` and the exit status is 2."""
 
 
+def announced_dialect(path: str | Path, head: bytes | None = None) -> str | None:
+    """The name of the dialect the file ``path`` announces by its first bytes ``head`` (read when None;
+    Gibson's: a ``#include``/``#loadMC`` header line, :func:`tinyc.driver.dialect.detect`), or None (none, or
+    it cannot be read)."""
+    if head is None:
+        try:
+            with open(path, "rb") as f:
+                head = f.read(16)
+        except (OSError, ValueError):
+            return None
+    from ..driver.dialect import detect
+    found = detect(head[:16])
+    return found.name if found is not None else None
+
+
 def has_header_line(path: str | Path) -> bool:
-    """Whether the file ``path`` starts with a ``#include``/``#loadMC`` header line (a Gibson-dialect
-    program); False when it cannot be read."""
-    try:
-        with open(path, "rb") as f:
-            start = f.read(16)
-    except (OSError, ValueError):
-        return False
-    if not start.startswith(b"#"):  # no header line: no need to import the dialects (a start's 1 ms)
-        return False
-    from ..syntax.dialect import detect
-    return detect(start) is not None
+    """Whether the file ``path`` announces a dialect other than the default (a Gibson-dialect program);
+    False when it cannot be read."""
+    return announced_dialect(path) is not None
 
 
-def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "running it") -> str:
-    """The dialect to run ``path`` in: --dialect, else gibson for a file starting with #include
-    (with a note on stderr), else pc."""
+def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "running it",
+                   head: bytes | None = None) -> str:
+    """The dialect to run ``path`` in: --dialect, else the one the file announces by its first bytes ``head``
+    (read when None), with a note on stderr, else pc."""
     if getattr(args, "dialect", None):
         return args.dialect
-    if has_header_line(path):
+    found = announced_dialect(path, head)
+    if found is not None:
         print(f"tinyc: {path} starts with a #include/#loadMC header line: {doing} in the Gibson dialect "
-              "(--dialect gibson; --dialect pc to override)", file=sys.stderr)
-        return "gibson"
+              f"(--dialect {found}; --dialect pc to override)", file=sys.stderr)
+        return found
     return "pc"

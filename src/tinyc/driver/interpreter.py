@@ -22,16 +22,16 @@ from ..syntax.lexer import Level, canonical, scan_levels, tokenize
 from ..syntax.positions import end_of, start_of
 from ..syntax.toplevel import LAYOUT, declared_names, scan
 from ..link.linker import LinkedText, link
-from ..machine.machine_calls import ROUTINES, machine_call
+from ..machine.machine_calls import PC_CALLS, MachineCalls
 from ..machine.memory import Memory
 from ..machine.sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
 from ..link.symbols import Symbol, SymbolTable
 
 if TYPE_CHECKING:
-    from ..dialects.gibson.calls import GibsonState
+    from ..machine.port import Engine, EngineFactory
 
-DEFAULT_MEMORY = 1 << 20
 DEFAULT_MAX_DEPTH = 1000
+DEFAULT_RANDOM_DIVISOR = 8
 
 
 def system_file() -> bytes:
@@ -43,7 +43,7 @@ def system_file() -> bytes:
 
 def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = None,
            startup: bool = False) -> ast.Program:
-    """Parse and cache (in the process and on disk, :mod:`tinyc.startcache`): the same text at the same
+    """Parse and cache (in the process and on disk, :mod:`tinyc.driver.startcache`): the same text at the same
     address with the same names gives the same AST, or raises the same TinyCError (what the linker's scan
     finds: the shell runs every statement against a buffer that may not link, and an edit changes the
     text, so the key)."""
@@ -119,23 +119,24 @@ class Machine:
     """A tiny-c machine: ``memory_size`` bytes of flat memory, ints of ``int_bits`` bits.
 
     ``library`` and ``program`` are the two global symbol levels; ``top`` is the first free byte of
-    value space (globals, then call frames, grow upward from there).  ``engine`` names the execution
-    engine ("reference", or "fast" once that engine exists).
-
-    The engines reach the machine calls through the machine (``machine_call(m, values, node)`` and the
-    ``routines`` table by MC number), so a dialect's machine brings its own and no engine imports them.
+    value space (globals, then call frames, grow upward from there).  The machine is built with all it
+    needs, and nothing is set on it afterwards: ``engine`` is a factory, ``factory(machine) -> engine``
+    (:class:`tinyc.machine.port.Engine`), called once here; ``calls`` the dialect's machine calls, which the
+    engines reach through the machine (``machine_call(m, values, node)`` and the ``routines`` table by MC
+    number), so no engine imports them; ``files`` what the file machine calls may open
+    (:mod:`tinyc.machine.sandbox`); ``state`` the dialect's per-machine state of its calls (None for PC).
+    Only :class:`tinyc.driver.session.Session` builds one (:meth:`tinyc.driver.session.Session.machine`).
     """
 
-    machine_call = staticmethod(machine_call)
-    routines = ROUTINES
-    gibson: GibsonState  # only on a machine of Gibson's dialect (tinyc.dialects.gibson.machine.make_machine sets it)
-    files: FileSandbox = DEFAULT_SANDBOX  # what the file machine calls may open (tinyc.machine.sandbox)
-
-    def __init__(self, memory_size: int = DEFAULT_MEMORY, int_bits: int = 32,
-                 console: Console | None = None, engine: str = "reference",
-                 max_depth: int = DEFAULT_MAX_DEPTH, random_divisor: int = 8):
+    def __init__(self, memory_size: int, int_bits: int, console: Console, engine: EngineFactory,
+                 max_depth: int = DEFAULT_MAX_DEPTH, random_divisor: int = DEFAULT_RANDOM_DIVISOR,
+                 calls: MachineCalls = PC_CALLS, files: FileSandbox = DEFAULT_SANDBOX, state: object = None):
         self.memory = Memory(memory_size, int_bits)
-        self.console = console or Console()
+        self.console = console
+        self.machine_call = calls.call
+        self.routines = calls.routines
+        self.files = files
+        self.state = state
         self.library = SymbolTable("library")
         self.program: SymbolTable | None = None
         self.library_lex = Level()
@@ -146,7 +147,12 @@ class Machine:
         self.units: dict = {}
         self.max_depth = max_depth
         self.random_divisor = random_divisor
-        self.engine = make_engine(engine, self)
+        self.engine: Engine = engine(self)
+
+    def using(self, engine: EngineFactory) -> EngineSwap:
+        """``with m.using(factory):`` runs this machine's programs on ``factory(m)`` inside the block (the
+        debugger's engine for one session over the shell's machine), and on its own engine after."""
+        return EngineSwap(self, engine)
 
     def deep_stack(self) -> DeepStack:
         """Python's recursion limit raised for ``max_depth`` tiny-c calls while a program runs, and
@@ -320,8 +326,8 @@ class Machine:
             text = lt.text.decode("latin-1")
             levels = [Level(dict(merged)), self.library_lex]
             view = SymbolTable("library")
-            for sym in lt.tables[0]:
-                view.define(sym)
+            for own in lt.tables[0]:
+                view.define(own)
             for name, (start, end, free) in self._library_functions.items():
                 sym = view.get(name)
                 if free & changed and sym is not None and sym.function is not None:
@@ -348,12 +354,16 @@ class DeepStack:
         sys.setrecursionlimit(self.saved)
 
 
-def make_engine(name: str, machine: Machine):
-    """The execution engine called ``name``: "reference" (the tree-walking evaluator) or "fast"."""
-    if name == "reference":
-        from ..engines.evaluator import Evaluator
-        return Evaluator(machine)
-    if name == "fast":
-        from ..engines.compiler import FastEngine
-        return FastEngine(machine, startcache.code)
-    raise ValueError(f"unknown engine {name!r}")
+class EngineSwap:
+    """The context of :meth:`Machine.using`: another engine on the machine inside, its own after."""
+
+    def __init__(self, machine: Machine, engine: EngineFactory):
+        self.machine, self.factory = machine, engine
+
+    def __enter__(self) -> Engine:
+        self.saved = self.machine.engine
+        self.machine.engine = engine = self.factory(self.machine)
+        return engine
+
+    def __exit__(self, *exc) -> None:
+        self.machine.engine = self.saved

@@ -1,6 +1,9 @@
-"""A machine ready to run programs: the options of every way of running tiny-c applied, the system library
-booted, an empty program buffer (reference sections 4, 9 and 14).  The commands, the shell and the
-notebook magics all start here.
+"""The Session, the one way in: a dialect, an engine and the machine options; it builds the machine (the only
+place one is built), boots it, loads programs, runs them, and hands out the stage views and the trace.
+
+``tinyc run``, the shell, every view and tool, the notebook magics, the debugger and the tests start here.
+The options of every way of running tiny-c (reference sections 4, 9 and 14) are applied here too:
+:func:`settle_memory` and :func:`file_sandbox` read an argparse namespace for the commands.
 """
 
 from __future__ import annotations
@@ -9,14 +12,21 @@ import os
 import sys
 
 from ..machine.console import Console
+from ..machine.memory import DEFAULT_MEMORY, MEMORY_16
+from .dialect import DEFAULT as DEFAULT_DIALECT, Dialect, find as find_dialect
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     import argparse  # the annotations only: `tinyc run FILE` parses its arguments without argparse
+    from typing import Any, Callable
+
+    from ..engines.options import Optimisations
+    from ..machine.port import EngineFactory
+    from ..machine.sandbox import FileSandbox
+    from .interpreter import Machine
+    from .workspace import Workspace
 
 MIN_MEMORY = 200_000  # the system file, the shell's ln and pr(90000) buffers and room for a program
 MIN_MEMORY_16 = 32_768  # the same with 16-bit ints: the system file, ln, pr(12000) and room for a program
-MEMORY_16 = 65_536  # 16-bit ints address 64 KB: the machine's size, and the most --memory may ask (14 item 21)
-DEFAULT_MEMORY = 1 << 20  # as tinyc.interpreter.DEFAULT_MEMORY (not imported: it would load the parser)
 
 
 def memory_problem(int_bits: int, memory: int | None) -> str | None:
@@ -68,44 +78,189 @@ def file_sandbox(args: argparse.Namespace, programs: list[str] | None = None):
                         if isinstance(p, str) and p != "-"])
 
 
-def make_machine(args: argparse.Namespace, console: Console | None = None):
-    """A :class:`~tinyc.interpreter.Machine` with the machine options in ``args`` (``--memory``,
-    ``--int-bits``, ``--engine``, ``--max-depth``, ``--random-divisor``, ``--strip-cr``, ``--echo``, the
-    file sandbox of :func:`file_sandbox`);
-    SystemExit(2), after saying why, when the memory is too small for the shell's buffers."""
-    from .interpreter import Machine
+class Session:
+    """One dialect, one engine, one set of machine options; :meth:`machine` builds every machine.
+
+    ``dialect`` is a :class:`~tinyc.driver.dialect.Dialect` or its name (``pc``, ``gibson``: found with
+    :func:`tinyc.driver.dialect.find`); ``engine`` "reference" or "fast"; ``memory`` bytes (None: 1 MiB, or
+    65536 with 16-bit ints); ``int_bits`` 32 or 16; ``max_depth`` active calls before error 17/26;
+    ``random_divisor`` 8 or 7 (the library's random, section 14 item 3); ``console`` the program's byte
+    streams (default: stdin/stdout); ``files`` the file sandbox (default: the current directory tree);
+    ``allow_system`` and ``allow_plugins`` the Gibson dialect's ``system()`` and ``#loadMC NAME.py``;
+    ``quiet`` no banner (Gibson's ``-q``).  Raises UnknownDialect for a dialect with no package.  (The commands
+    check ``--memory`` against the int width first: :func:`memory_problem`; a Session takes any size.)
+
+    The PC way of running: :meth:`boot` (the library, an empty program buffer), :meth:`load_file` /
+    :meth:`load_text`, :meth:`run` (a statement against the buffer, as MC 11 runs it).  Every dialect:
+    :meth:`run_files` (``tinyc run``), :meth:`view` and :meth:`trace` (a file's stage views and transcript),
+    :meth:`tool` (the modules of the commands: the stage views, check, compile, trace).
+    """
+
+    def __init__(self, dialect: str | Dialect = DEFAULT_DIALECT, engine: str = "reference", *,
+                 memory: int | None = None, int_bits: int = 32, max_depth: int = 1000, random_divisor: int = 8,
+                 console: Console | None = None, files: FileSandbox | None = None, allow_system: bool = False,
+                 allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None):
+        self.dialect = find_dialect(dialect) if isinstance(dialect, str) else dialect
+        self.memory = memory if memory is not None else MEMORY_16 if int_bits == 16 else DEFAULT_MEMORY
+        self.engine, self.int_bits, self.max_depth = engine, int_bits, max_depth
+        self.random_divisor = random_divisor
+        self.console = console if console is not None else Console()
+        if files is None:
+            from ..machine.sandbox import FileSandbox
+            files = FileSandbox()
+        for folder in self.dialect.search_paths:  # the dialect's library folders: its programs include from them
+            files.add_readable(self.dialect.package_path(folder))
+        self.files = files
+        self.allow_system, self.allow_plugins, self.quiet = allow_system, allow_plugins, quiet
+        self.optimisations = optimisations  # the fast engine's (engines/options.py; None: its default, all)
+        self.current: Machine | None = None       # the machine :meth:`boot` made
+        self.workspace: Workspace | None = None   # and its program buffer
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, console: Console | None = None,
+                  dialect: str | Dialect | None = None, programs: list[str] | None = None) -> Session:
+        """The session the command-line options ``args`` ask for (``--memory``, ``--int-bits``, ``--engine``,
+        ``--max-depth``, ``--random-divisor``, ``--strip-cr``, ``--echo``, the sandbox of :func:`file_sandbox`
+        over ``programs``, ``--dialect``...); ``dialect`` overrides ``args.dialect``."""
+        if console is None:
+            console = Console(strip_cr=getattr(args, "strip_cr", False), echo=getattr(args, "echo", False))
+        return cls(dialect or getattr(args, "dialect", None) or DEFAULT_DIALECT,
+                   getattr(args, "engine", "reference"), memory=getattr(args, "memory", None),
+                   int_bits=getattr(args, "int_bits", 32), max_depth=getattr(args, "max_depth", 1000),
+                   random_divisor=getattr(args, "random_divisor", 8), console=console,
+                   files=file_sandbox(args, programs), allow_system=getattr(args, "allow_system", False),
+                   allow_plugins=getattr(args, "allow_plugins", False), quiet=getattr(args, "quiet", False),
+                   optimisations=_optimisations(args))
+
+    # ---- machines
+
+    def machine(self, engine: EngineFactory | None = None, memory: int | None = None,
+                console: Console | None = None, state: object = None, int_bits: int | None = None) -> Machine:
+        """A new machine of this session's dialect (its machine calls), options and sandbox; ``engine`` a factory
+        ``factory(machine) -> engine`` (default: the dialect's engine of the session's name), ``memory``,
+        ``console`` and ``int_bits`` other than the session's, ``state`` the dialect's per-machine state of its
+        calls.  The only place a :class:`~tinyc.driver.interpreter.Machine` is built."""
+        from .interpreter import Machine
+        d = self.dialect
+        return Machine(self.memory if memory is None else memory, self.int_bits if int_bits is None else int_bits,
+                       self.console if console is None else console,
+                       engine if engine is not None else self.engine_factory(), self.max_depth,
+                       self.random_divisor, d.hook(d.machine_calls), self.files, state)
+
+    def engine_factory(self) -> EngineFactory:
+        """The factory of the session's engine in its dialect; the fast engine's is given the session's
+        :attr:`optimisations` (``tinyc run -O0``, ``--no-NAME``) when it has any."""
+        factory: Callable[..., Any] = self.dialect.engine(self.engine)
+        options = self.optimisations
+        if options is None or self.engine != "fast":
+            return factory
+        return lambda machine: factory(machine, options=options)
+
+    # ---- the PC way: a booted library, the shell's program buffer, statements run against it
+
+    def boot(self, system: bytes | None = None, engine: EngineFactory | None = None,
+             console: Console | None = None) -> tuple[Machine, Workspace]:
+        """A new machine with the library booted (``system``: a system file's text, default the dialect's
+        library) and an empty program buffer: ``(machine, workspace)``, kept as :attr:`current` and
+        :attr:`workspace`; ``engine`` and ``console`` as :meth:`machine` takes them.  Raises TinyCError for an
+        error in the system file."""
+        from .workspace import Workspace
+        m = self.machine(engine, console=console)
+        if system is None:
+            with open(self.dialect.package_path(self.dialect.library), "rb") as f:
+                system = f.read()
+        m.boot_library(system)
+        self.current, self.workspace = m, Workspace(m)
+        return m, self.workspace
+
+    def _booted(self) -> Workspace:
+        if self.workspace is None:
+            self.boot()
+        assert self.workspace is not None
+        return self.workspace
+
+    def load_text(self, text: bytes, name: str | None = None) -> None:
+        """Append ``text`` (a program's bytes; ``name`` the file it came from) to the program buffer, booting
+        first if needed.  Raises ProgramFileError when it does not fit."""
+        from ..machine.shipped import ProgramFileError
+        ws = self._booted()
+        if not ws.append(text, name):
+            raise ProgramFileError(f"{name or 'the program'}: does not fit the program buffer ({ws.free} bytes free)")
+
+    def load_file(self, path: str) -> None:
+        """Read the program file ``path`` (a shipped program by its name too; ``-`` is stdin) into the buffer.
+        Raises ProgramFileError for a file that cannot be read or does not fit."""
+        from ..machine.shipped import program_capacity, read_source
+        self.load_text(read_source(path, program_capacity(self.int_bits)), path)
+
+    def run(self, entry: str = "main") -> tuple[int, int]:
+        """Run the statement ``entry`` against the program buffer (MC 11): ``(error number, cursor)``, the cursor
+        an offset in the buffer; ``(0, 0)`` when it ran to its end; the output flushed after.  ExitProgram
+        propagates."""
+        ws = self._booted()
+        try:
+            return ws.run(os.fsencode(entry))
+        finally:
+            ws.machine.console.flush()
+
+    # ---- every dialect
+
+    def run_files(self, files: list[str], entry: str | None = None, code: str | None = None) -> int:
+        """``tinyc run FILES --entry ENTRY`` in this session's dialect (its ``run`` hook; ``code``: Gibson's ``-r
+        CODE``); the exit status.  Raises ProgramFileError for a file that cannot be read or does not fit."""
+        return self.dialect.hook(self.dialect.run)(self, files, entry, code)
+
+    def view(self, name: str, path: str) -> str:
+        """The stage view ``name`` (``tokens``, ``parse``, ``ast``, ``link``) of the program file ``path`` in this
+        session's dialect (its ``view`` hook), or the report of the stage that rejects the program."""
+        return self.dialect.hook(self.dialect.view)(self, name, path)
+
+    def trace(self, path: str, entry: str = "main", stdin: bytes = b"", calls: bool = False, limit: int = 1000) -> str:
+        """The transcript of the program file ``path`` run traced from ``entry`` in this session's dialect (its
+        ``trace`` hook): the program's output and one line per statement, then the report of an error."""
+        return self.dialect.hook(self.dialect.trace)(self, path, entry, stdin, calls, limit)
+
+    def tool(self, command: str):
+        """The module of the dialect's ``command`` (``tokens``, ``parse``, ``ast``, ``link``, ``check``,
+        ``compile``, ``trace``): ``module.command(args) -> status``.  KeyError for a command it lacks."""
+        import importlib
+        return importlib.import_module(self.dialect.tools[command])
+
+
+def _optimisations(args: argparse.Namespace) -> Optimisations | None:
+    """The fast engine's optimisations that ``-O``, ``--no-NAME`` and ``--only-NAME`` in ``args`` choose;
+    None when none was given (the options module is then not imported)."""
+    if getattr(args, "opt_level", None) is None and not getattr(args, "opt_off", None) \
+            and not getattr(args, "opt_only", None):
+        return None
+    from ..engines.options import from_args
+    return from_args(args)
+
+
+def boot(args: argparse.Namespace, console: Console | None = None) -> tuple[Machine, Workspace]:
+    """The commands' start: a :class:`Session` of the options ``args``, booted: ``(machine, workspace)``.
+    Raises SystemExit(2) after saying why for a memory that cannot be, SystemExit(1) with the report for an
+    error in the system file itself."""
+    from ..errors import TinyCError, error_report
     if not memory_ok(args):
         raise SystemExit(2)
-    console = console or Console(strip_cr=args.strip_cr, echo=args.echo)
-    m = Machine(args.memory, args.int_bits, console, args.engine, args.max_depth, args.random_divisor)
-    m.files = file_sandbox(args)
-    return m
-
-
-def boot(args: argparse.Namespace, console: Console | None = None):
-    """A machine with the system library booted and an empty program buffer: ``(machine, workspace)``.
-
-    Raises SystemExit with the report if the system file itself has an error."""
-    from ..errors import TinyCError, error_report
-    from .workspace import Workspace
-    m = make_machine(args, console)
+    session = Session.from_args(args, console)
     try:
-        m.boot_library()
+        return session.boot()
     except TinyCError as e:
-        from .interpreter import system_file
-        text = system_file()
-        sys.stderr.write("tinyc: error in the system file\n"
-                         + error_report(e.code, b"\n" + text, e.address + 1))
+        with open(session.dialect.package_path(session.dialect.library), "rb") as f:
+            text = f.read()
+        sys.stderr.write("tinyc: error in the system file\n" + error_report(e.code, b"\n" + text, e.address + 1))
         raise SystemExit(1)
-    return m, Workspace(m)
 
 
-def boot_with_files(args: argparse.Namespace, console: Console | None = None):
-    """``boot(args, console)``, then the program files ``args.files`` read into the program buffer in order, as
-    ``tinyc run`` reads them.  Raises ProgramFileError for a file that cannot be read or does not fit."""
+def boot_with_files(args: argparse.Namespace, console: Console | None = None) -> tuple[Machine, Workspace]:
+    """:func:`boot`, then the program files ``args.files`` read into the program buffer in order, as ``tinyc
+    run`` reads them (every file read before the library boots).  Raises ProgramFileError for a file that
+    cannot be read or does not fit."""
     from ..machine.shipped import ProgramFileError, program_capacity, read_source
-    capacity = program_capacity(args.int_bits)
-    texts = [read_source(f, capacity) for f in args.files]  # every file read before the library boots
+    capacity = program_capacity(getattr(args, "int_bits", 32))
+    texts = [read_source(f, capacity) for f in args.files]
     m, ws = boot(args, console)
     for name, text in zip(args.files, texts):
         if not ws.append(text, name):

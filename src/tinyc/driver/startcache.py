@@ -28,11 +28,6 @@ if TYPE_CHECKING:
 STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "syntax/to_ast.py", "ast.py",
           "syntax/recovery.py", "syntax/toplevel.py", "syntax/positions.py", "syntax/runtime_names.py",
           "driver/interpreter.py")  # what the cached results depend on
-# what generated code depends on (kind "code", :func:`code`): the AST and the fast engine's generator
-ENGINE = ("ast.py", "engines/analysis.py", "engines/arith.py", "engines/bounds.py", "engines/cells.py",
-          "engines/codegen.py", "engines/compiler.py", "engines/constglobals.py", "engines/expressions.py",
-          "engines/fastrt.py", "engines/genbase.py", "engines/loopopt.py", "engines/ranges.py",
-          "engines/recursion.py", "engines/statements.py")
 KEEP = {"code": 1000}  # entries of a kind (200 if not listed); more are pruned, oldest first
 
 
@@ -61,11 +56,20 @@ def _stages() -> tuple:
     return _STAGES
 
 
+def engine_sources() -> tuple[str, ...]:
+    """What generated code depends on (kind "code", :func:`code`): the AST and every module of the engines
+    package, found by listing it (only when the fast engine asks the cache), so a new module of the
+    generator is part of the key without being named here."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tinyc/
+    names = sorted(n for n in os.listdir(os.path.join(here, "engines")) if n.endswith(".py"))
+    return ("ast.py", *(f"engines/{n}" for n in names))
+
+
 def _engine() -> tuple:
     global _ENGINE
     if _ENGINE is None:
         import sys  # generated code is bytecode: another Python is another entry
-        _ENGINE = (sys.version, _stats(ENGINE))
+        _ENGINE = (sys.version, _stats(engine_sources()))
     return _ENGINE
 
 

@@ -1,30 +1,26 @@
 """Division and remainder for the fast engine's code generator (reference section 6, section 14 items 1-2).
 
-tiny-c's ``/`` and ``%`` truncate toward zero like C, and a zero divisor is error 10 after both operands
-ran.  :func:`divide` writes them inline: Python's ``//``/``%`` where the signs allow it, C truncation for a
-negative dividend over a positive divisor, and the run-time helper (``_div``/``_mod``: the zero test, C
+tiny-c's ``/`` and ``%`` truncate toward zero like C, and a zero divisor is error 30 (DIVERR) after both
+operands ran (:mod:`tinyc.engines.cdiv` defines them once, for both engines).  :func:`divide` writes them
+inline: Python's ``//``/``%`` where the signs allow it, C truncation for a negative dividend over a
+positive divisor, and the run-time helper (``_div``/``_mod``: the zero test, C
 semantics of negative divisors, the wrap of INT_MIN / -1) only for the cases left.  :func:`div_bounds`
 gives the result's bounds, so that no wrap follows where the result cannot overflow.
 """
 
 from __future__ import annotations
 
+from .cdiv import c_div
 from .genbase import E
-
-
-def ctrunc(a: int, b: int) -> int:
-    """C's a / b (b != 0), on unbounded ints."""
-    q = abs(a) // abs(b)
-    return -q if (a < 0) != (b < 0) else q
 
 
 def div_bounds(op: str, a: E, b: E, imin: int, imax: int) -> tuple[int, int]:
     """Bounds of ``a / b`` or ``a % b`` (a, b wrapped ints), including what the helper returns."""
-    if b.lo >= 0 and b.hi >= 1:  # a positive divisor (0 is error 10): |a / b| <= |a|, |a % b| < b
+    if b.lo >= 0 and b.hi >= 1:  # a positive divisor (0 is error 30): |a / b| <= |a|, |a % b| < b
         blo = max(b.lo, 1)
         if op == "/":
-            lo = ctrunc(a.lo, blo if a.lo < 0 else b.hi)
-            hi = ctrunc(a.hi, blo if a.hi >= 0 else b.hi)
+            lo = c_div(a.lo, blo if a.lo < 0 else b.hi, 0)  # the divisors are >= 1: no error 30
+            hi = c_div(a.hi, blo if a.hi >= 0 else b.hi, 0)
             return lo, hi
         lo = 0 if a.lo >= 0 else max(a.lo, -(b.hi - 1))
         hi = 0 if a.hi <= 0 else min(a.hi, b.hi - 1)
@@ -40,7 +36,7 @@ def div_bounds(op: str, a: E, b: E, imin: int, imax: int) -> tuple[int, int]:
 
 
 def divide(gen, op: str, a: E, b: E, at: int) -> E:
-    """``a / b`` or ``a % b`` (wrapped operands, a then b, each evaluated once; error 10 at ``at``)."""
+    """``a / b`` or ``a % b`` (wrapped operands, a then b, each evaluated once; error 30 at ``at``)."""
     lo, hi = div_bounds(op, a, b, gen.imin, gen.imax)
     py, helper = ("//", "_div") if op == "/" else ("%", "_mod")
     if b.lo >= 1 and a.lo >= 0:  # Python's floor division is C's truncation here

@@ -8,11 +8,11 @@ and the range reasoning of subscripts (``needs_check``, ``in_range``) from them.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
-
 from .. import ast
-from .analysis import assigned_names, constant, walk
-from .genbase import E, GenBase
+from .shapes import Access
+from .analysis import assigned_names, walk
+from .genbase import E
+from .scope import ScopeGen
 
 
 def join(a: dict | None, b: dict | None) -> dict | None:
@@ -22,11 +22,8 @@ def join(a: dict | None, b: dict | None) -> dict | None:
     return {k: (min(v[0], b[k][0]), max(v[1], b[k][1])) for k, v in a.items() if k in b}
 
 
-class BoundsGen(GenBase):
+class BoundsGen(ScopeGen):
     """Wrap decisions and the bounds of values and scalar locals along the code."""
-
-    if TYPE_CHECKING:  # a later layer's method this one calls
-        def may_reload(self, node) -> bool: ...  # CellsGen
 
     # ---- value conversions: wrap only where the bounds do not settle it
 
@@ -77,7 +74,7 @@ class BoundsGen(GenBase):
 
     def var_bounds(self, name: str) -> tuple[int, int]:
         k = self.known
-        if k is not None and name in k:
+        if k is not None and name in k and self.opts.bounds:
             return k[name]
         return self.bounds(self.an.locals[name].type)
 
@@ -86,26 +83,12 @@ class BoundsGen(GenBase):
             self.known = dict(self.known)
             self.known[name] = (lo, hi)
 
-    def static_bounds(self, state, e) -> tuple[int, int] | None:
-        """Bounds of a side-effect-free operand of a condition (a constant or a scalar local)."""
-        if isinstance(e, (ast.Number, ast.CharLit, ast.Unary)):
-            v = constant(e)
-            if v is None:
-                return None
-            v = ((v - self.imin) & ((1 << self.bits) - 1)) + self.imin
-            return v, v
-        if isinstance(e, ast.Var):
-            loc = self.an.locals.get(e.name)
-            if loc is not None and not loc.array:
-                return state.get(e.name, self.bounds(loc.type))
-        return None
-
     FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
     NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
     def refine(self, state, cond, truth: bool):
         """``state`` knowing that ``cond`` (already evaluated) was ``truth``; None when that cannot be."""
-        if state is None or cond is None:
+        if state is None or cond is None or not self.opts.bounds:
             return state
         if isinstance(cond, ast.Unary) and cond.op == "!":
             return self.refine(state, cond.operand, not truth)
@@ -176,8 +159,8 @@ class BoundsGen(GenBase):
     def loop_head(self, node, entry, one_pass):
         """The bounds at a loop's head: a fixed point of ``one_pass`` (head -> state at the back edge),
         widened to the type's range where a bound keeps moving."""
-        if entry is None:
-            return None
+        if entry is None or not self.opts.bounds:
+            return entry
         changed = assigned_names(node)
         if self.may_reload(node):
             changed = set(self.an.locals)
@@ -202,29 +185,35 @@ class BoundsGen(GenBase):
 
     # ---- the range of a type, and of a subscript
 
-    def bounds(self, typ: str) -> tuple[int, int]:
-        return (self.imin, self.imax) if typ == "int" else (-128, 127)
-
-    def in_range(self, acc: dict, index: E, bind: str) -> str:
+    def in_range(self, acc: Access, index: E, bind: str) -> str:
         """The range test of a subscript (only the side its bounds do not settle)."""
-        L = acc["L"]
+        L = acc.length
         if isinstance(L, int) and index.lo >= 0:
             return f"{bind} < {L}"
         if isinstance(L, int) and index.hi < L:
             return f"{bind} >= 0"
         return f"0 <= {bind} < {L}"
 
-    def checked(self, acc: dict, node: ast.Index) -> None:
+    def checked(self, acc: Access, node: ast.Index) -> None:
         """After a subscript's range test passed: a plain local index now lies within the array."""
         x = node.index
-        if isinstance(x, ast.Var) and isinstance(acc["L"], int):
+        if isinstance(x, ast.Var) and isinstance(acc.length, int):
             loc = self.an.locals.get(x.name)
             if loc is not None and not loc.array:
                 lo, hi = self.var_bounds(x.name)
-                self.set_bounds(x.name, max(lo, 0), min(hi, acc["L"] - 1))
+                self.set_bounds(x.name, max(lo, 0), min(hi, acc.length - 1))
 
-    def needs_check(self, acc: dict, index: E) -> bool:
+    def needs_check(self, acc: Access, index: E) -> bool:
         """Whether a subscript needs its range check: not when its bounds lie inside a known length."""
-        if not acc["checked"]:
+        if not acc.checked:
             return False
-        return not (isinstance(acc["L"], int) and 0 <= index.lo and index.hi < acc["L"])
+        return not (isinstance(acc.length, int) and 0 <= index.lo and index.hi < acc.length)
+
+    def walk_bounds(self, state: dict | None) -> dict | None:
+        """``state`` (a loop head) knowing that the index of the walk being generated lies between its
+        start and its stop (``walk_loop``): the head's widening loses that."""
+        w = self.walking
+        if w is None or state is None:
+            return state
+        lo, hi = state.get(w.k, self.bounds("int"))
+        return {**state, w.k: (max(lo, w.klo), min(hi, w.kmax))}

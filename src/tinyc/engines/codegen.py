@@ -1,7 +1,7 @@
 """Code generator of the fast engine: one tiny-c function (or top-level statement list) to Python source.
 
 The generated source is a factory ``def _make(_N): def f_NAME(params..., _t, _d): ...; return f_NAME``
-executed with a per-link globals dict (see :mod:`tinyc.fastrt`).  Conventions in the generated code:
+executed with a per-link globals dict (see :mod:`tinyc.engines.fastrt`).  Conventions in the generated code:
 
 * a scalar local or parameter ``x`` is the Python local ``v_x``; a local array ``a`` is its pointer
   ``p_a`` (plus ``e_a``, a view of exactly its elements when it is range checked and never reassigned,
@@ -22,17 +22,20 @@ Anything this generator does not handle statically (a declaration inside a neste
 before its declaration, an array bound that is not a constant) raises :class:`Unsupported`; the engine
 then runs that function with the reference evaluator.
 
-The generator is built in layers, each a class over the one before: :mod:`.genbase` (state and output),
-:mod:`.bounds` (value bounds, wrap decisions), :mod:`.cells` (scalar locals' memory cells),
-:mod:`.expressions`, :mod:`.statements`; :class:`Codegen` adds the prologue, the allocations and
-:meth:`Codegen.generate`.  :mod:`.analysis` has the AST walks and the static locals of a function.
+The generator is built in layers, each a class over the one before, and no layer calls a later one:
+:mod:`.genbase` (state and output), :mod:`.scope` (questions about names, accesses and effects, no
+output), :mod:`.bounds` (value bounds, wrap decisions), :mod:`.cells` (scalar locals' memory cells),
+:mod:`.frames` (allocations), :mod:`.expressions`, :mod:`.loopopt` (invariants, repeated reads),
+:mod:`.statements` (each node's ``visit_<Node>``), :mod:`.ranges` (counted loops), :mod:`.walks` (scans and
+walks); :class:`Codegen` adds the prologue and :meth:`Codegen.generate`.  The analyses that choose an
+optimisation give plans (:mod:`.recursion`); :mod:`.analysis` has the AST walks and the
+static locals of a function; :mod:`.options` the switch of each optimisation.
 """
 
 from __future__ import annotations
 
 import re
 
-from .. import ast
 from . import analysis
 from .analysis import (
     MAX_LOCALS, MAX_LOOPS, MAX_NESTING, Analysis, Local, Unsupported, assigned_names,
@@ -40,7 +43,7 @@ from .analysis import (
 )
 from .genbase import E
 from .bounds import join
-from .statements import StatementGen
+from .walks import WalkGen
 
 __all__ = [
     "Analysis", "Codegen", "E", "Local", "MAX_LOCALS", "MAX_LOOPS", "MAX_NESTING",
@@ -48,7 +51,7 @@ __all__ = [
 ]
 
 
-class Codegen(StatementGen):
+class Codegen(WalkGen):
     """Generates the factory source for one function.
 
     ``resolve(name)`` gives the link-time shape of a global name: None (undefined), ``("func", nparams)``
@@ -57,7 +60,6 @@ class Codegen(StatementGen):
     (:attr:`~.fastrt.Linkage.room`), so frames are taken without a test.
     """
 
-    room = False
     dispatch: tuple[str, int] | None = None  # (p, K) of recursion.depth_guard: hand a call to u_NAME
 
     def generate(self) -> tuple[str, dict[int, int]]:
@@ -82,7 +84,7 @@ class Codegen(StatementGen):
         scalars = [k for k, v in self.an.locals.items() if not v.array]
         nonsafe = self.has_nonsafe(self.body)
         self.frame = bool(scalars) and nonsafe
-        self.cells = bool(scalars) and (analysis.EXACT_DEAD_FRAMES or nonsafe or self.may_sync(self.body))
+        self.cells = bool(scalars) and (analysis.EXACT_DEAD_FRAMES or not self.opts.dead_frames or nonsafe or self.may_sync(self.body))
         self.addrs = self.cells
         if self.an.modified and self.cells:
             self.emit(1, "try:")
@@ -121,14 +123,14 @@ class Codegen(StatementGen):
         :meth:`generate`); None when the function does not qualify.  Sets :attr:`dispatch` for the
         prologue of ``f_NAME``."""
         from .recursion import depth_guard
-        if self.unchecked or self.toplevel or not self.room:
+        if self.unchecked or self.toplevel or not self.room or not self.opts.depth_guard:
             return None
         guard = depth_guard(self.fname, self.params, self.body, self.bits)
         if guard is None:
             return None
         u = type(self)(self.fname, self.params, self.body, self.resolve, self.bits, self.source, False,
                        None if self.size == "_SIZE" else int(self.size),
-                       None if self.maxd == "_MAXD" else int(self.maxd))
+                       None if self.maxd == "_MAXD" else int(self.maxd), self.opts)
         u.room, u.unchecked, u.nodes = True, True, self.nodes  # one _N list for both
         n0 = len(self.nodes)
         try:
@@ -142,61 +144,6 @@ class Codegen(StatementGen):
         return text.splitlines(), umap, u.views
 
     # ---- allocation in value space (frames grow from _t)
-
-    def bound_of(self, d: ast.Declarator) -> int:
-        """The constant N of a local array ``d(N)`` (the analysis sent every other bound to the reference)."""
-        assert d.size is not None
-        n = constant(d.size, self.bits)
-        assert n is not None
-        return n
-
-    def limit(self, n: int) -> str:
-        """The highest ``_t`` that leaves room for ``n`` bytes."""
-        return f"_SIZE - {n}" if self.size == "_SIZE" else str(int(self.size) - n)
-
-    def alloc_check(self, ind: int, items: list[tuple[int, int]]) -> None:
-        """Check that ``items`` (bytes, error cursor) fit above ``_t``; error 19 at the first that does not."""
-        total = sum(n for n, _ in items)
-        if not items or self.room:
-            return
-        self.emit(ind, f"if _t > {self.limit(total)}: _oom(_t, {tuple(items)!r})")
-
-    def bind_array(self, ind: int, loc: Local) -> None:
-        """Derived names of a frozen array: a view of exactly its elements when they are range checked,
-        else (int arrays) the aligned view, base index and view length."""
-        if loc.frozen and loc.allocated and loc.length > 1:
-            p, n = f"p_{loc.name}", loc.length
-            whole = (f"_IV[{p} & {self.amask}][{p} >> {self.shift}:({p} >> {self.shift}) + {n}]"
-                     if loc.type == "int" else f"_B[{p}:{p} + {n}]")
-            self.emit(ind, f"e_{loc.name} = {whole}")
-        elif loc.frozen and loc.type == "int":
-            self.emit(ind, f"w_{loc.name} = _IV[p_{loc.name} & {self.amask}]; "
-                           f"b_{loc.name} = p_{loc.name} >> {self.shift}; n_{loc.name} = len(w_{loc.name})")
-
-    def calls(self) -> bool:
-        """Whether the body calls a tiny-c function (then the depth limit matters)."""
-        for n in walk(self.body):
-            if isinstance(n, (ast.Var, ast.Call)) and n.name not in self.an.locals:
-                shape = self.resolve(n.name)
-                if shape is not None and shape[0] == "func":
-                    return True
-        return False
-
-    def lead_size(self) -> int:
-        """Bytes allocated unconditionally on entry: the scalar parameters and, when every parameter is a
-        scalar, the declarations at the start of the body (these then need no test of their own)."""
-        total = 0
-        for type_, d in self.params:
-            if self.an.locals[d.name].array:
-                return total
-            total += self.isz if type_ == "int" else 1
-        for s in self.body:
-            if not isinstance(s, ast.Decl):
-                break
-            size = self.isz if s.type == "int" else 1
-            total += sum(size * (1 if d.size is None else max(self.bound_of(d) + 1, 0)) for d in s.names)
-            self.prechecked.add(id(s))
-        return total
 
     def prologue(self) -> None:
         """Bind the parameters as the reference binds them: each gets value space in order.
@@ -255,98 +202,3 @@ class Codegen(StatementGen):
                 self.deferred.append(f"_t += {sum(n for n, _ in pending)}")
         else:
             self.flush_alloc(1, pending, lead, writes)
-
-    def array_param(self, d: ast.Declarator, n: int) -> None:
-        """An array parameter passed 0 gets ``n`` fresh zeroed bytes, as a local (section 4, the 8080)."""
-        self.emit(1, f"if p_{d.name} == 0:")
-        self.alloc_check(2, [(n, d.end)])
-        self.emit(2, f"p_{d.name} = _t; _D[_t:_t + {n}] = bytes({n}); _t += {n}")
-
-    def settle(self) -> None:
-        """Emit the entry steps of ``_t``/``_d`` held back until code uses them (an early return skips them)."""
-        for line in self.deferred:
-            self.emit(1, line)
-        self.deferred.clear()
-
-    def uses_frame(self, s) -> bool:
-        """Whether a statement reads ``_t`` or ``_d``: declarations, calls and machine calls."""
-        for n in walk(s):
-            if isinstance(n, (ast.Decl, ast.MachineCall)):
-                return True
-            if isinstance(n, (ast.Var, ast.Call)) and n.name not in self.an.locals:
-                shape = self.resolve(n.name)
-                if shape is not None and shape[0] == "func":
-                    return True
-        return False
-
-    def place(self, name: str, off: int, value: str) -> list:
-        """The scalar ``name`` gets its cell at ``_t + off``, holding ``value``: its address line, and the
-        cell for :meth:`fill`."""
-        self.bound.append(name)
-        if not self.cells:
-            return []
-        cell = [(off, self.an.locals[name].type, value)]
-        return ([f"a_{name} = _t + {off}" if off else f"a_{name} = _t"] if self.addrs else []) + cell
-
-    def fill(self, writes: list) -> list[str]:
-        """The lines of ``writes``: address lines, then one store of all the cells (consecutive bytes)."""
-        lines = [w for w in writes if isinstance(w, str)]
-        cells = sorted(w for w in writes if not isinstance(w, str))
-        if not cells:
-            return lines
-        lo = cells[0][0]
-        at = f"_t + {lo}" if lo else "_t"
-        if all(v == "0" for _, _, v in cells):
-            n = cells[-1][0] + (1 if cells[-1][1] == "char" else self.isz) - lo
-            return lines + [f"_D[{at}:_t + {lo + n}] = {bytes(n)!r}"]
-        fmt = "<" + "".join(("i" if self.isz == 4 else "h") if t == "int" else "b" for _, t, _ in cells)
-        name = "_Pk" + fmt[1:]
-        self.views[name] = f"{name} = _struct({fmt!r}).pack_into"
-        return lines + [f"{name}(_D, {at}, {', '.join(v for _, _, v in cells)})"]
-
-    def flush_alloc(self, ind: int, pending: list, checked: int = 0, writes=None) -> None:
-        """Advance ``_t`` past ``pending`` allocations (tested unless ``checked`` bytes were tested on entry);
-        ``writes`` fill their cells once the space is known to fit."""
-        if pending:
-            if not checked:
-                self.alloc_check(ind, pending)
-            for w in self.fill(writes or []):
-                self.emit(ind, w)
-            if not self.unchecked:
-                self.emit(ind, f"_t += {sum(n for n, _ in pending)}")
-            pending.clear()
-        if writes:
-            writes.clear()
-
-    def decl(self, s: ast.Decl, ind: int) -> None:
-        pre = id(s) in self.prechecked  # its space was tested on entry
-        pending: list[tuple[int, int]] = []
-        writes: list = []  # factory lines, or (offset, type, value) cells of a repeated declaration
-        size = self.isz if s.type == "int" else 1
-        for d in s.names:
-            loc = self.an.locals[d.name]
-            first = not loc.bound
-            loc.bound = True
-            if d.size is None:
-                off = sum(n for n, _ in pending)
-                pending.append((size, d.end))
-                if first and not any(p[1].name == d.name for p in self.params):
-                    self.emit(ind, f"v_{d.name} = 0")
-                    self.set_bounds(d.name, 0, 0)
-                    cell = self.place(d.name, off, "0")
-                    if d.name in self.an.modified:  # its variable (0) is flushed before anything can read it
-                        cell = [c for c in cell if isinstance(c, str)]
-                    writes += cell
-                else:  # a second declaration: fresh zeroed space, the name keeps its first place
-                    writes.append((off, s.type, "0"))
-                continue
-            self.flush_alloc(ind, pending, pre, writes)
-            n = max(self.bound_of(d) + 1, 0) * size
-            if not pre:
-                self.alloc_check(ind, [(n, d.end)])
-            if first and not any(p[1].name == d.name for p in self.params):
-                self.emit(ind, f"p_{d.name} = _t; _D[_t:_t + {n}] = bytes({n}); _t += {n}", s.pos)
-                self.bind_array(ind, loc)
-            else:
-                self.emit(ind, f"_D[_t:_t + {n}] = bytes({n}); _t += {n}", s.pos)
-        self.flush_alloc(ind, pending, pre, writes)

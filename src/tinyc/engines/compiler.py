@@ -1,9 +1,9 @@
 """The fast engine: tiny-c functions compiled to Python functions, and ``tinyc compile FILE``.
 
-Each tiny-c function is translated by :mod:`tinyc.codegen` to Python source, compiled once, and cached
+Each tiny-c function is translated by :mod:`tinyc.engines.codegen` to Python source, compiled once, and cached
 by its AST node (the same program text at the same address parses to the same cached nodes) and the
 shape of the global names it uses.  :class:`FastEngine` has the engine interface of the reference
-:class:`~tinyc.evaluator.Evaluator` and gives the same output, error numbers and error addresses.
+:class:`~tinyc.engines.evaluator.Evaluator` and gives the same output, error numbers and error addresses.
 Functions the generator cannot compile statically run on the reference evaluator.
 """
 
@@ -22,6 +22,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy kno
 if TYPE_CHECKING:
     from .evaluator import Evaluator
 from .fastrt import Linkage, runtime_globals
+from .options import ALL, Optimisations
 
 _CODE: dict = {}          # (id(fn), int_bits, shape) -> (fn, factory code, nodes)
 _LINEMAPS: dict = {}      # generated file name -> {line: tiny-c address}
@@ -66,14 +67,22 @@ class FastEngine:
     constant_globals = True  # globals that only hold constants get bounds (constglobals.py)
     frames_known = True      # a function's frame is its static locals (Linkage.room)
 
-    def __init__(self, machine, disk_cache=None):
+    def __init__(self, machine, disk_cache=None, options: Optimisations = ALL):
         self.m = machine
+        # the optimisations the generator applies (options.py); part of every code cache's key.  Set it
+        # before the program runs (``tinyc run -O0``): code made before keeps the set it was made with
+        self.options = options
         self._ref: Evaluator | None = None  # made when first needed (see ``ref``)
         # ``disk_cache(key, make)``: marshalled code for ``key`` kept across runs (the machine's start
         # cache, :func:`tinyc.driver.startcache.code`); None generates every function in every process
         self.disk_cache = disk_cache
         self.depth = 0
         self._runtime: dict | None = None
+
+    def global_constants(self, link: Linkage, effects) -> dict[str, tuple[int, int]]:
+        """The bounds of the globals of ``link`` that only ever hold constants (:mod:`.constglobals`)."""
+        from .constglobals import constant_globals
+        return constant_globals(link, effects)
 
     @property
     def ref(self) -> Evaluator:
@@ -150,7 +159,8 @@ class FastEngine:
         """The code generator of one function body (the Gibson engine has its own)."""
         from .codegen import Codegen  # imported only to generate: a warm start loads code from the cache
         gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
-                      self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
+                      self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth,
+                      self.options)
         gen.room = link.room
         return gen
 
@@ -181,7 +191,8 @@ class FastEngine:
         if free is None:
             return self._fallback(sym)
         m = self.m
-        key = (id(fn), m.memory.int_bits, m.memory.size, m.max_depth, analysis.EXACT_DEAD_FRAMES, link.room,
+        key = (id(fn), m.memory.int_bits, m.memory.size, m.max_depth, analysis.EXACT_DEAD_FRAMES, self.options.key(),
+               link.room,
                tuple((n, link.resolve(n)) for n in free))
         entry = _CODE.get(key)
         if entry is None or entry[0] is not fn:
@@ -205,7 +216,8 @@ class FastEngine:
                 free = None
             if free is not None:
                 m = self.m
-                shapes = (m.memory.int_bits, m.memory.size, m.max_depth, analysis.EXACT_DEAD_FRAMES, link.room,
+                shapes = (m.memory.int_bits, m.memory.size, m.max_depth, analysis.EXACT_DEAD_FRAMES, self.options.key(),
+                          link.room,
                           tuple((n, link.resolve(n)) for n in free))
                 return self._from_disk(stmts, shapes, link, lambda: self.generate(
                     "_run", [], stmts, link, toplevel=True))

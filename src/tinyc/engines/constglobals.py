@@ -84,7 +84,8 @@ def constant_globals(link: Linkage, own_effects) -> dict[str, tuple[int, int]]:
     ``link.entry`` runs (empty when the guard does not hold; see the module docstring).  ``own_effects``
     is :func:`~.fastrt.own_effects` (passed in: fastrt imports this module)."""
     engine, stmts = link.engine, link.entry
-    if stmts is None or link.program is None or not getattr(engine, "constant_globals", False):
+    if (stmts is None or link.program is None or not getattr(engine, "constant_globals", False)
+            or not engine.options.const_globals):
         return {}
     bits = engine.m.memory.int_bits
     # nothing that can run may store outside checked arrays

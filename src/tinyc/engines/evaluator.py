@@ -1,9 +1,12 @@
 """The reference evaluator: a tree-walking interpreter over the AST that reads like the reference.
 
-Each ``exec_*`` method is one statement of section 5 and each ``eval_*`` one expression form of
-section 6.  Names are looked up when they run, through the three symbol levels of section 3.  The
-fast engine (a separate module) runs the same linked program through the same :class:`Engine`
-interface and must agree with this one byte for byte.
+Each ``visit_<Node>`` method runs one node class of :mod:`tinyc.ast`: a statement of section 5 or an
+expression form of section 6.  :func:`visitors` finds them by name, once per evaluator class, so a
+subclass (the Gibson dialect's evaluator, the tracer, the debugger) overrides a node by defining its
+``visit_<Node>``.  Names are looked up when they run, through the three symbol levels of section 3.  The
+fast engine (:mod:`tinyc.engines.compiler`) runs the same linked program through the same engine
+interface (``name``, ``run``, ``evaluate_constant``: :class:`tinyc.machine.port.Engine`) and must agree with
+this one byte for byte.  Both see their machine through :class:`tinyc.machine.port.MachinePort`.
 """
 
 from __future__ import annotations
@@ -14,9 +17,15 @@ from .. import ast
 from ..errors import ErrorCode, TinyCError, MemoryFault
 from ..link.linker import declare
 from ..link.symbols import Frame, Symbol
+from .cdiv import c_div, c_mod
 
 if TYPE_CHECKING:
-    from ..driver.interpreter import Machine
+    from typing import Any, Callable, ClassVar
+
+    from ..machine.port import MachinePort as Machine
+
+    Visitor = Callable[[Any, Any], Any]  # an unbound visit_<Node> method: (evaluator, node) -> result
+    Place = tuple[int, str] | Symbol  # an lvalue: (address, type) of a scalar or an element; an array name
 
 
 class ReturnSignal(Exception):
@@ -41,8 +50,20 @@ class _Again(Exception):
 MAX_LOCALS = 4096  # declarations one call may execute before error 18 (the variable table is full)
 
 
+def visitors(cls: type) -> dict[type[ast.Node], Visitor]:
+    """The dispatch table of an evaluator class: each node class of :mod:`tinyc.ast` to the class's
+    ``visit_<NodeClass>`` function (unbound; called as ``table[type(node)](self, node)``).  Node
+    classes the evaluator does not run on their own (a declarator, a function) have no entry."""
+    table: dict[type[ast.Node], Visitor] = {}
+    for node in ast.node_classes():
+        visit = getattr(cls, "visit_" + node.__name__, None)
+        if visit is not None:
+            table[node] = visit
+    return table
+
+
 class Evaluator:
-    """Runs statements and calls of a linked program on a :class:`~tinyc.interpreter.Machine`.
+    """Runs statements and calls of a linked program on a :class:`~tinyc.driver.interpreter.Machine`.
 
     The engine interface: ``run(stmts)`` executes top-level statements in a fresh frame,
     ``evaluate_constant(expr)`` gives an array bound when globals are linked.  Errors are raised as
@@ -50,20 +71,19 @@ class Evaluator:
     """
 
     name = "reference"
+    _visit: ClassVar[dict[type[ast.Node], Visitor]]  # visitors(the class), set as each class is made
 
-    def __init__(self, machine: Machine):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._visit = visitors(cls)
+
+    def __init__(self, machine: Machine) -> None:
         self.m = machine
         self.mem = machine.memory
         self.frame: Frame | None = None
         self._reparsed: dict[tuple[int, tuple[bool, ...]], tuple[ast.Reparse, list[ast.Stmt]]] = {}
         self.depth = 0
         self.cursor = 0
-        self._exec = {t: getattr(self, "exec_" + t.__name__.lower()) for t in
-                      (ast.Decl, ast.Block, ast.If, ast.While, ast.For, ast.Break, ast.Return,
-                       ast.ExprStmt, ast.Null, ast.ErrorStmt, ast.Reparse, ast.Recheck)}
-        self._eval = {t: getattr(self, "eval_" + t.__name__.lower()) for t in
-                      (ast.Number, ast.CharLit, ast.String, ast.Var, ast.Index, ast.Call,
-                       ast.MachineCall, ast.Assign, ast.BinOp, ast.Unary)}
 
     # ---- the engine interface
 
@@ -90,6 +110,7 @@ class Evaluator:
             self.frame, self.depth = saved, saved_depth
 
     def evaluate_constant(self, expr: ast.Expr) -> int:
+        """The value of an array bound of a global declaration, as the linker asks for it (section 3)."""
         return self.eval(expr)
 
     # ---- names
@@ -114,10 +135,13 @@ class Evaluator:
     # ---- statements (section 5)
 
     def execute(self, node: ast.Stmt) -> None:
+        """Run one statement; ``cursor`` (an error's address when Python stops it) is its start."""
         self.cursor = node.pos
-        self._exec[type(node)](node)
+        self._visit[type(node)](self, node)
 
-    def exec_decl(self, node: ast.Decl) -> None:
+    def visit_Decl(self, node: ast.Decl) -> None:
+        """``int a, b(N)`` in a function: zeroed space for each name, a local from now on (sections 3, 5).
+        Error 18 (TMVRERR) after MAX_LOCALS declarations in one call, 19 (TMVLERR) when value space is full."""
         frame = self.frame
         assert frame is not None  # statements run in a call's frame, or in the frame run() makes
         for d in node.names:
@@ -126,47 +150,62 @@ class Evaluator:
                 raise TinyCError(ErrorCode.TMVRERR, d.end)
             frame.declare(declare(node.type, d, self.m.allocate, self.eval))
 
-    def exec_block(self, node: ast.Block) -> None:
+    def visit_Block(self, node: ast.Block) -> None:
+        """``[ stmt ... ]``: each statement in order, until a return or break unwinds (section 5)."""
         for s in node.body:
             self.execute(s)
 
-    def exec_if(self, node: ast.If) -> None:
-        if self.eval(node.cond):
+    def visit_If(self, node: ast.If) -> None:
+        """``if cond stmt [else stmt]``: non-zero is true (section 5)."""
+        if self.condition(node):
             self.execute(node.then)
         elif node.orelse is not None:
             self.execute(node.orelse)
 
-    def exec_while(self, node: ast.While) -> None:
-        while self.eval(node.cond):
+    def visit_While(self, node: ast.While) -> None:
+        """``while cond stmt``: the condition tested before each turn; ``break`` ends the innermost (section 5)."""
+        while self.condition(node):
             try:
                 self.execute(node.body)
             except BreakSignal:
                 break
 
-    def exec_for(self, node: ast.For) -> None:
-        if node.init is not None:
-            self.eval(node.init)
-        while node.cond is None or self.eval(node.cond):
+    def visit_For(self, node: ast.For) -> None:
+        """``for (init; cond; step) stmt`` (section 5, the PC's C-style for): init once, then cond, body
+        and step each turn; a missing cond is true; ``break`` skips the step."""
+        before = node.init
+        while self.condition(node, before):
             try:
                 self.execute(node.body)
             except BreakSignal:
                 break
-            if node.step is not None:
-                self.eval(node.step)
+            before = node.step
 
-    def exec_break(self, node: ast.Break) -> None:
+    def condition(self, node: ast.If | ast.While | ast.For, before: ast.Expr | None = None) -> int:
+        """The header of an ``if``, ``while`` or ``for`` each time it is tested: ``before`` (a for's init
+        the first time, its step after), then the condition (a for without one is true).  The one place
+        a header runs, so that the tracer shows it as one line by overriding this method."""
+        if before is not None:
+            self.eval(before)
+        return 1 if node.cond is None else self.eval(node.cond)
+
+    def visit_Break(self, node: ast.Break) -> None:
+        """``break``: unwinds to the innermost while or for (:class:`BreakSignal`)."""
         raise BreakSignal()
 
-    def exec_return(self, node: ast.Return) -> None:
+    def visit_Return(self, node: ast.Return) -> None:
+        """``return [expr]``: unwinds to the call with the value, 0 without one (section 4)."""
         raise ReturnSignal(0 if node.value is None else self.eval(node.value))
 
-    def exec_exprstmt(self, node: ast.ExprStmt) -> None:
+    def visit_ExprStmt(self, node: ast.ExprStmt) -> None:
+        """An expression run for its effect; the value is dropped (section 5)."""
         self.eval(node.expr)
 
-    def exec_null(self, node: ast.Null) -> None:
+    def visit_Null(self, node: ast.Null) -> None:
+        """``;`` alone: nothing (section 5)."""
         pass
 
-    def exec_errorstmt(self, node: ast.ErrorStmt) -> None:
+    def visit_ErrorStmt(self, node: ast.ErrorStmt) -> None:
         """A statement that did not parse: what it had parsed runs, then its error (section 14 item 16)."""
         for item in node.prefix:
             if isinstance(item, ast.NameCheck):
@@ -177,7 +216,7 @@ class Evaluator:
                 self.eval(item)
         raise TinyCError(node.code, node.address)
 
-    def exec_reparse(self, node: ast.Reparse) -> None:
+    def visit_Reparse(self, node: ast.Reparse) -> None:
         """Statements parsed assuming which of ``node.names`` are locals: as parsed when they are, else
         parsed again from their text with the locals of this moment (section 3, the lookup at run time;
         :mod:`tinyc.syntax.runtime_names`)."""
@@ -199,7 +238,9 @@ class Evaluator:
                 if again.pos != node.pos:
                     raise
 
-    def exec_recheck(self, node: ast.Recheck) -> None:
+    def visit_Recheck(self, node: ast.Recheck) -> None:
+        """The end of a while's body inside a :class:`~tinyc.ast.Reparse`: if the body made one of
+        ``node.names`` a local (or the other way), the Reparse parses its text again from the while."""
         assert self.frame is not None
         local = self.frame.locals
         if tuple(n in local for n in node.names) != node.assumed:
@@ -217,20 +258,26 @@ class Evaluator:
     # ---- expressions (section 6)
 
     def eval(self, node: ast.Expr) -> int:
-        return self._eval[type(node)](node)
+        """The value of an expression, an int wrapped to the machine's width."""
+        value: int = self._visit[type(node)](self, node)
+        return value
 
-    def eval_number(self, node: ast.Number) -> int:
+    def visit_Number(self, node: ast.Number) -> int:
+        """A decimal constant, wrapped to the int width (section 2)."""
         return self.mem.wrap(node.value)
 
-    def eval_charlit(self, node: ast.CharLit) -> int:
+    def visit_CharLit(self, node: ast.CharLit) -> int:
+        """``'c'``: the character's byte value, 0..255 (section 2)."""
         return node.value
 
-    def eval_string(self, node: ast.String) -> int:
+    def visit_String(self, node: ast.String) -> int:
         """A pointer into the program text; the closing quote becomes the string's NUL (section 2)."""
         self.mem.data[node.pos + 1 + node.length] = 0
         return node.pos + 1
 
-    def eval_var(self, node: ast.Var) -> int:
+    def visit_Var(self, node: ast.Var) -> int:
+        """A bare name: a scalar's value, an array's pointer, or a call without arguments (sections 3, 4).
+        Error 26 (SYMERRA) at the name's end if no level declares it; 6 if the scalar lies outside memory."""
         sym = self.lookup(node.name, node)
         if sym.kind == "func":
             return self.call(sym, [], node)
@@ -238,33 +285,42 @@ class Evaluator:
             return self.mem.wrap(sym.address)
         return self.load((sym.address, sym.type), node)
 
-    def eval_index(self, node: ast.Index) -> int:
+    def visit_Index(self, node: ast.Index) -> int:
+        """``name(i)``: an array element's value (section 3); errors as for :meth:`lvalue`."""
         return self.load(self.lvalue(node), node)
 
-    def eval_call(self, node: ast.Call) -> int:
+    def visit_Call(self, node: ast.Call) -> int:
+        """``f(a, b)`` or ``f a, b``: the arguments left to right, then the call (section 4).  Error 26
+        (SYMERRA) after the name if it is undeclared or not a function, 21 (ARGSERR) for a wrong count."""
         sym = self.lookup(node.name, node, node.name_end)
         args = [self.eval(a) for a in node.args]
         if sym.kind != "func":
             raise TinyCError(ErrorCode.SYMERRA, node.name_end)
         return self.call(sym, args, node)
 
-    def eval_machinecall(self, node: ast.MachineCall) -> int:
+    def visit_MachineCall(self, node: ast.MachineCall) -> int:
+        """``MC a, ..., n``: the arguments left to right, then machine call n through the machine's table
+        (section 8).  Error 6 (RANGERR) at its end when it reaches outside memory; 24 for an unknown n."""
         values = [self.eval(a) for a in node.args]
         try:
             return self.m.machine_call(self.m, values, node)
         except MemoryFault:
             raise TinyCError(ErrorCode.RANGERR, node.end) from None
 
-    def eval_assign(self, node: ast.Assign) -> int:
+    def visit_Assign(self, node: ast.Assign) -> int:
+        """``target = value``: the place first, then the value; gives the value stored (section 6.1).
+        Error 14 (LVALERR) when the target is not a place (see :meth:`lvalue`)."""
         ref = self.lvalue(node.target)
         return self.store(ref, self.eval(node.value), node)
 
-    def eval_binop(self, node: ast.BinOp) -> int:
+    def visit_BinOp(self, node: ast.BinOp) -> int:
+        """``left op right``: both operands, left first, never short-circuited (section 6); see :func:`binary`."""
         a = self.eval(node.left)
         b = self.eval(node.right)
         return binary(self.mem.wrap, node.op, a, b, node.end)
 
-    def eval_unary(self, node: ast.Unary) -> int:
+    def visit_Unary(self, node: ast.Unary) -> int:
+        """``-x``, ``+x``, ``!x`` (0 or 1), or ``++x``/``--x`` on a place, giving the new value (section 6.2)."""
         op = node.op
         if op in ("++", "--"):
             ref = self.lvalue(node.operand)
@@ -279,7 +335,10 @@ class Evaluator:
 
     # ---- lvalues: (address, type) for a scalar or element, a Symbol for an array name
 
-    def lvalue(self, node: ast.Expr) -> tuple[int, str] | Symbol:
+    def lvalue(self, node: ast.Expr) -> Place:
+        """Where an assignment or ``++``/``--`` stores: ``(address, type)`` of a scalar or an element
+        (error 6 out of range, 7 subscripting a scalar), or the :class:`Symbol` of an array name
+        (whose pointer is assigned).  Error 14 (LVALERR) for a function or any other expression."""
         if isinstance(node, ast.Var):
             sym = self.lookup(node.name, node)
             if sym.kind == "func":
@@ -298,7 +357,8 @@ class Evaluator:
         self.eval(node)
         raise TinyCError(ErrorCode.LVALERR, node.end)
 
-    def load(self, ref, node: ast.Node) -> int:
+    def load(self, ref: Place, node: ast.Node) -> int:
+        """The value at ``ref`` (an array name: its pointer); error 6 at ``node``'s end outside memory."""
         if isinstance(ref, Symbol):
             return self.mem.wrap(ref.address)
         try:
@@ -306,7 +366,9 @@ class Evaluator:
         except MemoryFault:
             raise TinyCError(ErrorCode.RANGERR, node.end) from None
 
-    def store(self, ref, value: int, node: ast.Node) -> int:
+    def store(self, ref: Place, value: int, node: ast.Node) -> int:
+        """Store ``value`` at ``ref`` and give the value stored (wrapped to its type); an array name's
+        pointer takes the value as an address.  Error 6 at ``node``'s end outside memory."""
         if isinstance(ref, Symbol):  # a pointer holds an address (section 14 item 21), its value is an int
             ref.address = self.mem.address(self.mem.wrap(value))
             return self.mem.wrap(ref.address)
@@ -323,7 +385,7 @@ class Evaluator:
         assert fn is not None  # only "func" symbols are called, and each holds its AST
         if fn.error is not None:  # a header that did not parse, or no body: found as the call enters
             raise TinyCError(fn.error.code, fn.error.address)
-        params = [(decl.type, d) for decl in fn.params for d in decl.names]
+        params = fn.parameters()
         if len(args) != len(params):
             raise TinyCError(ErrorCode.ARGSERR, node.after if isinstance(node, ast.Call) else node.end)
         if self.depth >= self.m.max_depth:
@@ -335,7 +397,7 @@ class Evaluator:
         self.frame = frame
         self.depth += 1
         try:
-            self.exec_block(fn.body)
+            self.visit_Block(fn.body)
             return 0
         except ReturnSignal as r:
             return r.value
@@ -363,21 +425,20 @@ class Evaluator:
         return Symbol(d.name, "var", type_, True, value, length)
 
 
-def binary(wrap, op: str, a: int, b: int, at: int) -> int:
-    """One binary operator on ints (section 6, section 14 items 1-2); ``at`` is the cursor for error 30."""
+def binary(wrap: Callable[[int], int], op: str, a: int, b: int, at: int) -> int:
+    """One binary operator on ints (section 6, section 14 items 1-2): ``wrap`` (the memory's) brings an
+    arithmetic result into the int range; a relational operator gives 0 or 1.  Raises TinyCError 30
+    (DIVERR) at ``at`` for a division or remainder by zero."""
     if op == "+":
         return wrap(a + b)
     if op == "-":
         return wrap(a - b)
     if op == "*":
         return wrap(a * b)
-    if op in ("/", "%"):
-        if b == 0:
-            raise TinyCError(ErrorCode.DIVERR, at)
-        q = abs(a) // abs(b)
-        if (a < 0) != (b < 0):
-            q = -q
-        return wrap(q) if op == "/" else wrap(a - q * b)
+    if op == "/":
+        return wrap(c_div(a, b, at))
+    if op == "%":
+        return wrap(c_mod(a, b, at))
     if op == "<":
         return int(a < b)
     if op == "<=":
@@ -389,3 +450,6 @@ def binary(wrap, op: str, a: int, b: int, at: int) -> int:
     if op == "==":
         return int(a == b)
     return int(a != b)
+
+
+Evaluator._visit = visitors(Evaluator)

@@ -7,95 +7,48 @@ element is reached, range checked and stored).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
-
 from .. import ast
 from .arith import divide
-from .cells import CellsGen
+from .frames import FrameGen
 from .genbase import E
+from .shapes import Access, VarShape
 
 
-class ExpressionGen(CellsGen):
+class ExpressionGen(FrameGen):
     """Python expressions for tiny-c expressions, array elements included."""
-
-    if TYPE_CHECKING:  # a later layer's method this one calls
-        def limit(self, n: int) -> str: ...  # Codegen
 
     # ---- arrays: where an element lives
 
-    def array(self, node: ast.Index, plain: bool = False) -> dict | None:
-        """How to reach the elements of ``node.name``, or None when the name is not an array.  In a function
-        whose frame is tested (``self.frame``), an unchecked int array is reached by byte address."""
-        acc = self._array(node)
-        if acc is not None and not plain and self.frame and not acc.get("safe") and "ptr" not in acc \
-                and acc["type"] == "int":
-            acc["ptr"] = acc["a"]
-            for k in ("w", "b", "n"):
-                acc.pop(k, None)
-        return acc
-
-    def _array(self, node: ast.Index) -> dict | None:
-        name = node.name
-        loc = self.an.locals.get(name)
-        if loc is not None:
-            if not loc.array:
-                return None
-            checked = loc.length > 1
-            acc = {"type": loc.type, "checked": checked, "L": loc.length}
-            if loc.frozen:
-                acc["safe"] = loc.allocated and checked
-                acc.update(w=f"w_{name}", b=f"b_{name}", n=f"n_{name}", a=f"p_{name}")
-                if acc["safe"]:
-                    acc["view"] = f"e_{name}"
-            else:
-                acc["ptr"] = f"p_{name}"
-            return acc
-        shape = self.resolve(name)
-        if shape is None or shape[0] != "var" or not shape[2]:
-            return None
-        _, typ, _, frozen, checked, fixed = shape
-        acc = {"type": typ, "checked": checked, "L": f"gl_{name}"}
-        if frozen:
-            acc.update(safe=checked, w=f"_IV{fixed[0]}", b=str(fixed[1]), n=f"gn_{name}", a=str(fixed[3]),
-                       L=fixed[2])
-            if checked:  # its elements as a view of their own, made once by the factory
-                acc["view"] = f"e_{name}"
-                whole, start = (f"_IV{fixed[0]}", fixed[1]) if typ == "int" else ("_B", fixed[3])
-                self.views[name] = f"e_{name} = {whole}[{start}:{start + fixed[2]}]  # the elements of {name}"
-        else:
-            acc["ptr"] = f"gs_{name}.address"
-        return acc
-
-    def location(self, acc: dict, i: str) -> tuple[str, str, str, str | None]:
+    def location(self, acc: Access, i: str) -> tuple[str, str, str, str | None]:
         """(location code for index name ``i``, read template, write template, fault test template)."""
-        if "view" in acc:  # a view of exactly the elements: the index is the place
-            cell = f"{acc['view']}[{{0}}]"
+        if acc.view is not None:  # a view of exactly the elements: the index is the place
+            cell = f"{acc.view}[{{0}}]"
             return i, cell, cell, None
-        if acc["type"] == "char":
-            base = acc.get("a") or acc["ptr"]
-            fault = None if acc.get("safe") else f"0 <= {{0}} < {self.size}"
+        if acc.type == "char":
+            base = acc.start
+            fault = None if acc.safe else f"0 <= {{0}} < {self.size}"
             return f"{i} + {base}", "_B[{0}]", "_B[{0}]", fault  # the index first: it may move the pointer
-        if "ptr" in acc:
-            loc = f"{self.isz} * {i} + {acc['ptr']}"
+        if acc.ptr is not None:
+            loc = f"{self.isz} * {i} + {acc.ptr}"
             cell = f"_IV[{{0}} & {self.amask}][{{0}} >> {self.shift}]"
             return loc, cell, cell, f"0 <= {{0}} <= {self.limit(self.isz)}"
-        fault = None if acc.get("safe") else f"0 <= {{0}} < {acc['n']}"
-        return f"{acc['b']} + {i}", f"{acc['w']}[{{0}}]", f"{acc['w']}[{{0}}]", fault
+        fault = None if acc.safe else f"0 <= {{0}} < {acc.count}"
+        return f"{acc.base} + {i}", f"{acc.words}[{{0}}]", f"{acc.words}[{{0}}]", fault
 
-    def element_read(self, node: ast.Index, acc: dict) -> E:
+    def element_read(self, node: ast.Index, acc: Access) -> E:
         at = node.end
-        typ = acc["type"]
-        lo, hi = self.steady.get(node.name, self.bounds(typ)) if acc.get("safe") else self.bounds(typ)
-        if acc.get("safe"):
+        typ = acc.type
+        lo, hi = self.steady.get(node.name, self.bounds(typ)) if acc.safe else self.bounds(typ)
+        if acc.safe:
             fused = self.divided_index(node.index, acc, at)
             if fused is not None:
                 loc, read, _, _ = self.location(acc, fused)
                 return E(read.format(loc), "int", lo, hi)
         index = self.wrap(self.expr(node.index))
-        if acc.get("safe") and not self.needs_check(acc, index):
+        if acc.safe and not self.needs_check(acc, index):
             loc, read, _, _ = self.location(acc, index.code)
             return E(read.format(loc), "int", lo, hi)
-        if acc.get("safe"):
+        if acc.safe:
             bind, i = self.named(index)
             chk = f"({i} if {self.in_range(acc, index, bind)} else _err(6, {at}))"
             loc, read, _, _ = self.location(acc, chk)
@@ -121,16 +74,17 @@ class ExpressionGen(CellsGen):
         conds.append(fault.format(f"({a} := {loc})"))
         return E(f"({read.format(a)} if {' and '.join(conds)} else _err(6, {at}))", "int", lo, hi)
 
-    def divided_index(self, x, acc: dict, at: int) -> str | None:
+    def divided_index(self, x, acc: Access, at: int) -> str | None:
         """A subscript ``y/d`` or ``y%d`` (constant d > 0) with its range test folded into the C division:
         for y in 0..d*L-1 (``/``) or y >= 0 (``%``) Python's ``//``/``%`` agree with C and the result is in
         range; any other y takes the careful path (``_cdiv``/``_cmod`` then the range test)."""
-        if not (isinstance(x, ast.BinOp) and x.op in ("/", "%") and isinstance(acc["L"], int)):
+        if not (self.opts.divided_index and isinstance(x, ast.BinOp) and x.op in ("/", "%")
+                and isinstance(acc.length, int)):
             return None
         de = self.wrap(self.expr(x.right)) if isinstance(x.right, ast.Number) else None
         if de is None or de.lo != de.hi or de.lo <= 0:
             return None
-        d, L = de.lo, acc["L"]
+        d, L = de.lo, acc.length
         if x.op == "%" and d > L:
             return None
         y = self.wrap(self.expr(x.left))
@@ -141,12 +95,12 @@ class ExpressionGen(CellsGen):
             return f"({v} // {d} if 0 <= {bind} < {d * L} else _cdiv({v}, {d}, {L}, {at}))"
         return f"({v} % {d} if {bind} >= 0 else _cmod({v}, {d}, {L}, {at}))"
 
-    def address(self, node: ast.Index, acc: dict) -> str:
+    def address(self, node: ast.Index, acc: Access) -> str:
         """Code for the byte address of an element (range checked at the Index end), for the helpers."""
         index = self.wrap(self.expr(node.index))
         bind, i = self.named(index)
-        base = acc.get("a") or acc["ptr"]
-        scale = "" if acc["type"] == "char" else f"{self.isz} * "
+        base = acc.start
+        scale = "" if acc.type == "char" else f"{self.isz} * "
         if self.needs_check(acc, index):
             return f"({scale}{i} + {base} if {self.in_range(acc, index, bind)} else _err(6, {node.end}))"
         return f"{scale}{bind} + {base}"  # the index runs first (ga((ga=48)) subscripts the new pointer)
@@ -154,19 +108,19 @@ class ExpressionGen(CellsGen):
     # ---- expressions (section 6)
 
     def expr(self, n) -> E:
-        return getattr(self, "x_" + type(n).__name__)(n)
+        return getattr(self, "visit_" + n.__class__.__name__)(n)
 
-    def x_Number(self, n) -> E:
+    def visit_Number(self, n) -> E:
         v = ((n.value - self.imin) & ((1 << self.bits) - 1)) + self.imin
         return E(str(v) if v >= 0 else f"({v})", "int", v, v, True, True)
 
-    def x_CharLit(self, n) -> E:
+    def visit_CharLit(self, n) -> E:
         return E(str(n.value) if n.value >= 0 else f"({n.value})", "int", n.value, n.value, True, True)
 
-    def x_String(self, n) -> E:
+    def visit_String(self, n) -> E:
         return E(f"_S({n.pos + 1 + n.length}, {n.pos + 1})", "int", n.pos + 1, n.pos + 1)
 
-    def x_Var(self, n: ast.Var) -> E:
+    def visit_Var(self, n: ast.Var) -> E:
         loc = self.an.locals.get(n.name)
         if loc is not None:
             if loc.array:
@@ -175,15 +129,16 @@ class ExpressionGen(CellsGen):
         shape = self.resolve(n.name)
         if shape is None:
             return E(f"_err(26, {n.end})", "int", self.imin, self.imax)
-        if shape[0] == "func":
-            return self.call(n.name, shape[1], [], n)
-        _, typ, array, frozen, _, fixed = shape
-        if array:
-            if frozen:
-                a = ((fixed[3] - self.imin) & ((1 << self.bits) - 1)) + self.imin  # its int (item 21)
+        if shape.kind == "func":
+            return self.call(n.name, shape.nparams, [], n)
+        typ, fixed = shape.type, shape.place
+        if shape.array:
+            if fixed is not None:  # a frozen array
+                a = ((fixed.address - self.imin) & ((1 << self.bits) - 1)) + self.imin  # its int (item 21)
                 return E(str(a), "int", a, a, True, True)
             return E(self.pointer_int(f"gs_{n.name}.address"), "int", self.imin, self.imax, True)
-        lo, hi = fixed[4] if len(fixed) > 4 else self.bounds(typ)  # a global that only holds constants
+        assert fixed is not None  # a scalar's place is constant
+        lo, hi = fixed.bounds or self.bounds(typ)  # a global that only holds constants has bounds
         if n.name in self.hoisted:
             lo, hi = self.refined.get(n.name, (lo, hi))
             return E(self.hoisted[n.name], "int", lo, hi, True, True)
@@ -198,13 +153,7 @@ class ExpressionGen(CellsGen):
         """An int (wrapped) made an address, as a pointer holds it (section 14 item 21)."""
         return f"(({code}) & 65535)" if self.bits == 16 else code
 
-    def gcell(self, typ: str, fixed) -> str:
-        """The memory cell of a global scalar at a constant address."""
-        if typ == "int":
-            return f"_IV{fixed[0]}[{fixed[1]}]"
-        return f"_B[{fixed[3]}]"
-
-    def x_Index(self, n: ast.Index) -> E:
+    def visit_Index(self, n: ast.Index) -> E:
         acc = self.array(n)
         if acc is not None:
             return self.element_read(n, acc)
@@ -219,19 +168,19 @@ class ExpressionGen(CellsGen):
         shape = self.resolve(n.name)
         if shape is None:
             return f"_err(26, {n.name_end})"
-        if shape[0] == "func":
+        if shape.kind == "func":
             return f"_err(14, {n.end})"
         return f"_err(7, {n.paren})"
 
-    def x_Call(self, n: ast.Call) -> E:
+    def visit_Call(self, n: ast.Call) -> E:
         loc = self.an.locals.get(n.name)
         shape = None if loc is not None else self.resolve(n.name)
         if loc is None and shape is None:
             return E(f"_err(26, {n.name_end})", "int", self.imin, self.imax)
-        if loc is not None or shape is None or shape[0] != "func":
+        if loc is not None or shape is None or shape.kind != "func":
             args = [self.wrap(self.expr(a)).code for a in n.args]
             return E(f"({', '.join(args + [f'_err(26, {n.name_end})'])})[-1]", "int", 0, 0)
-        return self.call(n.name, shape[1], n.args, n)
+        return self.call(n.name, shape.nparams, n.args, n)
 
     def call(self, name: str, nparams: int, args: list, n) -> E:
         codes = [self.wrap(self.expr(a)).code for a in args]
@@ -251,7 +200,7 @@ class ExpressionGen(CellsGen):
             code = f"(({r} := {code}), {reload}, {r})[-1]"
         return E(code, "int", self.imin, self.imax)
 
-    def x_MachineCall(self, n: ast.MachineCall) -> E:
+    def visit_MachineCall(self, n: ast.MachineCall) -> E:
         codes = [self.wrap(self.expr(a)).code for a in n.args]
         self.nodes.append(n)
         k = len(self.nodes) - 1
@@ -267,7 +216,7 @@ class ExpressionGen(CellsGen):
             code = f"(({r} := {code}), {reload}, {r})[-1]"
         return E(code, "int", self.imin, self.imax)
 
-    def x_Assign(self, n: ast.Assign) -> E:
+    def visit_Assign(self, n: ast.Assign) -> E:
         t = n.target
         if isinstance(t, ast.Var):
             loc = self.an.locals.get(t.name)
@@ -276,22 +225,23 @@ class ExpressionGen(CellsGen):
             shape = self.global_lvalue(t)
             if isinstance(shape, E):
                 return shape
-            _, typ, array, frozen, _, fixed = shape
             v = self.expr(n.value)
-            if array:
+            if shape.array:
                 store = f"_setp(gs_{t.name}, {self.pointer_store(self.wrap(v).code)})"
                 return E(self.pointer_int(store), "int", self.imin, self.imax)
-            if typ == "int":
-                return E(f"_sts(_IV{fixed[0]}, {fixed[1]}, {self.wrap(v).code})", "int", self.imin, self.imax)
-            return E(f"_stb({fixed[3]}, {self.wrapc(v).code}, {n.end})", "int", -128, 127)
+            fixed = shape.place
+            assert fixed is not None  # a scalar's place is constant
+            if shape.type == "int":
+                return E(f"_sts(_IV{fixed.align}, {fixed.word}, {self.wrap(v).code})", "int", self.imin, self.imax)
+            return E(f"_stb({fixed.address}, {self.wrapc(v).code}, {n.end})", "int", -128, 127)
         if isinstance(t, ast.Index):
             acc = self.array(t)
             if acc is None:
                 return E(self.index_error(t), "int", 0, 0)
             addr = self.address(t, acc)
             v = self.expr(n.value)
-            helper, v = ("_sti", self.wrap(v)) if acc["type"] == "int" else ("_stb", self.wrapc(v))
-            e = E(f"{helper}({addr}, {v.code}, {n.end})", "int", *self.bounds(acc["type"]))
+            helper, v = ("_sti", self.wrap(v)) if acc.type == "int" else ("_stb", self.wrapc(v))
+            e = E(f"{helper}({addr}, {v.code}, {n.end})", "int", *self.bounds(acc.type))
             return self.framed(acc, e, helper, addr, v.code, n.end)
         # not an lvalue: evaluate it, then error 14
         return E(f"({self.expr(t).code}, _err(14, {t.end}))[-1]", "int", 0, 0)
@@ -306,24 +256,24 @@ class ExpressionGen(CellsGen):
         self.set_bounds(name, v.lo, v.hi)
         return E(f"(v_{name} := {v.code})", "int", v.lo, v.hi)
 
-    def global_lvalue(self, t: ast.Var):
+    def global_lvalue(self, t: ast.Var) -> VarShape | E:
         """The shape of the global an lvalue names, or the E that raises its error: 26 when no level
         has the name, 14 when it names a function."""
         shape = self.resolve(t.name)
         if shape is None:
             return E(f"_err(26, {t.end})", "int", 0, 0)
-        if shape[0] == "func":
+        if shape.kind == "func":
             return E(f"_err(14, {t.end})", "int", 0, 0)
         return shape
 
-    def framed(self, acc: dict, e: E, helper: str, addr: str, value: str | None, at: int, delta: int = 0) -> E:
+    def framed(self, acc: Access, e: E, helper: str, addr: str, value: str | None, at: int, delta: int = 0) -> E:
         """A store (``value``) or ++/-- (``delta``) through an unchecked place, as an expression: when its
         address may be in this frame the modified variables are flushed before it and every scalar is
         reloaded after it."""
-        if acc.get("safe") or not self.bound:
+        if acc.safe or not self.bound:
             return e
         a, r = self.tmp(), self.tmp()
-        n = 1 if acc["type"] == "char" else self.isz
+        n = 1 if acc.type == "char" else self.isz
         thr = "_f0" if n == 1 else f"_f0 - {n - 1}"
         parts = [f"({a} := {addr})"]
         if value is not None:
@@ -341,7 +291,7 @@ class ExpressionGen(CellsGen):
     def add(self, e: E, delta: int) -> E:
         return E(f"{e.code} {'+' if delta > 0 else '-'} 1", "int", e.lo + delta, e.hi + delta)
 
-    def x_Unary(self, n: ast.Unary) -> E:
+    def visit_Unary(self, n: ast.Unary) -> E:
         op = n.op
         if op in ("++", "--"):
             return self.incdec(n, 1 if op == "++" else -1)
@@ -364,20 +314,20 @@ class ExpressionGen(CellsGen):
             shape = self.global_lvalue(t)
             if isinstance(shape, E):
                 return shape
-            _, typ, array, frozen, _, fixed = shape
-            if array:
+            if shape.array:
                 return E(self.pointer_int(f"_incp(gs_{t.name}, {delta})"), "int", self.imin, self.imax)
-            return E(f"_inc{typ[0]}({fixed[3]}, {delta}, {n.end})", "int", *self.bounds(typ))
+            assert shape.place is not None  # a scalar's place is constant
+            return E(f"_inc{shape.type[0]}({shape.place.address}, {delta}, {n.end})", "int", *self.bounds(shape.type))
         if isinstance(t, ast.Index):
             acc = self.array(t)
             if acc is None:
                 return E(self.index_error(t), "int", 0, 0)
-            addr, helper = self.address(t, acc), f"_inc{acc['type'][0]}"
-            return self.framed(acc, E(f"{helper}({addr}, {delta}, {n.end})", "int", *self.bounds(acc["type"])),
+            addr, helper = self.address(t, acc), f"_inc{acc.type[0]}"
+            return self.framed(acc, E(f"{helper}({addr}, {delta}, {n.end})", "int", *self.bounds(acc.type)),
                                helper, addr, None, n.end, delta)
         return E(f"({self.expr(t).code}, _err(14, {t.end}))[-1]", "int", 0, 0)
 
-    def x_BinOp(self, n: ast.BinOp) -> E:
+    def visit_BinOp(self, n: ast.BinOp) -> E:
         op = n.op
         a, b = self.expr(n.left), self.expr(n.right)
         pure = a.pure and b.pure

@@ -14,13 +14,36 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of 
 
 from .. import ast
 from .analysis import Analysis, Unsupported, direct, scan
-from .constglobals import constant_globals
+from .shapes import FuncShape, Place, VarShape, func_shape, var_shape
+from .cdiv import c_div, c_mod
 from ..errors import ErrorCode, TinyCError, MemoryFault
 
 if TYPE_CHECKING:
     from collections.abc import Set as AbstractSet
+    from typing import Any, Callable, Protocol
 
-    from .compiler import FastEngine
+    from ..machine.port import MachinePort
+    from .options import Optimisations
+
+    class FastEngine(Protocol):
+        """What the run-time helpers and a :class:`Linkage` use of the fast engine
+        (:class:`tinyc.engines.compiler.FastEngine`, which imports this module)."""
+
+        m: MachinePort
+        depth: int             # active tiny-c calls
+        frames_known: bool     # a function's frame is its static locals (Linkage.room)
+        options: Optimisations  # the optimisations applied (options.py)
+
+        @property
+        def runtime(self) -> dict: ...
+
+        def assigned(self, fn: ast.Function) -> set[str]: ...
+
+        def function(self, sym: Any, link: Linkage) -> Callable: ...
+
+        def _fallback(self, sym: Any) -> Callable: ...
+
+        def global_constants(self, link: Linkage, effects: Callable) -> dict[str, tuple[int, int]]: ...
 
 
 def runtime_globals(engine: FastEngine) -> dict:
@@ -49,18 +72,10 @@ def runtime_globals(engine: FastEngine) -> dict:
         raise AssertionError("no allocation failed")
 
     def _div(a, b, at):
-        if b == 0:
-            raise TinyCError(ErrorCode.DIVERR, at)
-        q = abs(a) // abs(b)
-        return wrap(-q if (a < 0) != (b < 0) else q)
+        return wrap(c_div(a, b, at))
 
     def _mod(a, b, at):
-        if b == 0:
-            raise TinyCError(ErrorCode.DIVERR, at)
-        q = abs(a) // abs(b)
-        if (a < 0) != (b < 0):
-            q = -q
-        return wrap(a - q * b)
+        return wrap(c_mod(a, b, at))
 
     def _cdiv(y, d, n, at):  # a subscript y/d (d > 0) outside the fast case: C division, range test
         q = -(-y // d) if y < 0 else y // d
@@ -183,7 +198,7 @@ class Linkage:
         self.G = dict(engine.runtime)
         self._extra = extra
         self._assigned: set[str] | None = None
-        self.shapes: dict[str, tuple | None] = {}
+        self.shapes: dict[str, FuncShape | VarShape | None] = {}
         self._effects: dict[str, tuple[bool, bool]] = {}
         self._calls: dict[str, tuple[list[str], int | None]] = {}  # function -> (callees, frame bytes)
         self.top = engine.m.top  # where the entry's frame starts
@@ -211,20 +226,21 @@ class Linkage:
         """The shape of a global name for the effects analysis (functions: no effects of their own)."""
         sym = self.lookup(name)
         if sym is not None and sym.kind == "func":
-            return ("func", len(sym.function.param_names), False, False)
+            return func_shape(len(sym.function.param_names), False, False)
         return self._shape(name)
 
     def resolve(self, name: str):
-        """The shape of a global name (see :class:`~tinyc.codegen.Codegen`); fills its G entries.  A
-        global scalar that only ever holds constants has its bounds after its place: ``fixed[4]``."""
+        """The shape of a global name (:mod:`.shapes`: a FuncShape, a VarShape, None when no level
+        defines it); fills its G entries.  A global scalar that only ever holds constants has their
+        bounds in its place (``place.bounds``)."""
         shape = self._shape(name)
-        if shape is not None and shape[0] == "var" and not shape[2]:
+        if shape is not None and shape.kind == "var" and not shape.array:
             if self._consts is None:
                 self._consts = {}  # while they are computed (the effects analysis resolves names)
-                self._consts = constant_globals(self, own_effects)
+                self._consts = self.engine.global_constants(self, own_effects)
             b = self._consts.get(name)
             if b is not None:
-                shape = shape[:5] + (shape[5] + (b,),)
+                shape = shape._replace(place=shape.place._replace(bounds=b))
         return shape
 
     def _shape(self, name: str):
@@ -232,12 +248,12 @@ class Linkage:
             return self.shapes[name]
         sym = self.lookup(name)
         G = self.G
-        shape: tuple | None
+        shape: FuncShape | VarShape | None
         if sym is None:
             shape = None
         elif sym.kind == "func":
             fn = sym.function
-            shape = ("func", None if fn.error is not None else len(fn.param_names)) + self.effects(name)
+            shape = func_shape(None if fn.error is not None else len(fn.param_names), *self.effects(name))
             G["f_" + name] = self._stub(name)
             G["r_" + name] = self.engine._fallback(sym)
         else:
@@ -248,9 +264,9 @@ class Linkage:
             frozen = sym.array and own and name not in self.assigned
             checked = sym.array and sym.length > 1
             a = sym.address
-            # constant places (scalars, frozen arrays) are baked into the code: (alignment, index, length, address)
-            fixed = (a & (isz - 1), a >> shift, sym.length, a) if frozen or not sym.array else None
-            shape = ("var", sym.type, sym.array, frozen, checked, fixed)
+            # constant places (scalars, frozen arrays) are baked into the code
+            place = Place(a & (isz - 1), a >> shift, sym.length, a) if frozen or not sym.array else None
+            shape = var_shape(sym.type, sym.array, frozen, checked, place)
             G["gs_" + name] = sym
             G["ga_" + name] = a
             G["gl_" + name] = sym.length
@@ -310,7 +326,7 @@ class Linkage:
 
     def _fits(self) -> bool:
         engine = self.engine
-        if self.entry is None or not engine.frames_known:
+        if self.entry is None or not engine.frames_known or not engine.options.room:
             return False
         entry = ast.Function(0, 0, "_run", [], ast.Block(0, 0, list(self.entry)))
         _, _, todo, own = own_effects(entry, self, False)
@@ -351,15 +367,15 @@ def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[
     static locals, an array parameter passed 0 included).  A function the generator cannot analyse
     counts as reading and writing, with an unknown frame (None).
 
-    The same answer as the generator's own tests (``CellsGen.direct`` and ``CellsGen.unsafe`` on a
-    ``Codegen`` of ``fn`` resolving names with ``link.resolve_var``), from the function's :class:`Scan`
-    (kept for later if ``keep``) and its static locals, without building a generator; the global names
+    The same answer as the generator's own tests (``ScopeGen.direct`` and ``ScopeGen.unsafe`` on a
+    ``Codegen`` of ``fn`` resolving names with ``link.resolve_var``), from the function's
+    :class:`~tinyc.engines.analysis.Scan` (kept for later if ``keep``) and its static locals, without building a generator; the global names
     it subscripts are resolved in the same order."""
     body = fn.body.body
     sc = scan(body, keep)
     lookup = link.lookup
     callees = sorted(c for c in sc.refs if (s := lookup(c)) is not None and s.kind == "func")
-    params = [(decl.type, d) for decl in fn.params for d in decl.names]
+    params = fn.parameters()
     try:
         an = Analysis(params, body, link.engine.m.memory.int_bits)
     except Unsupported:
@@ -378,7 +394,7 @@ def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[
             unsafe = loc.array and not (loc.frozen and loc.allocated and loc.length > 1)
         else:  # a global array is in bounds when checked and its pointer never moves
             shape = link.resolve_var(n.name)
-            unsafe = shape is not None and shape[0] == "var" and shape[2] and not (shape[3] and shape[4])
+            unsafe = shape is not None and shape.kind == "var" and shape.array and not (shape.frozen and shape.checked)
         if unsafe:
             reads = True  # a store counts as a read too: callers flush before every call that may write
             writes = writes or target

@@ -8,6 +8,8 @@ far, the bounds known here); the generator's other parts are classes built on it
 from __future__ import annotations
 
 from .analysis import Analysis
+from .shapes import Walking
+from .options import ALL, Optimisations
 
 
 class E:
@@ -34,10 +36,14 @@ class GenBase:
     """The generator's state for one function, and its output (lines, line map, temporaries)."""
 
     unchecked = False  # the version of a proven depth (recursion.py): no depth test, no ``_t``/``_d``
+    VERSION_NODES = 400  # a body this size at most is generated twice (a fast and a checked version)
+    walking: Walking | None = None  # the walk whose fast version is being generated (walks.py: ``walk_loop``)
 
     def __init__(self, fname: str, params, body: list, resolve, int_bits: int, source=None,
-                 toplevel: bool = False, size: int | None = None, max_depth: int | None = None):
+                 toplevel: bool = False, size: int | None = None, max_depth: int | None = None,
+                 opts: Optimisations = ALL):
         self.fname = fname
+        self.opts = opts  # the optimisations applied (options.py): each one's switch is read where it acts
         self.params = params
         self.body = body
         self.an = Analysis(params, body, int_bits)

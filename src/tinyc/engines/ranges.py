@@ -26,71 +26,29 @@ from __future__ import annotations
 from .. import ast
 from .analysis import assigned_names, walk
 from .bounds import join
-from .loopopt import LoopOptGen
+from .loopplans import CountedLoop, counted_loop, shortest, steady_arrays
+from .statements import StatementGen
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 
-
-class RangeGen(LoopOptGen):
+class RangeGen(StatementGen):
     """Counted ``for`` and ``while`` loops as Python ranges (see the module docstring)."""
 
-    if TYPE_CHECKING:  # a later layer's method this one calls
-        def suite(self, s, ind: int) -> None: ...  # StatementGen
-        def hoistable(self, s) -> dict[str, str]: ...  # StatementGen
-        def enter_loop(self, s, parts: list, ind: int) -> tuple[dict, dict]: ...  # StatementGen
+    def visit_While(self, s: ast.While, ind: int) -> None:
+        plan = counted_loop(s, self) if self.opts.counted_loops else None
+        if plan is None:
+            super().visit_While(s, ind)
+        else:
+            self.range_loop(s, plan, ind)
 
-    VERSION_NODES = 400  # a body this size at most is generated twice (the fast and the checked version)
+    def visit_For(self, s: ast.For, ind: int) -> None:
+        plan = counted_loop(s, self) if self.opts.counted_loops else None
+        if plan is None:
+            super().visit_For(s, ind)
+        else:
+            self.range_loop(s, plan, ind)
+
     ranging = 0          # versioned counted loops being generated (nested ones are not versioned again)
     tested: frozenset[str] = frozenset()  # divisors an enclosing loop's versions tested
-
-    def counted(self, s) -> dict | None:
-        """The parts of a counted loop ``s`` (a For or a While), or None: ``k``, its ``init`` (or None: the
-        loop starts from k's value), the ``cond``, the ``body`` without the while's final ``++k``."""
-        cond = s.cond
-        if isinstance(s, ast.For):
-            init, step, body = s.init, s.step, s.body
-            if not (isinstance(init, ast.Assign) and isinstance(init.target, ast.Var)):
-                return None
-            counter = init.target.name
-        else:
-            init, counter = None, None
-            stmts = list(s.body.body) if isinstance(s.body, ast.Block) else [s.body]
-            while stmts and isinstance(stmts[-1], ast.Null):
-                stmts.pop()
-            last = stmts.pop() if stmts else None
-            step = last.expr if isinstance(last, ast.ExprStmt) else None
-            body = ast.Block(s.body.pos, s.body.end, stmts)
-        if not (isinstance(cond, ast.BinOp) and cond.op in ("<", "<=") and isinstance(cond.left, ast.Var)):
-            return None
-        k = cond.left.name
-        loc = self.an.locals.get(k)
-        if loc is None or loc.array or loc.type != "int" or counter not in (None, k):
-            return None
-        if not (isinstance(step, ast.Unary) and step.op == "++" and isinstance(step.operand, ast.Var)
-                and step.operand.name == k):
-            return None
-        if k in assigned_names(body) | assigned_names(init and init.value) or self.may_reload(s):
-            return None
-        plan = {"k": k, "init": init, "cond": cond, "body": body}
-        end = cond.right
-        if isinstance(end, ast.Number):
-            return plan if cond.op == "<" or self.wrap(self.x_Number(end)).lo < self.imax else None
-        if cond.op != "<" or not isinstance(end, ast.Var) or end.name == k:
-            return None
-        e = self.an.locals.get(end.name)
-        if e is not None:
-            return plan if not e.array and end.name not in assigned_names(body) else None
-        return plan if end.name in self.hoistable(s) else None
-
-    def shortest(self, k: str, body) -> int | None:
-        """The fewest elements of the range-checked arrays ``body`` indexes by ``k`` itself, or None."""
-        lengths = []
-        for n in walk(body):
-            if isinstance(n, ast.Index) and isinstance(n.index, ast.Var) and n.index.name == k:
-                acc = self.array(n)
-                if acc is not None and acc.get("safe") and isinstance(acc["L"], int):
-                    lengths.append(acc["L"])
-        return min(lengths) if lengths else None
 
     def divisors(self, k: str, body) -> list[tuple[str, str, tuple[int, int]]]:
         """(name, code, bounds) of each name ``body`` divides by (``/``, ``%``) that keeps its value while
@@ -119,43 +77,10 @@ class RangeGen(LoopOptGen):
                 out[name] = (code, bounds)
         return [(name, code, b) for name, (code, b) in out.items()]
 
-    def steady_arrays(self, s, body) -> list[tuple[str, str, int]]:
-        """(name, element view, length) of the int arrays with a view of their own (range checked, never
-        moved) whose elements the loop ``s`` adds or subtracts and cannot change: nothing in it calls a
-        function or makes a machine call, and it stores only into range-checked arrays, none of these."""
-        if self.dry_depth or self.ranging:
-            return []
-        reads: dict[str, tuple[str, int]] = {}
-        stored: set[str] = set()
-        targets = set()
-        for n in walk(s):
-            if isinstance(n, (ast.Call, ast.MachineCall)):
-                return []
-            if isinstance(n, ast.Var) and n.name not in self.an.locals:
-                shape = self.resolve(n.name)
-                if shape is not None and shape[0] == "func":
-                    return []
-            target = n.target if isinstance(n, ast.Assign) else (
-                n.operand if isinstance(n, ast.Unary) and n.op in ("++", "--") else None)
-            if isinstance(target, ast.Index):
-                acc = self.array(target)
-                if acc is None or not acc.get("safe"):
-                    return []
-                stored.add(target.name)
-                targets.add(id(target))
-            if isinstance(n, ast.BinOp) and n.op in ("+", "-"):
-                for side in (n.left, n.right):
-                    if isinstance(side, ast.Index) and id(side) not in targets:
-                        acc = self.array(side)
-                        if (acc is not None and acc.get("safe") and "view" in acc and acc["type"] == "int"
-                                and isinstance(acc["L"], int)):
-                            reads[side.name] = (acc["view"], acc["L"])
-        return [(a, view, n) for a, (view, n) in reads.items() if a not in stored][:4]
-
-    def range_loop(self, s, plan: dict, ind: int) -> None:
+    def range_loop(self, s, plan: CountedLoop, ind: int) -> None:
         """Emit the counted loop ``plan`` of ``s``: ``k``'s start, the end read once, then the range loop,
         in two versions when its end may pass the shortest array it indexes (see the module docstring)."""
-        k, init, cond, body = plan["k"], plan["init"], plan["cond"], plan["body"]
+        k, init, cond, body = plan
         if init is not None:
             start = self.wrap(self.expr(init.value))
             self.emit(ind, f"v_{k} = {start.code}", s.pos)
@@ -172,12 +97,13 @@ class RangeGen(LoopOptGen):
                 stop = self.tmp()
                 self.emit(ind, f"{stop} = {end.code}  # the end, read once", s.pos)
         tests, why, fast_entry, refined, fast_hi = [], [], entry, dict(self.refined), stop_hi
-        short = self.shortest(k, body)
+        versions = self.opts.loop_versions
+        short = shortest(k, body, self) if versions else None
         if short is not None and stop_hi > short and not stop.lstrip("-").isdigit():
             tests.append(f"{stop} <= {short}")
             why.append(f"{k} below {short}")
             fast_hi = short
-        divisors = self.divisors(k, body) if entry is not None else []
+        divisors = self.divisors(k, body) if entry is not None and versions else []
         for name, code, (dlo, dhi) in divisors:
             tests.append(f"{code} > 0")
             if name in self.an.locals and fast_entry is not None:
@@ -186,7 +112,7 @@ class RangeGen(LoopOptGen):
                 refined[name] = (max(dlo, 1), dhi)
         if divisors:
             why.append(f"{', '.join(d[0] for d in divisors)} positive")
-        steady = self.steady_arrays(s, body)
+        steady = steady_arrays(s, self) if versions and not self.dry_depth and not self.ranging else []
         if steady:
             b = self.imax >> 2  # four such elements add up without a wrap
             need = -(-sum(n for _, _, n in steady) // inner_trips(body))  # a scan costs less than the loop

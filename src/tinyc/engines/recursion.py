@@ -23,28 +23,36 @@ from __future__ import annotations
 from .. import ast
 from .analysis import assigned_names, walk
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+
 # the comparison "p OP K" (or "K OP p", flipped) as "p < K + shift"
 _BELOW = {"<": 0, "<=": 1}
 _FLIPPED = {">": 0, ">=": 1}
 
 
-def depth_guard(fname: str, params: list, body: list, bits: int = 32) -> tuple[str, int] | None:
-    """``(p, K)`` when a call of the function ``fname`` (parameters ``params`` as ``(type, Declarator)``
-    pairs, statements ``body``) with ``p = v`` makes at most ``max(1, v - K + 2)`` nested frames of itself,
-    by the rules of the module docstring; else None.  ``bits``: the int width (16 or 32)."""
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class DepthGuard(NamedTuple):
+        """The plan of a function's unchecked version: its int parameter ``param`` and the constant
+        ``limit`` of its guard ``if (param < limit) return ...``."""
+        param: str
+        limit: int
+else:
+    from collections import namedtuple
+    DepthGuard = namedtuple("DepthGuard", "param limit")
+
+
+def depth_guard(fname: str, params: list, body: list, bits: int = 32) -> DepthGuard | None:
+    """The :class:`DepthGuard` ``(p, K)`` when a call of the function ``fname`` (parameters ``params`` as
+    ``(type, Declarator)`` pairs, statements ``body``) with ``p = v`` makes at most ``max(1, v - K + 2)``
+    nested frames of itself, by the rules of the module docstring; else None.  ``bits``: the int width
+    (16 or 32)."""
     imin, imax = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-    names = {d.name for _, d in params}
     ints = {d.name for t, d in params if t == "int" and d.size is None}
-    k = 0
-    while k < len(body) and isinstance(body[k], ast.Decl):
-        if any(d.size is not None for d in body[k].names):
-            return None
-        names |= {d.name for d in body[k].names}
-        k += 1
-    if fname in names or k == len(body):
-        return None
-    guard = _guard(body[k], ints, imin, imax)
-    if guard is None:
+    k = _leading_scalars(fname, {d.name for _, d in params}, body)
+    guard = _guard(body[k], ints, imin, imax) if k is not None else None
+    if guard is None or k is None:
         return None
     p, limit, ret = guard
     if ret is not None and any(isinstance(n, (ast.Call, ast.Var)) and n.name == fname for n in walk(ret)):
@@ -52,18 +60,35 @@ def depth_guard(fname: str, params: list, body: list, bits: int = 32) -> tuple[s
     if p in assigned_names(body):
         return None
     index = [d.name for _, d in params].index(p)
-    for n in walk(body[k + 1:]):
-        if isinstance(n, ast.Var) and n.name == fname:
+    if not all(_passes_smaller(n, fname, len(params), index, p, limit - imin) for n in walk(body[k + 1:])):
+        return None
+    return DepthGuard(p, limit)
+
+
+def _leading_scalars(fname: str, names: set[str], body: list) -> int | None:
+    """The index of the first statement after the body's leading declarations of scalars; None when one
+    of them declares an array, nothing follows them, or a parameter or local is named ``fname``."""
+    k = 0
+    while k < len(body) and isinstance(body[k], ast.Decl):
+        if any(d.size is not None for d in body[k].names):
             return None
-        if isinstance(n, ast.Call) and n.name == fname:
-            if len(n.args) != len(params):
-                return None
-            a = n.args[index]
-            if not (isinstance(a, ast.BinOp) and a.op == "-" and isinstance(a.left, ast.Var)
-                    and a.left.name == p and isinstance(a.right, ast.Number) and a.right.value >= 1
-                    and limit - a.right.value >= imin):
-                return None
-    return p, limit
+        names = names | {d.name for d in body[k].names}
+        k += 1
+    return None if fname in names or k == len(body) else k
+
+
+def _passes_smaller(n, fname: str, nparams: int, index: int, p: str, room: int) -> bool:
+    """Whether node ``n`` keeps the rule on calls of ``fname``: not named but in a call, which passes
+    ``p - c`` (``1 <= c <= room``: ``K - c`` stays in the int range) as parameter ``index``."""
+    if isinstance(n, ast.Var) and n.name == fname:
+        return False
+    if not (isinstance(n, ast.Call) and n.name == fname):
+        return True
+    if len(n.args) != nparams:
+        return False
+    a = n.args[index]
+    return (isinstance(a, ast.BinOp) and a.op == "-" and isinstance(a.left, ast.Var) and a.left.name == p
+            and isinstance(a.right, ast.Number) and 1 <= a.right.value <= room)
 
 
 def _guard(s, ints: set[str], imin: int, imax: int):

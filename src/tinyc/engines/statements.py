@@ -7,20 +7,18 @@ are written inline; loop heads get their bounds from :mod:`.bounds`.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
-
 from .. import ast
-from .analysis import Unsupported, assigned_names, walk
+from .analysis import Unsupported, walk
 from .bounds import join
+from . import loopplans
 from .genbase import E
-from .ranges import RangeGen
+from .loopplans import ValueVersion
+from .shapes import Access
+from .loopopt import LoopOptGen
 
 
-class StatementGen(RangeGen):
+class StatementGen(LoopOptGen):
     """Python lines for tiny-c statements."""
-
-    if TYPE_CHECKING:  # a later layer's method this one calls
-        def decl(self, s: ast.Decl, ind: int) -> None: ...  # Codegen
 
     # ---- statements (section 5)
 
@@ -36,73 +34,83 @@ class StatementGen(RangeGen):
             self.an.locals[k].bound = False
 
     def stmt(self, s, ind: int) -> None:
-        if isinstance(s, ast.Block):
-            for x in s.body:
-                self.stmt(x, ind)
-            scoped = self.an.scoped.get(id(s.body))
-            if scoped:
-                self.end_scope(scoped, ind)
-            return
-        if not isinstance(s, ast.Null):
+        """The lines of statement ``s`` at indentation ``ind``: its ``visit_<Node>`` method writes them."""
+        if not isinstance(s, (ast.Block, ast.Null)):
             self.comment(ind, s)
-        if isinstance(s, ast.Decl):
-            self.decl(s, ind)
-        elif isinstance(s, ast.If):
-            version = self.value_version(s)
-            if version is None:
-                self.if_stmt(s, ind)
-                return
-            y, lo, hi, test = version
-            entry = self.known
-            ylo, yhi = self.var_bounds(y)
-            self.emit(ind, f"if {test}:  # {y} within {lo}..{hi}: a version with fewer tests")
-            self.valued += 1
-            try:
-                self.set_bounds(y, max(lo, ylo), min(hi, yhi))
-                self.if_stmt(s, ind + 1)
-            finally:
-                self.valued -= 1
-            fast, self.known = self.known, entry
-            self.emit(ind, "else:")
+        getattr(self, "visit_" + s.__class__.__name__)(s, ind)
+
+    def visit_Block(self, s: ast.Block, ind: int) -> None:
+        for x in s.body:
+            self.stmt(x, ind)
+        scoped = self.an.scoped.get(id(s.body))
+        if scoped:
+            self.end_scope(scoped, ind)
+
+    def visit_Decl(self, s: ast.Decl, ind: int) -> None:
+        self.decl(s, ind)
+
+    def visit_If(self, s: ast.If, ind: int) -> None:
+        version = self.value_version(s)
+        if version is None:
+            self.if_stmt(s, ind)
+            return
+        y, lo, hi, test = version
+        entry = self.known
+        ylo, yhi = self.var_bounds(y)
+        self.emit(ind, f"if {test}:  # {y} within {lo}..{hi}: a version with fewer tests")
+        self.valued += 1
+        try:
+            self.set_bounds(y, max(lo, ylo), min(hi, yhi))
             self.if_stmt(s, ind + 1)
-            self.known = join(fast, self.known)
-        elif isinstance(s, (ast.While, ast.For)) and (plan := self.counted(s)) is not None:
-            self.range_loop(s, plan, ind)
-        elif isinstance(s, ast.While):
-            self.loop_stmt(s, s.cond, s.body, None, ind)
-        elif isinstance(s, ast.For):
-            if s.init is not None:
-                self.exprstmt(s.init, ind)
-            self.loop_stmt(s, s.cond, s.body, s.step, ind)
-        elif isinstance(s, ast.Break):
-            if not self.breaks:
+        finally:
+            self.valued -= 1
+        fast, self.known = self.known, entry
+        self.emit(ind, "else:")
+        self.if_stmt(s, ind + 1)
+        self.known = join(fast, self.known)
+
+    def visit_While(self, s: ast.While, ind: int) -> None:
+        self.loop_stmt(s, s.cond, s.body, None, ind)
+
+    def visit_For(self, s: ast.For, ind: int) -> None:
+        if s.init is not None:
+            self.exprstmt(s.init, ind)
+        self.loop_stmt(s, s.cond, s.body, s.step, ind)
+
+    def visit_Break(self, s: ast.Break, ind: int) -> None:
+        if not self.breaks:
+            self.flush_stmts(ind)
+        self.emit(ind, "break" if self.breaks else "return 0", s.pos)
+        if self.breaks and self.known is not None:
+            self.breaks[-1].append(self.known)
+        self.known = None
+
+    def visit_Return(self, s: ast.Return, ind: int) -> None:
+        if s.value is None:
+            self.flush_stmts(ind)
+            self.emit(ind, "return 0", s.pos)
+        else:
+            code = self.wrap(self.expr(s.value)).code
+            if self.flush_set():
+                self.emit(ind, f"_rv = {code}", s.pos)
                 self.flush_stmts(ind)
-            self.emit(ind, "break" if self.breaks else "return 0", s.pos)
-            if self.breaks and self.known is not None:
-                self.breaks[-1].append(self.known)
-            self.known = None
-        elif isinstance(s, ast.Return):
-            if s.value is None:
-                self.flush_stmts(ind)
-                self.emit(ind, "return 0", s.pos)
+                self.emit(ind, "return _rv", s.pos)
             else:
-                code = self.wrap(self.expr(s.value)).code
-                if self.flush_set():
-                    self.emit(ind, f"_rv = {code}", s.pos)
-                    self.flush_stmts(ind)
-                    self.emit(ind, "return _rv", s.pos)
-                else:
-                    self.emit(ind, f"return {code}", s.pos)
-            self.known = None
-        elif isinstance(s, ast.ExprStmt):
-            self.exprstmt(s.expr, ind)
-        elif isinstance(s, ast.Null):
-            pass
-        elif isinstance(s, ast.ErrorStmt):  # a statement that did not parse: its error when it runs
-            if s.prefix:
-                raise Unsupported("a statement that did not parse evaluates what it had parsed")
-            self.emit(ind, f"_err({s.code}, {s.address})", s.pos)
-            self.known = None
+                self.emit(ind, f"return {code}", s.pos)
+        self.known = None
+
+    def visit_ExprStmt(self, s: ast.ExprStmt, ind: int) -> None:
+        self.exprstmt(s.expr, ind)
+
+    def visit_Null(self, s: ast.Null, ind: int) -> None:
+        pass
+
+    def visit_ErrorStmt(self, s: ast.ErrorStmt, ind: int) -> None:
+        """A statement that did not parse: its error when it runs."""
+        if s.prefix:
+            raise Unsupported("a statement that did not parse evaluates what it had parsed")
+        self.emit(ind, f"_err({s.code}, {s.address})", s.pos)
+        self.known = None
 
     def if_stmt(self, s: ast.If, ind: int) -> None:
         self.emit(ind, f"if {self.truth(self.expr(s.cond))}:", s.pos)
@@ -118,45 +126,16 @@ class StatementGen(RangeGen):
 
     valued = 0  # value versions being generated (one inside another is not made)
 
-    def value_version(self, s: ast.If) -> tuple[str, int, int, str] | None:
-        """``(y, lo, hi, test)`` when the condition of ``s`` subscripts range-checked arrays by ``y/d`` or
-        ``y%d`` (constant d) at two places or more, for one int local ``y`` whose bounds do not settle
-        them: ``test`` puts ``y`` in ``lo..hi``, where every such subscript is Python's ``//``/``%`` and
-        in range (:meth:`divided_index`), so a version of the statement under it needs none of their
-        tests.  bca's ``if(hi(y/100)+lo(y%100)==r)`` is the case (``0 <= y < 10000``)."""
-        if self.dry_depth or self.valued or self.known is None or sum(1 for _ in walk(s)) > self.VERSION_NODES:
+    def value_version(self, s: ast.If) -> ValueVersion | None:
+        """The value version of ``s`` (:func:`.loopplans.value_version`), where one may be made: not
+        inside another, not while bounds are worked out, not for a statement too large to write twice."""
+        if (not self.opts.value_versions or self.dry_depth or self.valued or self.known is None
+                or sum(1 for _ in walk(s)) > self.VERSION_NODES):
             return None
-        needs: dict[str, list[tuple[int, int]]] = {}
-        for n in walk(s.cond):
-            if not (isinstance(n, ast.Index) and isinstance(n.index, ast.BinOp) and n.index.op in ("/", "%")
-                    and isinstance(n.index.left, ast.Var) and isinstance(n.index.right, ast.Number)):
-                continue
-            y, d = n.index.left.name, n.index.right.value
-            acc = self.array(n)
-            if (acc is None or not acc.get("safe") or not isinstance(acc["L"], int) or not self.int_local(y)
-                    or not 0 < d <= self.imax or (n.index.op == "%" and d > acc["L"])):
-                continue
-            need = (0, min(d * acc["L"] - 1, self.imax)) if n.index.op == "/" else (0, self.imax)
-            lo, hi = self.var_bounds(y)
-            if not (need[0] <= lo and hi <= need[1]):
-                needs.setdefault(y, []).append(need)
-        for y, ranges in needs.items():
-            if len(ranges) >= 2:
-                lo, hi = max(r[0] for r in ranges), min(r[1] for r in ranges)
-                test = f"0 <= v_{y} < {hi + 1}" if hi < self.imax else f"v_{y} >= 0"
-                return y, lo, hi, test
-        return None
+        return loopplans.value_version(s, self, self.var_bounds)
 
     def loop_stmt(self, s, cond, body, step, ind: int) -> None:
-        """``while`` (and ``for`` without a counted range): head bounds, then the code (a scan first tries a
-        bytes search, see ``scan_fast``; a walk has a fast version, see ``walk_loop``)."""
-        plan = self.scan_plan(cond, body, step)
-        if plan is not None:
-            ind = self.scan_fast(plan, ind, s.pos) or ind
-        else:
-            walk = self.walk_plan(cond, body, step)
-            if walk is not None and self.walk_loop(walk, s, cond, body, step, ind):
-                return
+        """``while`` (and ``for`` without a counted range), as written (walks.py adds scans and walks)."""
         self.loop_code(s, cond, body, step, ind)
 
     def loop_code(self, s, cond, body, step, ind: int) -> None:
@@ -194,39 +173,12 @@ class StatementGen(RangeGen):
         expressions once (``parts``: the code run on every iteration); returns what to restore after it."""
         outer = self.hoisted, self.invariant
         self.hoisted = dict(self.hoisted)
-        for name, cell in self.hoistable(s).items():
+        for name, cell in (self.hoistable(s) if self.opts.hoist else {}).items():
             t = self.tmp()
             self.emit(ind, f"{t} = {cell}  # not changed by the loop", s.pos)
             self.hoisted[name] = t
         self.hoist_invariants(s, parts, ind)
         return outer
-
-    def hoistable(self, s) -> dict[str, str]:
-        """Global scalars read by a loop that nothing in it can change: read once before it."""
-        if self.dry_depth:
-            return {}
-        reads, assigned = {}, set()
-        for n in walk(s):
-            if isinstance(n, ast.MachineCall):
-                return {}
-            if isinstance(n, (ast.Var, ast.Call, ast.Index)) and n.name not in self.an.locals:
-                shape = self.resolve(n.name)
-                if shape is None or shape[0] == "func":
-                    return {}
-                if isinstance(n, ast.Var) and not shape[2]:
-                    reads[n.name] = shape
-            target = n.target if isinstance(n, ast.Assign) else (
-                n.operand if isinstance(n, ast.Unary) and n.op in ("++", "--") else None)
-            if isinstance(target, ast.Var) and target.name not in self.an.locals:
-                assigned.add(target.name)
-            elif isinstance(target, ast.Index):
-                acc = self.array(target)
-                if acc is None or not acc.get("safe"):
-                    return {}  # a store that may land anywhere
-            elif target is not None and not isinstance(target, ast.Var):
-                return {}
-        return {k: self.gcell(v[1], v[5]) for k, v in reads.items()
-                if k not in assigned and k not in self.hoisted and v[1] == "int"}
 
     def suite(self, s, ind: int) -> None:
         n = len(self.lines)
@@ -246,56 +198,61 @@ class StatementGen(RangeGen):
         self.emit(ind, self.expr(e).code, e.pos)
 
     def store_stmt(self, target, node, ind: int, value=None, delta: int = 0) -> bool:
-        """A store or increment as statements; False if it needs the expression form."""
-        v: E | None
+        """A store (``value``) or increment (``delta``) as statements; False if it needs the expression form."""
         if isinstance(target, ast.Var):
             loc = self.an.locals.get(target.name)
             if loc is not None and not loc.array:
-                lo, hi = self.var_bounds(loc.name)
-                src = E(f"v_{loc.name}", "int", lo, hi, True, True)
                 if value is None and loc.type == "int":
-                    edge = self.imax if delta > 0 else self.imin
-                    self.emit(ind, f"v_{loc.name} {'+' if delta > 0 else '-'}= 1", node.pos)
-                    w = self.walking
-                    if w is not None and id(node) == w["inc"]:  # a walk's ++k: k stays below its stop
-                        self.set_bounds(loc.name, min(lo + 1, w["kmax"]), min(hi + 1, w["kmax"]))
-                    elif (hi if delta > 0 else lo) == edge:
-                        self.emit(ind, f"if v_{loc.name} == {edge + delta}: v_{loc.name} = {edge - delta * ((1 << self.bits) - 1)}")
-                        self.set_bounds(loc.name, *self.bounds("int"))
-                    else:
-                        self.set_bounds(loc.name, lo + delta, hi + delta)
-                    return True
-                v = self.expr(value) if value is not None else self.add(src, delta)
-                v = self.wrap(v) if loc.type == "int" else self.wrapc(v)
-                self.emit(ind, f"v_{loc.name} = {v.code}", node.pos)
-                self.set_bounds(loc.name, v.lo, v.hi)
+                    self.step_local(loc.name, node, ind, delta)
+                else:
+                    self.store_scalar(loc.name, loc.type, node, ind, value, delta)
                 return True
             shape = self.resolve(target.name) if loc is None else None
-            if shape is None or shape[0] != "var" or shape[2]:
+            if shape is None or shape.kind != "var" or shape.array:
                 return False
-            typ = shape[1]
-            cell = self.gcell(typ, shape[5])
-            v = self.expr(value) if value is not None else self.add(E(cell, "int", *self.bounds(typ)), delta)
-            v = self.wrap(v) if typ == "int" else self.wrapc(v)
-            self.emit(ind, f"{cell} = {v.code}", node.pos)
+            cell = self.gcell(shape.type, shape.place)
+            self.emit(ind, f"{cell} = {self.stored(shape.type, cell, value, delta).code}", node.pos)
             return True
         if not isinstance(target, ast.Index):
             return False
         acc = self.array(target)
         if acc is None:
             return False
-        typ = acc["type"]
+        self.store_element(target, acc, node, ind, value, delta)
+        return True
+
+    def stored(self, typ: str, cell: str, value, delta: int, bounds: tuple[int, int] | None = None) -> E:
+        """The value a store writes, wrapped to ``typ``: ``value``'s, or the ``cell`` read plus ``delta``."""
+        v = self.expr(value) if value is not None else self.add(E(cell, "int", *(bounds or self.bounds(typ))), delta)
+        return self.wrap(v) if typ == "int" else self.wrapc(v)
+
+    def step_local(self, name: str, node, ind: int, delta: int) -> None:
+        """``++x``/``--x`` of an int local: a wrap test only where its bounds reach the end of the range."""
+        lo, hi = self.var_bounds(name)
+        edge = self.imax if delta > 0 else self.imin
+        self.emit(ind, f"v_{name} {'+' if delta > 0 else '-'}= 1", node.pos)
+        w = self.walking
+        if w is not None and id(node) == w.inc:  # a walk's ++k: k stays below its stop
+            self.set_bounds(name, min(lo + 1, w.kmax), min(hi + 1, w.kmax))
+        elif (hi if delta > 0 else lo) == edge:
+            self.emit(ind, f"if v_{name} == {edge + delta}: v_{name} = {edge - delta * ((1 << self.bits) - 1)}")
+            self.set_bounds(name, *self.bounds("int"))
+        else:
+            self.set_bounds(name, lo + delta, hi + delta)
+
+    def store_scalar(self, name: str, typ: str, node, ind: int, value, delta: int) -> None:
+        """A store into a scalar local (or ``++``/``--`` of a char local); its bounds are then known."""
+        v = self.stored(typ, f"v_{name}", value, delta, self.var_bounds(name))
+        self.emit(ind, f"v_{name} = {v.code}", node.pos)
+        self.set_bounds(name, v.lo, v.hi)
+
+    def store_element(self, target: ast.Index, acc: Access, node, ind: int, value, delta: int) -> None:
+        """A store into (or ``++``/``--`` of) an element, as statements: the index first, its range test,
+        the value, the fault test of an unchecked place, then the store (the reference's order)."""
         index = self.wrap(self.expr(target.index))
         check = self.needs_check(acc, index)
-        if value is not None and index.pure and acc.get("safe") and not check:
-            known, ntemp = self.known, self.ntemp
-            v = self.expr(value)
-            if v.pure:  # nothing to order: one Python store
-                v = self.wrap(v) if typ == "int" else self.wrapc(v)
-                where, _, write, _ = self.location(acc, index.code)
-                self.emit(ind, f"{write.format(where)} = {v.code}", node.pos)
-                return True
-            self.known, self.ntemp = known, ntemp  # the value is generated again below, in its place
+        if value is not None and index.pure and acc.safe and not check and self.pure_store(acc, index, node, ind, value):
+            return
         # the index is taken before the value runs: a value that may change it (gb(v)=(v=3), a call that
         # changes v through memory) must not move the store
         fixed = index.name and (value is None or not self.changes_locals(value))
@@ -306,34 +263,50 @@ class StatementGen(RangeGen):
             self.emit(ind, f"if not {self.in_range(acc, index, i)}: _err(6, {target.end})", node.pos)
             self.checked(acc, target)
         where, read, write, fault = self.location(acc, i)
-        if acc.get("safe"):  # a constant base: the element's place needs no temporary
-            lname = place = where
+        if acc.safe:  # a constant base: the element's place needs no temporary
+            place = where
         else:
-            lname = place = self.tmp()
-            self.emit(ind, f"{lname} = {where}")
-        v = None
-        if value is not None:
-            v = self.expr(value)
-            v = self.wrap(v) if typ == "int" else self.wrapc(v)
-            if fault and not v.pure:  # the value runs before the store can fail (as the reference)
-                vt = self.tmp()
-                self.emit(ind, f"{vt} = {v.code}", node.pos)
-                v = E(vt, "int", v.lo, v.hi, True, True)
-        framed = fault and self.bound and not acc.get("safe")
+            place = self.tmp()
+            self.emit(ind, f"{place} = {where}")
+        v = self.element_value(acc, value, fault, node, ind)
+        framed = fault and self.bound and not acc.safe
         if framed:  # the place may be in this frame: flush before, reload after (see ``framed``)
-            n = 1 if typ == "char" else self.isz
-            thr = "_f0" if n == 1 else f"_f0 - {n - 1}"
-            test = f"0 <= {lname} {'< _f0' if n == 1 else f'<= _f0 - {n}'}"
-            self.emit(ind, f"if not {test}: _wsl({lname}, {n}, {node.end}, {self.flush_args()})")
+            n = 1 if acc.type == "char" else self.isz
+            test = f"0 <= {place} {'< _f0' if n == 1 else f'<= _f0 - {n}'}"
+            self.emit(ind, f"if not {test}: _wsl({place}, {n}, {node.end}, {self.flush_args()})")
         elif fault:
-            self.emit(ind, f"if not {fault.format(lname)}: _err(6, {node.end})")
+            self.emit(ind, f"if not {fault.format(place)}: _err(6, {node.end})")
         if v is None:
-            v = self.add(E(read.format(place), "int", *self.bounds(typ)), delta)
-            v = self.wrap(v) if typ == "int" else self.wrapc(v)
+            v = self.stored(acc.type, read.format(place), None, delta)
         self.emit(ind, f"{write.format(place)} = {v.code}", node.pos)
         if framed:
-            self.emit(ind, f"if {lname} >= {thr}:")
+            self.emit(ind, f"if {place} >= {'_f0' if acc.type == 'char' else f'_f0 - {self.isz - 1}'}:")
             for k in self.bound:
                 self.emit(ind + 1, f"v_{k} = {self.cell(k)}")
             self.reset_bounds()
+
+    def pure_store(self, acc: Access, index: E, node, ind: int, value) -> bool:
+        """A store of a pure value at a pure, in-range index of a safe array: one Python store (True);
+        False, with nothing written and the generator's state as it was, when the value is not pure."""
+        known, ntemp = self.known, self.ntemp
+        v = self.expr(value)
+        if not v.pure:
+            self.known, self.ntemp = known, ntemp  # the value is generated again, in its place
+            return False
+        v = self.wrap(v) if acc.type == "int" else self.wrapc(v)
+        where, _, write, _ = self.location(acc, index.code)
+        self.emit(ind, f"{write.format(where)} = {v.code}", node.pos)
         return True
+
+    def element_value(self, acc: Access, value, fault: str | None, node, ind: int) -> E | None:
+        """The value stored into an element (None for ``++``/``--``), in a temporary when the place may
+        fault and the value has an effect: it runs before the store can fail, as in the reference."""
+        if value is None:
+            return None
+        v = self.expr(value)
+        v = self.wrap(v) if acc.type == "int" else self.wrapc(v)
+        if fault and not v.pure:
+            vt = self.tmp()
+            self.emit(ind, f"{vt} = {v.code}", node.pos)
+            v = E(vt, "int", v.lo, v.hi, True, True)
+        return v

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from .. import ast
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 
 class Symbol:
     """A variable or a function.
@@ -30,7 +34,7 @@ class Symbol:
         self.length = length
         self.function = function
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[str, str, str, bool, int, int, ast.Function | None]:
         return (self.name, self.kind, self.type, self.array, self.address, self.length, self.function)
 
     def __eq__(self, other: object) -> bool:
@@ -60,12 +64,15 @@ class SymbolTable:
         return f"SymbolTable({self.name!r}, {self.symbols!r})"
 
     def define(self, sym: Symbol) -> Symbol:
+        """Add ``sym`` unless its name is declared already; gives the symbol the name now denotes."""
         return self.symbols.setdefault(sym.name, sym)
 
     def get(self, name: str) -> Symbol | None:
+        """The symbol of a canonical ``name`` at this level, None if it is not declared here."""
         return self.symbols.get(name)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Symbol]:
+        """The symbols in the order they were first declared."""
         return iter(self.symbols.values())
 
 
@@ -84,4 +91,6 @@ class Frame:
         return f"Frame({self.function!r}, {self.locals!r}, {self.mark}, {self.declared})"
 
     def declare(self, sym: Symbol) -> Symbol:
+        """Make ``sym`` a local unless the call declared its name already (the first declaration wins:
+        the space of a second one is taken but unused); gives the symbol the name now denotes."""
         return self.locals.setdefault(sym.name, sym)

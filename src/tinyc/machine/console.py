@@ -13,7 +13,8 @@ import sys
 import weakref
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
-    from typing import BinaryIO
+    from pathlib import Path
+    from typing import BinaryIO, Callable
 
 
 def binary_stream(stream) -> BinaryIO:
@@ -91,11 +92,13 @@ class Console:
     the output (section 14 item 10).  ``read_line`` returns None at end of input.  ``interrupted`` says
     that Ctrl-C came at an input read as a key (a terminal's line editor), not as SIGINT;
     ``read_ended`` that the last input read ended with Ctrl-C or Ctrl-D in that editor, which ended the
-    line on the terminal itself.
+    line on the terminal itself.  ``pictures``, when set, is told the path of each picture the program drew
+    (Gibson's graphics): a front end that can show pictures (the notebook) sets it.
     """
 
     interrupted = False
     read_ended = False
+    pictures: Callable[[Path], None] | None = None
 
     def __init__(self, inp: BinaryIO | None = None, out: BinaryIO | None = None,
                  strip_cr: bool = False, echo: bool = False):

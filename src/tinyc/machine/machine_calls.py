@@ -13,7 +13,7 @@ from ..errors import ErrorCode, ExitProgram, TinyCError
 
 if TYPE_CHECKING:
     from typing import Callable
-    from ..driver.interpreter import Machine
+    from .port import MachinePort as Machine
 
 BLOCK = 512          # bytes per MC 4 read, the chunk size the library's readfile/writefile use
 VERSION = 7          # MC 1005 (section 13 item 1: the Linux value is unknown; 7 is the JS port's)
@@ -192,3 +192,18 @@ def machine_call(m: Machine, values: list[int], node) -> int:
         for i in ADDRESSES.get(number, ()):
             args[i] &= 0xFFFF
     return routine(m, node, *args)
+
+
+class MachineCalls:
+    """A dialect's machine calls, handed to a machine when it is built: ``call(machine, values, node) -> int``
+    runs ``MC values...`` (the last value is the number); ``routines`` maps an MC number to its routine (the
+    fast engine calls those directly).  (A plain class: a NamedTuple would import typing at every start.)"""
+
+    __slots__ = ("call", "routines")
+
+    def __init__(self, call: Callable[[Machine, list[int], object], int], routines: dict[int, Callable]):
+        self.call = call
+        self.routines = routines
+
+
+PC_CALLS = MachineCalls(machine_call, ROUTINES)  # tiny-c/PC's: MC 1-17 and 1005

@@ -6,7 +6,10 @@ Addresses are plain integers (byte offsets into one ``bytearray``).  ``int`` is 
 
 from __future__ import annotations
 
-from ..errors import MemoryFault  # noqa: F401  (raised here; defined at the bottom for the engines)
+from ..errors import MemoryFault as MemoryFault  # raised here; defined at the bottom for the engines
+
+DEFAULT_MEMORY = 1 << 20  # bytes of a machine's memory when --memory is not given (32-bit ints)
+MEMORY_16 = 65_536  # 16-bit ints address 64 KB: the machine's size, and the most --memory may ask (14 item 21)
 
 
 class Memory:
@@ -16,7 +19,7 @@ class Memory:
     already in the signed range of their type.
     """
 
-    def __init__(self, size: int = 1 << 20, int_bits: int = 32):
+    def __init__(self, size: int = DEFAULT_MEMORY, int_bits: int = 32):
         if int_bits not in (16, 32):
             raise ValueError("int_bits must be 16 or 32")
         self.data = bytearray(size)

@@ -48,19 +48,8 @@ def _package_trees() -> tuple[list[str], list[str]]:
     """(trees shipped with tinyc, readable; trees never written: the package, the checkout's shipped
     folders and the user cache directory, which is not read either)."""
     from .shipped import shipped_dirs
-    package = _real(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    shipped = [_real(d) for d in shipped_dirs()] + _dialect_libraries(package)
-    return shipped, [package, *shipped]
-
-
-def _dialect_libraries(package: str) -> list[str]:
-    """The ``lib`` folder of each dialect package (``tinyc/dialects/NAME/lib``: the files its programs include)."""
-    root = os.path.join(package, "dialects")
-    try:
-        names = sorted(os.listdir(root))
-    except OSError:
-        return []
-    return [d for d in (os.path.join(root, n, "lib") for n in names) if os.path.isdir(d)]
+    shipped = [_real(d) for d in shipped_dirs()]
+    return shipped, [_real(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), *shipped]
 
 
 _TREES: tuple[list[str], list[str]] | None = None
@@ -84,6 +73,10 @@ class FileSandbox:
         self.anywhere = anywhere
         self.allowed = [_real(p) for p in allowed]
         self.program_dirs = [_real(p) for p in program_dirs]
+
+    def add_readable(self, folder: str | Path) -> None:
+        """Let programs read the tree ``folder`` (a dialect's library folder: its includes come from there)."""
+        self.program_dirs.append(_real(folder))
 
     def add_program(self, path: str | Path) -> None:
         """Allow the directory of the program file ``path`` (its includes and data files live there)."""

@@ -76,9 +76,26 @@ def shipped_programs() -> dict[str, Path]:
     return dict(sorted(seen.items()))
 
 
+_READ: dict[str, bytes] = {}  # files :func:`read_ahead` read, until :func:`read_source` hands them out
+
+
+def read_ahead(name: str, limit: int) -> bytes | None:
+    """The bytes of the program file ``name`` as :func:`read_source` reads them (at most ``limit``), kept for
+    the next ``read_source(name)``: ``tinyc run`` tells the dialect from the text it then runs, reading the
+    file once.  None when it cannot be read (``read_source`` then says why)."""
+    try:
+        data = _READ[name] = read_source(name, limit)
+    except ProgramFileError:
+        return None
+    return data
+
+
 def read_source(name: str, limit: int = PROGRAM_CAPACITY) -> bytes:
     """The bytes of the program file ``name`` (``-``: standard input), at most ``limit`` bytes after the
     CR bytes are dropped; raises ProgramFileError with one message naming the path when it cannot be read."""
+    ahead = _READ.pop(name, None) if name != "-" else None
+    if ahead is not None and len(ahead) <= limit:
+        return ahead
     if name == "-":
         stream = sys.stdin.buffer
         shown = "standard input"

@@ -1,6 +1,6 @@
 """Line arithmetic of the tiny-c shell's program buffer (reference section 9.2).
 
-The buffer is ``pr(0..pe)`` of a :class:`~tinyc.workspace.Workspace`: ``pr(0)`` is a newline sentinel and
+The buffer is ``pr(0..pe)`` of a :class:`~tinyc.driver.workspace.Workspace`: ``pr(0)`` is a newline sentinel and
 line k (k >= 1) runs from the byte after the k-th newline up to and including the next one.  Line 0 is
 the empty position before line 1; printing it gives the sentinel alone, an empty line.  All positions
 here are offsets into ``pr`` (bytes), the same offsets MC 11 reports.

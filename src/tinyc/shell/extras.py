@@ -16,17 +16,6 @@ UNDO_DEPTH = 50  # edits kept for .u; each is a copy of the buffer (at most 9000
 LEAVE_WORDS = frozenset({b"quit", b"exit", b"q", b"bye", b"logout", b"help", b"h", b"?"})
 LEAVE_HINT = b"  .x leaves the shell, .h lists the commands"
 
-TERMINAL_FORMS = [
-    (".n [n]", "print n lines with their line numbers"),
-    (".u", "undo the last edit (insert, .d, .c, .r, .e, .k, .o), again and again"),
-    (".k", "clear the program buffer (.u brings it back)"),
-    (".o file", "open a file in place of the program buffer (.u brings the old one back)"),
-    (".= expr", "print the value of an expression, as .pn expr does"),
-    (".debug [stmt]", "run a statement (main) against the program under the debugger: b NAME, r, n, s, p, bt, "
-                      "x ADDR...; q comes back here (help lists its commands)"),
-]
-
-
 def numbered(lines: bytes, first: int) -> bytes:
     """Program ``lines`` (each ending in LF) with their numbers, from ``first``, right-aligned in 5 columns."""
     return b"".join(b"%5d  %s" % (first + i, line) for i, line in enumerate(lines.splitlines(keepends=True)))

@@ -6,15 +6,15 @@ appear as ``text`` CR LF and numbers as `` N``.  Lines of the program are printe
 buffer (MC 13), each ending in its LF.  Where the reference leaves a detail open, the choice made here is
 documented in docs/shell.md.
 
-Commands and program input come from the same :class:`~tinyc.console.Console`, in order (section 14
-item 10).  On a terminal, :mod:`tinyc.terminal` gives the console a prompt_toolkit input instead.
+Commands and program input come from the same :class:`~tinyc.machine.console.Console`, in order (section 14
+item 10).  On a terminal, :mod:`tinyc.shell.terminal` gives the console a prompt_toolkit input instead.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .. import __version__
 from ..machine.console import align_report
@@ -26,41 +26,11 @@ from ..driver.workspace import Workspace
 
 CRLF = b"\r\n"
 
-# dot commands with a short description (used by completion, .h and docs)
-COMMANDS = {
-    ".r": "read (append) a file",
-    ".w": "write the program to a file",
-    ".p": "print n lines",
-    ".d": "delete n lines",
-    ".l": "locate text (^ = line end)",
-    ".c": "change /old/new/ in the line",
-    "./": "status: line, lines, bytes, free",
-    ".x": "leave the shell",
-}
-TERMINAL_COMMANDS = {  # on a terminal only: through a pipe these stay what the original made of them (???)
-    ".h": "this help",
-    ".e": "edit the program buffer in $EDITOR",
-    ".n": "print n lines with line numbers",
-    ".u": "undo the last edit",
-    ".k": "clear the program buffer",
-    ".o": "open a file in place of the buffer",
-    ".=": "print an expression's value",
-    ".debug": "run a statement under the debugger",
-}
-HELP_FORMS = [
-    (".r file", "read (append) a file to the program buffer"),
-    (".w file", "write the program buffer to a file"),
-    (".p [n]", "print n lines from the current one"),
-    (".d [n]", "delete n lines from the current one"),
-    (".l text", "locate text after the current line (^ = line end; .l alone repeats)"),
-    (".c/old/new/", "change old to new in the current line (.c alone repeats)"),
-    ("./", "status: current line, lines, bytes, bytes free"),
+# the line forms that are not dot commands: ``obey`` and ``dot`` tell them by their first bytes
+LINE_FORMS = [
     (".N  +n  -n", "go to line N, n lines down, n lines up; an empty line goes one down"),
     (".name args", "run a statement against the program, e.g. .main or .pn 2+3"),
-    (".e", "edit the program buffer in $EDITOR (also Ctrl-X Ctrl-E)"),
-    *extras.TERMINAL_FORMS,
-    (".h", "this help"),
-    (".x", "leave the shell (Ctrl-D too); any other line is inserted after the current one"),
+    ("other lines", "are inserted after the current one"),
 ]
 
 _FUNC_DEF = re.compile(rb"^([A-Za-z_]\w*)[^\n\[]*\[", re.M)
@@ -103,7 +73,7 @@ class Shell:
         self.newline_after_interrupt = True  # a terminal's line editor already ends the line itself
         self.pattern: bytes | None = None
         self.change: tuple[bytes, bytes] | None = None
-        # terminal-only behaviour (tinyc.terminal.attach turns it on; a pipe keeps the original's bytes)
+        # terminal-only behaviour (tinyc.shell.terminal.attach turns it on; a pipe keeps the original's bytes)
         self.interactive = False       # .h, .e, unsaved-edits warning
         self.explain: Callable[[int], None] | None = None  # one line on the meaning of an error number
         self.edit_buffer: Callable[[], None] | None = None  # .e
@@ -171,7 +141,8 @@ class Shell:
         """``.h`` on a terminal: every command in one line, then the error numbers and their meaning."""
         from ..errors import ErrorCode
         codes = [b"%4d %s" % (int(c), c.text.encode()) for c in ErrorCode]
-        self.console.write(CRLF.join(extras.help_lines(HELP_FORMS, codes)) + CRLF)
+        forms = [(c.form, c.help) for c in self.commands()] + LINE_FORMS
+        self.console.write(CRLF.join(extras.help_lines(forms, codes)) + CRLF)
 
     def function_names(self) -> list[str]:
         """Functions of the loaded program (definitions at the start of a line) and of the library."""
@@ -217,38 +188,67 @@ class Shell:
         return False
 
     def dot(self, line: bytes) -> bool:
-        """A line starting with a dot: ``.N``, ``.statement`` or a one-letter command."""
+        """A line starting with a dot: ``.N``, a command of :data:`COMMANDS` or ``.statement``."""
         if len(line) < 2:
             return False
         if chr(line[1]).isdigit():
             self.goto(_number(line[1:], 0))
             return False
-        if self.interactive and self.debugger is not None and line[1:6] == b"debug" and line[6:7] in (b"", b" "):
-            return self.debug(line[6:].strip() or b"main")
-        if len(line) > 2 and _alnum(line[2]):
+        command = self.lookup(line)
+        if command is None and len(line) > 2 and _alnum(line[2]):
             return self.statement(line[1:])
-        letter, rest = chr(line[1]), line[2:]
-        handler = {"r": self.cmd_read, "w": self.cmd_write, "p": self.cmd_print, "d": self.cmd_delete,
-                   "l": self.cmd_locate, "c": self.cmd_change, "/": lambda rest: self.status()}.get(letter)
-        if letter == "x":
-            return True
-        if self.interactive and letter == "h":
-            handler = lambda rest: self.help()  # noqa: E731
-        edit = self.edit_buffer
-        if self.interactive and letter == "e" and edit is not None:
-            handler = lambda rest: edit()  # noqa: E731
-        if self.interactive and letter == "=":
-            return self.statement(b"pn " + rest.strip())
-        if self.interactive and letter in "nuko":
-            handler = {"n": self.cmd_numbered, "u": self.cmd_undo, "k": self.cmd_clear, "o": self.cmd_open}[letter]
-        if handler is None:
+        if command is None:
             self.say(b"???")
-        else:
-            handler(rest)
-        return False
+            return False
+        return command.handler(self, line[len(command.name):]) is True
 
-    # -- the commands
-    def cmd_read(self, rest: bytes) -> int:
+    def commands(self) -> list[Command]:
+        """The commands of :data:`COMMANDS` this shell obeys now (a pipe: the original's alone)."""
+        return [c for c in COMMANDS if c.available(self)]
+
+    def lookup(self, line: bytes) -> Command | None:
+        """The command ``line`` starts with: a word (``.debug``) followed by nothing or a blank, else a
+        one-character name (``.p``, ``./``); None if it is none of this shell's."""
+        commands = self.commands()
+        for command in commands:
+            name = command.name.encode()
+            if len(name) > 2 and line.startswith(name) and line[len(name):len(name) + 1] in (b"", b" "):
+                return command
+        if len(line) > 2 and _alnum(line[2]):  # .pn 3 is a statement, not .p
+            return None
+        return next((c for c in commands if c.name.encode() == line[:2]), None)
+
+    # -- the commands: each takes the rest of its line; a true result ends the shell
+    def cmd_status(self, rest: bytes) -> None:
+        """``./``: the status line."""
+        self.status()
+
+    def cmd_help(self, rest: bytes) -> None:
+        """``.h``: the commands and the error numbers."""
+        self.help()
+
+    def cmd_edit(self, rest: bytes) -> None:
+        """``.e``: the program buffer in an editor (the terminal's hook)."""
+        assert self.edit_buffer is not None  # Command.available: only where the hook is set
+        self.edit_buffer()
+
+    def cmd_value(self, rest: bytes) -> bool:
+        """``.= expr``: the statement ``pn expr``."""
+        return self.statement(b"pn " + rest.strip())
+
+    def cmd_leave(self, rest: bytes) -> bool:
+        """``.x``: end the shell."""
+        return True
+
+    def cmd_debug(self, rest: bytes) -> bool:
+        """``.debug [stmt]``: the statement (``main``) under the debugger."""
+        return self.debug(rest.strip() or b"main")
+
+    def cmd_read(self, rest: bytes) -> None:
+        """``.r file``: append the file (:meth:`read`)."""
+        self.read(rest)
+
+    def read(self, rest: bytes) -> int:
         """``.r file``: append the file; `` N`` (bytes read), then the status line.  Returns N."""
         empty = self.ws.pe == 0
         n = self.ws.read_file(rest.strip().decode("latin-1"))
@@ -297,7 +297,7 @@ class Shell:
         text, lo = self.ws.text, self.buf.lo
         self.buf.replace(1, self.ws.pe + 1, b"")
         self.buf.lo = 0
-        if self.cmd_read(rest) < 0 and len(text) > 1:  # nothing read: the old buffer stays
+        if self.read(rest) < 0 and len(text) > 1:  # nothing read: the old buffer stays
             self.buf.replace(1, 1, text[1:])
             self.buf.lo = lo
         else:
@@ -414,3 +414,60 @@ class Shell:
             if self.interactive and err == 26 and extras.leave_word(text):
                 self.say(extras.LEAVE_HINT)
         return False
+
+
+def _anywhere(shell: Shell) -> bool:
+    return True
+
+
+def _terminal(shell: Shell) -> bool:
+    return shell.interactive
+
+
+class Command(NamedTuple):
+    """One dot command of the shell: the one table (:data:`COMMANDS`) from which ``.h``, completion and
+    dispatch (:meth:`Shell.dot`) are derived.
+
+    ``name`` is what is typed, dot included (``.r``, ``./``, ``.debug``); ``args`` what follows it in
+    ``.h`` (``file``, ``[n]``, ``/old/new/``); ``help`` the ``.h`` line; ``handler(shell, rest)`` obeys it
+    with the rest of the line (the bytes after the name) and returns true to end the shell; ``available``
+    says whether a shell obeys it: through a pipe only the original's commands are (the others print
+    ``???`` there, as the original did for any unknown letter)."""
+    name: str
+    args: str
+    help: str
+    handler: Callable[[Shell, bytes], bool | None]
+    available: Callable[[Shell], bool] = _anywhere
+
+    @property
+    def form(self) -> str:
+        """The command as ``.h`` shows it: ``.r file``, ``.c/old/new/``."""
+        if not self.args:
+            return self.name
+        return self.name + ("" if self.args.startswith("/") else " ") + self.args
+
+
+COMMANDS = [
+    Command(".r", "file", "read (append) a file to the program buffer", Shell.cmd_read),
+    Command(".w", "file", "write the program buffer to a file", Shell.cmd_write),
+    Command(".p", "[n]", "print n lines from the current one", Shell.cmd_print),
+    Command(".d", "[n]", "delete n lines from the current one", Shell.cmd_delete),
+    Command(".l", "text", "locate text after the current line (^ = line end; .l alone repeats)",
+            Shell.cmd_locate),
+    Command(".c", "/old/new/", "change old to new in the current line (.c alone repeats)", Shell.cmd_change),
+    Command("./", "", "status: current line, lines, bytes, bytes free", Shell.cmd_status),
+    Command(".e", "", "edit the program buffer in $EDITOR (also Ctrl-X Ctrl-E)", Shell.cmd_edit,
+            lambda shell: shell.interactive and shell.edit_buffer is not None),
+    Command(".n", "[n]", "print n lines with their line numbers", Shell.cmd_numbered, _terminal),
+    Command(".u", "", "undo the last edit (insert, .d, .c, .r, .e, .k, .o), again and again", Shell.cmd_undo,
+            _terminal),
+    Command(".k", "", "clear the program buffer (.u brings it back)", Shell.cmd_clear, _terminal),
+    Command(".o", "file", "open a file in place of the program buffer (.u brings the old one back)",
+            Shell.cmd_open, _terminal),
+    Command(".=", "expr", "print the value of an expression, as .pn expr does", Shell.cmd_value, _terminal),
+    Command(".debug", "[stmt]", "run a statement (main) against the program under the debugger: b NAME, r, n, "
+            "s, p, bt, x ADDR...; q comes back here (help lists its commands)", Shell.cmd_debug,
+            lambda shell: shell.interactive and shell.debugger is not None),
+    Command(".h", "", "this help", Shell.cmd_help, _terminal),
+    Command(".x", "", "leave the shell (Ctrl-D too)", Shell.cmd_leave),
+]

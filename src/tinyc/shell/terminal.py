@@ -26,7 +26,7 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.styles.pygments import style_from_pygments_cls
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.completion import Completer, Completion, PathCompleter
+from prompt_toolkit.completion import Completer, Completion, PathCompleter, WordCompleter
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
@@ -36,7 +36,7 @@ from prompt_toolkit.utils import is_dumb_terminal
 
 from ..machine.console import Console
 from .highlight import ShellLineLexer, TinyCStyle, colour_listing, colour_wanted
-from .shell import COMMANDS, TERMINAL_COMMANDS, Shell
+from .shell import COMMANDS, Command, Shell
 
 def _history_path() -> Path:
     from ..dirs import history_file
@@ -44,17 +44,20 @@ def _history_path() -> Path:
 
 
 class ShellCompleter(Completer):
-    """Completes dot commands, file names after ``.r``/``.w``, and function names in ``.statements``."""
+    """Completes dot commands (``commands()``: the shell's, by default every one of :data:`COMMANDS`), file
+    names after ``.r``/``.w``/``.o``, and function names in ``.statements``."""
 
-    def __init__(self, function_names: Callable[[], list[str]]):
+    def __init__(self, function_names: Callable[[], list[str]],
+                 commands: Callable[[], list[Command]] = lambda: COMMANDS):
         self.function_names = function_names
+        self.commands = commands
         self.paths = PathCompleter(expanduser=True)
 
     def get_completions(self, document: Document, complete_event):
         text = document.text_before_cursor
         if not text.startswith("."):
             return
-        if re.match(r"\.[rw] ", text):
+        if re.match(r"\.[rwo] ", text):
             name = text[3:].lstrip()
             for c in self.paths.get_completions(Document(name, len(name)), complete_event):
                 completed = name[:len(name) + c.start_position] + c.text
@@ -66,9 +69,9 @@ class ShellCompleter(Completer):
         assert found is not None  # \w*$ matches every string, if only with an empty word
         word = found.group()
         if len(word) == len(text) - 1:  # the first word after the dot: a command or a function
-            for cmd, meta in {**COMMANDS, **TERMINAL_COMMANDS}.items():
-                if cmd.startswith(text):
-                    yield Completion(cmd, -len(text), display_meta=meta)
+            for command in self.commands():
+                if command.name.startswith(text):
+                    yield Completion(command.name, -len(text), display_meta=command.help)
         if not self.name_can_start(text, word):
             return
         for name in self.function_names():
@@ -192,6 +195,28 @@ class ProgramConsole(Console):
         return c
 
 
+class DebugConsole(ProgramConsole):
+    """``tinyc debug`` on a terminal: the program's input lines read as ``tinyc run`` reads them, the
+    debugger's commands with their own history (``debug-history`` beside the ``tc>`` history), suggestions
+    from it and completion of ``words()`` (the commands, the program's names).  ``input``/``output``: as
+    for :class:`ProgramConsole`."""
+
+    def __init__(self, words: Callable[[], list[str]], strip_cr: bool = False, history: History | None = None,
+                 input=None, output=None):
+        super().__init__(strip_cr=strip_cr, input=input, output=output)
+        if history is None:
+            history = FileHistory(str(_history_path().with_name("debug-history")))
+        self.commands: PromptSession[str] = PromptSession(history=history, auto_suggest=AutoSuggestFromHistory(),
+                                                          input=input, output=output)
+        self.completer = WordCompleter(words)
+
+    def read_command(self) -> bytes | None:
+        """A debugger command (what was written after the last newline, the prompt, shown before it);
+        None at the end of input; KeyboardInterrupt on Ctrl-C."""
+        self._chars = b""
+        return self._prompt(self.commands, completer=self.completer)
+
+
 def _edit_buffer_keys() -> KeyBindings:
     """Ctrl-X Ctrl-E at ``tc>``: the ``.e`` command, the program buffer in ``$EDITOR``."""
     keys = KeyBindings()
@@ -255,7 +280,7 @@ class TerminalConsole(ProgramConsole):
 def attach(shell: Shell, console: TerminalConsole) -> None:
     """Let ``shell`` read its commands through ``console``'s command session, with colour listings,
     ``.h``, ``.e``, a line on the meaning of each error and a warning before unsaved edits are lost."""
-    completer = ShellCompleter(shell.function_names)
+    completer = ShellCompleter(shell.function_names, shell.commands)
     shell.read_command = lambda: console.read_command(completer)
     shell.listing = colour_listing
     shell.newline_after_interrupt = console.plain  # a dumb terminal leaves ^C mid-line

@@ -152,6 +152,7 @@ class Level:
         return f"Level({self.names!r})"
 
     def add(self, name: str, is_function: bool) -> None:
+        """Declare ``name`` (canonicalised) at this level as a function or a variable; the first wins."""
         self.names.setdefault(canonical(name), is_function)
 
 
@@ -161,7 +162,7 @@ def scan_levels(tokens: list[Token], text: str = "") -> tuple[Level, Level | Non
     Returns ``(first, after)``: the symbols before ``endlibrary`` and, if the text holds an
     ``endlibrary``, the symbols after it (else None).  A top-level declaration declares variables;
     any other top-level word is a function; top-level ``[...]`` blocks are skipped
-    (:func:`tinyc.toplevel.scan`, which this follows item by item).
+    (:func:`tinyc.syntax.toplevel.scan`, which this follows item by item).
     """
     levels = [Level()]
     for item in scan(tokens, text, strict=False):
@@ -214,28 +215,42 @@ def classify(tokens: list[Token], outer: list[Level], statements: bool = False,
             depth = max(0, depth - 1)
             if depth == 0 and not statements:
                 local = None
-        kind = t.type
         following = next_sig(sig_index[pos] + 1)
+        ends = following is None or following.type in ("NEWLINE", "COMMENT")  # the last token of its line
+        kind = t.type
         if kind == "NAME" and id(t) not in declared:
-            if depth == 0 and local is None:
+            defines = depth == 0 and local is None
+            if defines:
                 local = set()  # a function definition: its parameters are declared next
-                kind = "FNAME"
-            elif _is_function(canonical(t.value), local or set(), outer):
-                kind = "FNAME"
-            if kind == "FNAME" and (following is None or following.type in ("NEWLINE", "COMMENT")):
-                kind = "FNAME0"
-        elif kind == "RETURN" and (following is None or following.type in ("NEWLINE", "COMMENT")):
-            kind = "RETURN0"
-        elif kind == "MULOP" and pos > 0 and _newline_between(tokens, sig_index[pos - 1], sig_index[pos]):
-            kind = "LINEMULOP"  # the original skipped newlines after a term only, so x NL *5 is two statements
-        elif kind == "LPAR" and out:
-            prev = out[-1].type
-            if prev in ("IF", "WHILE"):
-                kind = "CPAREN"
-            elif prev in ("FNAME", "MC"):
-                kind = "CALLPAREN"
+            kind = _name_kind(t, defines, local, outer, ends)
+        elif kind != "NAME":
+            after_newline = kind == "MULOP" and pos > 0 and _newline_between(tokens, sig_index[pos - 1], sig_index[pos])
+            kind = _other_kind(t, ends, after_newline, out[-1].type if out else None)
         out.append(t if kind == t.type else Token.new_borrow_pos(kind, t.value, t))
     return out
+
+
+def _name_kind(t: Token, defines: bool, local: set[str] | None, outer: list[Level], ends: bool) -> str:
+    """The type of a NAME token that is not being declared: FNAME (FNAME0 at the end of its line) when it
+    ``defines`` a function or names one (a local shadows a function: :func:`_is_function`), else NAME."""
+    if defines or _is_function(canonical(t.value), local or set(), outer):
+        return "FNAME0" if ends else "FNAME"
+    return "NAME"
+
+
+def _other_kind(t: Token, ends: bool, after_newline: bool, prev: str | None) -> str:
+    """The type of any other token: RETURN0 (a return ending its line), LINEMULOP (a ``*``/``/``/``%``
+    starting a line), CPAREN (the parenthesis of an if or while), CALLPAREN (of a call), else its own."""
+    kind = t.type
+    if kind == "RETURN" and ends:
+        return "RETURN0"
+    if kind == "MULOP" and after_newline:
+        return "LINEMULOP"  # the original skipped newlines after a term only, so x NL *5 is two statements
+    if kind == "LPAR" and prev in ("IF", "WHILE"):
+        return "CPAREN"
+    if kind == "LPAR" and prev in ("FNAME", "MC"):
+        return "CALLPAREN"
+    return kind
 
 
 def run_time_names(tokens: list[Token], outer: list[Level], top: int, surely: set[str] | frozenset[str] = frozenset(),

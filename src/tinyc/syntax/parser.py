@@ -5,7 +5,7 @@ text: functions, declarations, blocks) and :func:`parse_statements` (a typed sta
 
 The original parsed a statement only when it ran (reference section 14 item 16), so a statement that
 does not parse is not an error here: :func:`parse_program` follows the linker's scan of the top level
-(:mod:`tinyc.toplevel`), parses each function on its own, and the parser recovers at the statement
+(:mod:`tinyc.syntax.toplevel`), parses each function on its own, and the parser recovers at the statement
 that failed, putting an :class:`ast.ErrorStmt` in its place that raises the error when it runs.  Only
 what the original's linker found (an unbalanced ``[``, junk at top level, a global declaration that
 does not parse) is a :class:`TinyCError` at load time.
@@ -34,7 +34,7 @@ from .toplevel import scan
 
 
 class _TokenList(Lexer):
-    """Hands the parser the token list that :func:`tinyc.lexer.classify` prepared."""
+    """Hands the parser the token list that :func:`tinyc.syntax.lexer.classify` prepared."""
 
     __future_interface__ = 2
 

@@ -184,7 +184,7 @@ class _ToAST(Transformer):
 
     def _prefix(self, values: list) -> list:
         """What a failed statement had parsed, as the engines evaluate it before the error: complete
-        operands (expressions) and the names still waiting for their ``(`` (see tinyc.recovery)."""
+        operands (expressions) and the names still waiting for their ``(`` (see tinyc.syntax.recovery)."""
         out: list = []
         declaring = any(isinstance(v, Token) and v.type in ("INT", "CHAR") for v in values)
 

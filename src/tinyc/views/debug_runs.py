@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import ExitProgram, TinyCError
 from ..machine.console import Console
-from .debug_engine import DebugEvaluator, GibsonDebugEvaluator
+from .debug_engine import DebugEvaluator
 from .debugger import Debugger, Places, pc_reporter
 
 COMMENT = re.compile(r"/\*.*|//.*")
@@ -47,13 +47,24 @@ def _statements(lines: dict[int, str], gibson: bool) -> set[int]:
     return out
 
 
+def pc_runner(session, files: list[str], entry: str | None = None, code: str | None = None) -> PcRunner:
+    """The tiny-c/PC dialect's debugger hook: ``session`` booted with ``files`` in its program buffer, the
+    statement ``entry`` (default main) run by each ``r``.  Raises ProgramFileError for a file that cannot be
+    read or does not fit."""
+    for path in files:
+        session.load_file(path)
+    assert session.current is not None and session.workspace is not None
+    return PcRunner(session.current, session.workspace, entry or "main", session.engine == "fast")
+
+
 class PcRunner:
     """The tiny-c/PC dialect: ``ws`` holds the program, ``entry`` is the statement a run types."""
 
     gibson = False
+    banner = b""
 
-    def __init__(self, machine, workspace, entry: str = "main"):
-        self.m, self.ws, self.entry = machine, workspace, entry
+    def __init__(self, machine, workspace, entry: str = "main", fast: bool = False):
+        self.m, self.ws, self.entry, self.fast = machine, workspace, entry, fast
         text = workspace.text.decode("latin-1")
         self.lines = {k: line for k, line in enumerate(text.split("\n")) if k > 0}
         self.statements = _statements(self.lines, False)
@@ -81,100 +92,38 @@ class PcRunner:
     def canonical(self, name: str) -> str:
         return name
 
+    def parse_typed(self, text: str, base: int, local: dict, levels: list) -> list:
+        """An expression typed at the debugger's prompt, parsed with the frame's ``local`` names first."""
+        from ..syntax.parser import reparse
+        return reparse(text, levels, base, set(local))
+
     def start(self, debugger: Debugger):
         m, ws = self.m, self.ws
         engine = DebugEvaluator(m, debugger)
-        m.engine = engine
+        machine_engine: object = engine
+        if self.fast:  # functions with nothing to watch run compiled (debug_fast.py)
+            from ..driver import startcache
+            from .debug_fast import DebugFastEngine
+            fast = engine.fast = DebugFastEngine(m, debugger.watched, startcache.code)
+            fast.ref = engine
+            fast.prepare = debugger.sync
+            machine_engine = fast
         places = Places(m.memory.data, ws.pr + 1, ws.pr + ws.pe + 1, ws.pr, False, pc_reporter(ws), (ws.ln, ws.pr))
 
         def go() -> TinyCError | None:
-            try:
-                err, cu = ws.run(self.entry.encode("latin-1"))
-            except ExitProgram:
-                return None
+            with m.using(lambda _: machine_engine):  # the shell's machine runs on the debugger's engine, then its own
+                try:
+                    err, cu = ws.run(self.entry.encode("latin-1"))
+                except ExitProgram:
+                    return None
             return TinyCError(err, ws.pr + cu) if err else None
-        return engine, places, go
-
-
-class GibsonRunner:
-    """The Gibson dialect: the application ``path`` (``code`` instead of main() with ``-r``)."""
-
-    gibson = True
-
-    def __init__(self, path: str | Path, console: Console, code: str | None = None, memory: int = 1 << 20,
-                 max_depth: int = 1000, allow_system: bool = False, allow_plugins: bool = False, files=None):
-        """Raises gibson.StartError or plugins.PluginError when the program cannot start."""
-        from ..dialects.gibson import machine as gibson
-        from ..dialects.gibson.plugins import find as find_plugin
-        from ..machine.sandbox import FileSandbox
-        self.files = files if files is not None else FileSandbox()
-        self.files.add_program(path)
-        self.loaded = gibson.load(path, code, self.files)
-        self.plugin = find_plugin(self.loaded.plugin, Path(path).parent, allow_plugins) if self.loaded.plugin else None
-        self.console, self.memory, self.max_depth, self.allow_system = console, memory, max_depth, allow_system
-        layout = self.loaded.layout
-        app = self.loaded.memory[layout.app:layout.end].decode("latin-1")
-        self.lines = {k + 1: line for k, line in enumerate(app.split("\n"))}
-        self.statements = _statements(self.lines, True)
-        self.sources = [(str(path), 1, len(self.lines))]
-        m, _ = self._machine()
-        try:
-            gibson.link_program(m, self.loaded)
-        except TinyCError:
-            pass
-        self.names = {s.name: s.kind == "func" for table in (m.library, m.program) if table is not None for s in table}
-
-    def file_line(self, given: str, line: int) -> int | str:
-        """``b FILE:LINE``: the application file's lines are the debugger's (or why not)."""
-        return file_line(self.sources, given, line)
-
-    def canonical(self, name: str) -> str:
-        from ..dialects.gibson.syntax import canonical
-        return canonical(name)
-
-    def _machine(self):
-        from ..dialects.gibson import machine as gibson
-        size = max(self.memory, len(self.loaded.memory) + gibson.SLACK + 4096)
-        m = gibson.make_machine(self.console, "reference", size, self.max_depth, self.allow_system,
-                                self.plugin, self.files)
-        m.memory.store(0, self.loaded.memory)
-        m.top = len(self.loaded.memory) + gibson.SLACK
-        return m, gibson
-
-    def start(self, debugger: Debugger):
-        from ..dialects.gibson.calls import QuietExit, close_units
-        from ..dialects.gibson.report import gibson_code, report
-        m, gibson = self._machine()
-        engine = GibsonDebugEvaluator(m, debugger)
-        m.engine = engine
-        layout = self.loaded.layout
-
-        def reporter(e: TinyCError) -> str:
-            code = gibson_code(int(e.code))
-            at = layout.end if code in (1023, 2023, 3023) else e.address
-            return report(code, bytes(m.memory.data[:layout.end + 1]), at, layout)
-        places = Places(m.memory.data, layout.app, layout.end, 0, True, reporter, (0, layout.lib))
-
-        def go() -> TinyCError | None:
-            try:
-                seed = gibson.link_program(m, self.loaded)
-                with m.deep_stack():
-                    m.engine.run([seed])
-            except QuietExit:
-                return None
-            except TinyCError as e:
-                return e
-            finally:
-                close_units(m)
-            return None
         return engine, places, go
 
 
 def debug(runner, console: Console, quiet: bool = False) -> int:
     """Run a debugging session of ``runner``'s program over ``console``; returns the exit status (0)."""
-    from ..dialects.gibson.machine import BANNER
-    if runner.gibson and not quiet:
-        console.write(BANNER)
+    if runner.banner and not quiet:
+        console.write(runner.banner)
     return Debugger(console, runner, quiet).loop()
 
 
@@ -182,6 +131,7 @@ def shell_debugger(shell):
     """The ``tc>`` shell's ``.debug STATEMENT`` hook for ``shell``: a debugging session of the statement
     against the program buffer, over the shell's console (the session's ``q`` or end of input returns)."""
     def run(statement: bytes) -> None:
-        runner = PcRunner(shell.machine, shell.ws, statement.decode("latin-1"))
+        fast = getattr(shell.machine.engine, "name", "") == "fast"
+        runner = PcRunner(shell.machine, shell.ws, statement.decode("latin-1"), fast)
         debug(runner, shell.console)
     return run

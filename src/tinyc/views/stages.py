@@ -20,7 +20,10 @@ from lark import Token
 
 from .. import ast
 from ..errors import TinyCError, error_report
-from ..driver.interpreter import DEFAULT_MEMORY, Machine
+from ..driver.interpreter import Machine
+from ..driver.session import Session
+from ..machine.memory import DEFAULT_MEMORY
+from ..machine.port import EngineFactory
 from ..syntax.lexer import Level, canonical, classify, tokenize
 from ..syntax.positions import end_of, start_of
 from ..link.linker import LinkedText, link
@@ -71,17 +74,19 @@ class Loaded:
 
 
 def load(program: bytes = b"", statement: str | None = None, int_bits: int = 32,
-         memory: int = DEFAULT_MEMORY, machine: Machine | None = None, system: bytes | None = None) -> Loaded:
-    """Boot a library on ``machine`` (a new reference-engine Machine by default) and load ``program``.
+         memory: int = DEFAULT_MEMORY, system: bytes | None = None, session: Session | None = None,
+         engine: EngineFactory | None = None) -> Loaded:
+    """Boot a library in ``session`` (by default a new reference-engine Session of ``int_bits`` and ``memory``)
+    on a machine of the engine ``engine`` makes (default: the session's), and load ``program``.
 
     ``system`` is a system file's text (default: src/tinyc/lib/system.ipl); its part before ``endlibrary``
     becomes the library level.
     CR bytes are dropped from the program, as ``.r`` drops them.  Raises ValueError if the program does
     not fit the ``pr`` buffer (90000 bytes; 12000 with 16-bit ints, section 14 item 21).
     """
-    m = machine or Machine(memory, int_bits)
-    m.boot_library(system)
-    ws = Workspace(m)
+    if session is None:
+        session = Session(engine="reference", memory=memory, int_bits=int_bits)
+    m, ws = session.boot(system, engine)
     if not ws.append(program.replace(b"\r", b"")):
         raise ValueError("the program does not fit the program buffer")
     return Loaded(m, ws, statement)
@@ -364,3 +369,15 @@ def _bytes(text: str | bytes) -> bytes:
 # ---- the command line
 
 VIEWS: dict[str, Callable[..., str]] = {"tokens": tokens, "parse": parse_tree, "ast": ast_dump, "link": link_map}
+
+
+def file_view(session: Session, name: str, path: str) -> str:
+    """The stage view ``name`` (tokens, parse, ast, link) of the program file ``path`` loaded in ``session``
+    (the tiny-c/PC dialect's ``view`` hook); the tiny-c report instead when a stage rejects it."""
+    from ..machine.console import align_report
+    with open(path, "rb") as f:
+        loaded = load(f.read(), session=session)
+    try:
+        return link_map(loaded, show_library=False) if name == "link" else VIEWS[name](loaded)
+    except TinyCError as e:
+        return align_report(loaded.report(e))

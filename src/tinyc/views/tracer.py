@@ -25,8 +25,10 @@ from .. import ast
 from ..machine.console import align_report
 from ..machine.console import Console
 from ..errors import ExitProgram
-from ..engines.evaluator import BreakSignal, Evaluator
-from ..driver.interpreter import DEFAULT_MEMORY, Machine
+from ..engines.evaluator import Evaluator
+from ..driver.interpreter import Machine
+from ..driver.session import Session
+from ..machine.memory import DEFAULT_MEMORY
 from ..link.symbols import Symbol
 from .stages import load
 
@@ -221,53 +223,28 @@ class Tracer(Evaluator):
         finally:
             self._end(self._changes(before) if self.active else "")
 
-    def _test(self, node: ast.Node, header_end: int, test: Callable[[], int]) -> int:
-        """Evaluate a condition (with a for's init or step), tracing the statement's header."""
+    def condition(self, node: ast.If | ast.While | ast.For, before: ast.Expr | None = None) -> int:
+        """The evaluator's header test (a for's init or step, then the condition), traced as the
+        statement's header line with what it changed and ``(true)``/``(false)``."""
         where = self._traced(node)
         if where is None:
-            return test()
+            return super().condition(node, before)
         self.cursor = node.pos
+        header_end = node.then.pos if isinstance(node, ast.If) else node.body.pos
         self._begin(where, self._source(node.pos, header_end))
-        before = self._snapshot()
+        snapshot = self._snapshot()
         value, done = 0, False
         try:
-            value = test()
+            value = super().condition(node, before)
             done = True
         finally:
             if self.active:
-                note = self._changes(before)
+                note = self._changes(snapshot)
                 outcome = ("(true)" if value else "(false)") if done else ""  # an error: no outcome
                 self._end((note + "  " if note and outcome else note) + outcome)
             else:
                 self._end("")
         return value
-
-    def exec_if(self, node: ast.If) -> None:
-        if self._test(node, node.then.pos, lambda: self.eval(node.cond)):
-            self.execute(node.then)
-        elif node.orelse is not None:
-            self.execute(node.orelse)
-
-    def exec_while(self, node: ast.While) -> None:
-        while self._test(node, node.body.pos, lambda: self.eval(node.cond)):
-            try:
-                self.execute(node.body)
-            except BreakSignal:
-                break
-
-    def exec_for(self, node: ast.For) -> None:
-        step = node.init
-
-        def test() -> int:
-            if step is not None:
-                self.eval(step)
-            return 1 if node.cond is None else self.eval(node.cond)
-        while self._test(node, node.body.pos, test):
-            try:
-                self.execute(node.body)
-            except BreakSignal:
-                break
-            step = node.step
 
     # ---- calls
 
@@ -277,7 +254,7 @@ class Tracer(Evaluator):
         if not (self.active and self._where(fn.body.pos) is not None):
             return super().call(sym, args, node)
         site = self._where(node.pos)
-        params = [(p.type, d) for p in fn.params for d in p.names]
+        params = fn.parameters()
         shown = ", ".join(self._argument(t, d, self.shown_value(v)) for (t, d), v in zip(params, args))
         label = f"{sym.name}({shown})"
         self._begin(site or "", "call " + label)
@@ -348,13 +325,15 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
     """
     console, emit, holder = traced_console(inp, out, trace_out, shared, strip_cr=strip_cr, echo=echo)
 
-    m = Machine(memory, int_bits, console, "reference", max_depth, random_divisor)
-    if files is not None:
-        m.files = files
-    tracer = Tracer(m, emit, calls, limit, library)
-    holder.append(tracer)
-    m.engine = tracer
-    loaded = load(program, machine=m, system=system)
+    session = Session(engine="reference", memory=memory, int_bits=int_bits, max_depth=max_depth,
+                      random_divisor=random_divisor, console=console, files=files)
+
+    def make_tracer(m) -> Tracer:
+        tracer = Tracer(m, emit, calls, limit, library)
+        holder.append(tracer)
+        return tracer
+    loaded = load(program, system=system, session=session, engine=make_tracer)
+    m, tracer = loaded.machine, holder[0]
     ws, lib = loaded.workspace, m.library_text
     assert lib is not None  # load() booted the library
     tracer.locate(ws.text, ws.pr, ws.ln, lib.text, lib.base)
@@ -392,3 +371,13 @@ def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: in
 def report(loaded, err: int, cursor: int) -> str:
     """The tiny-c report; error 99 (Ctrl-C, or the input ended) is ``stopped``, as the shell says it."""
     return "stopped\n" if err == 99 else align_report(loaded.workspace.report(err, cursor))
+
+
+def trace_file(session: Session, path: str, entry: str = "main", stdin: bytes = b"", calls: bool = False,
+               limit: int = DEFAULT_LIMIT) -> str:
+    """The tiny-c/PC dialect's ``trace`` hook: :func:`trace` of the program file ``path`` with ``session``'s
+    machine options (int width, memory, depth, random divisor, file sandbox)."""
+    with open(path, "rb") as f:
+        text = f.read()
+    return trace(text, entry, calls, limit, stdin, int_bits=session.int_bits, memory=session.memory,
+                 max_depth=session.max_depth, random_divisor=session.random_divisor, files=session.files)

@@ -24,10 +24,11 @@ from .files import (GibsonState, close_units, mc_fclose, mc_fgets, mc_fopen, mc_
                            mc_fputs, mc_getproperty, mc_readfile, mc_writefile, state)
 from .report import after_remarks
 from . import plugins
+from ...machine.machine_calls import MachineCalls
 from ...machine.memory import MemoryFault
 
 if TYPE_CHECKING:
-    from ...driver.interpreter import Machine
+    from ...machine.port import MachinePort as Machine
 
 MAX_VALUES = 10        # values that may reach one machine call (section 3.7, 5.1)
 EOF_LIMIT = 10         # consecutive reads at end of input before the program is stopped (our choice, error 99)
@@ -280,7 +281,7 @@ def mc_system(m: Machine, node, args):
     from .drawing import draw_for_program, gibson_viewer_command  # only a program that calls system needs it
     if (drawing := gibson_viewer_command(_cstr(m, args[0]))) is not None:
         m.console.flush()
-        return draw_for_program(drawing, m.files)
+        return draw_for_program(drawing, m.files, m.console.pictures)
     st = state(m)
     if not st.allow_system:
         if not st.warned_system:
@@ -344,3 +345,6 @@ def machine_call(m: Machine, values: list[int], node) -> int:
             if e.address == node.end:  # the original sets it after skipping what follows the arguments
                 raise TinyCError(e.code, after_remarks(m.memory.data, node.end)) from None
         raise
+
+
+CALLS = MachineCalls(machine_call, ROUTINES)  # the dialect's table, handed to each of its machines

@@ -10,7 +10,8 @@ import sys
 
 from ...errors import TinyCError
 from .machine import StartError
-from ...driver.session import file_sandbox
+from ...driver.session import Session
+from ...machine.console import Console
 from ...machine.shipped import program_path
 
 VIEWS = ("tokens", "parse", "ast", "link", "check", "trace", "compile")
@@ -33,14 +34,15 @@ def command(args: argparse.Namespace) -> int:
     if len(files) != 1 or files[0] in (None, "-"):
         return _unavailable(args, "the Gibson dialect reads one application file (use #include lines)")
     try:
-        g = views.load(program_path(files[0]), args.memory, file_sandbox(args))
+        session = Session.from_args(args, Console(), dialect="gibson")
+        g = views.load(session, program_path(files[0]))
     except StartError as e:
         sys.stderr.write(e.message or f"tinyc: {files[0]}: cannot start (status {e.status})\n")
         return 2
     if args.command == "check":
         return _check(args, g, views)
     if args.command == "trace":
-        return _trace(args, g.path)
+        return _trace(args, g.path, Session.from_args(args, dialect="gibson"))
     try:
         if args.command == "tokens":
             text = views.tokens(g, layout=args.layout)
@@ -83,13 +85,12 @@ def _check(args: argparse.Namespace, g, views) -> int:
     return 1 if found else 0
 
 
-def _trace(args: argparse.Namespace, path: str) -> int:
+def _trace(args: argparse.Namespace, path: str, session: Session) -> int:
     """``tinyc trace``: the program's output on stdout, the trace and any report on stderr."""
     from .tracer import run_traced
     from ...views.tracer import same_destination
     code = None if args.entry == "main" else args.entry
-    report, status = run_traced(path, code, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls,
-                                args.limit, args.library, same_destination(sys.stdout, sys.stderr), args.memory,
-                                args.max_depth, file_sandbox(args))
+    report, status = run_traced(session, path, code, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls,
+                                args.limit, args.library, same_destination(sys.stdout, sys.stderr))
     sys.stderr.write(report)
     return status

@@ -1,12 +1,12 @@
 """The fast engine in the Gibson dialect: compiled Python where the dialect's rules cannot show.
 
-:class:`GibsonFastEngine` is the fast engine (:mod:`tinyc.compiler`) with two changes:
+:class:`GibsonFastEngine` is the fast engine (:mod:`tinyc.engines.compiler`) with two changes:
 
-* machine calls go to :mod:`tinyc.machine_calls_gibson` (none is inlined), and relational operators are
+* machine calls go to :mod:`tinyc.dialects.gibson.calls` (none is inlined), and relational operators are
   compiled as the sign of the wrapped difference (``a<b`` as ``(a-b)<0``), as that dialect computes them;
 * a function is compiled only when late reads (gibson-dialect.md section 3.9) and the dialect's other
   run-time rules cannot change its results; every other function runs on the dialect's reference
-  evaluator (:class:`~tinyc.evaluator_gibson.GibsonEvaluator`), exactly as with ``--engine reference``.
+  evaluator (:class:`~tinyc.dialects.gibson.evaluator.GibsonEvaluator`), exactly as with ``--engine reference``.
 
 :func:`compilable` is that test.  A function stays on the reference evaluator when it
 
@@ -32,6 +32,7 @@ from ... import ast
 
 from ...engines.codegen import Codegen, walk
 from ...engines.compiler import FastEngine
+from ...engines.options import ALL, Optimisations
 from ...errors import ErrorCode, TinyCError, MemoryFault
 from .evaluator import GibsonEvaluator
 from .syntax import VARIADIC, Broken, is_variadic
@@ -195,12 +196,24 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
     compiled as on the dialect's reference evaluator.  ``lookup(name)`` is the link's symbol."""
     if any(d.type == VARIADIC for d in fn_params):
         return False
+    found = _local_names(fn_params, body)
+    if found is None:
+        return False
+    local_types, scalars = found
+    if top and local_types:
+        return False  # the seed's declarations are application globals: the reference runs it
+    return not any(_keeps_on_reference(n, local_types, scalars, lookup) for n in walk(body))
+
+
+def _local_names(fn_params: list[ast.Decl], body) -> tuple[dict[str, str], set[str]] | None:
+    """(name -> type of every parameter and local, the scalar ones); None when an array parameter's size
+    is not a constant."""
     local_types: dict[str, str] = {}
     scalars: set[str] = set()
     for decl in fn_params:
         for d in decl.names:
             if d.size is not None and not isinstance(d.size, (ast.Number, ast.CharLit)):
-                return False
+                return None
             local_types[d.name] = decl.type
             if d.size is None:
                 scalars.add(d.name)
@@ -210,61 +223,78 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
                 if d.name not in local_types and d.size is None:
                     scalars.add(d.name)
                 local_types.setdefault(d.name, n.type)
-    if top and local_types:
-        return False  # the seed's declarations are application globals: the reference runs it
-    for n in walk(body):
-        if isinstance(n, Broken):
-            return False
-        if isinstance(n, ast.While) and isinstance(n.body, ast.While):
-            return False  # nested unbracketed whiles re-test the outer condition (section 3.3)
-        if isinstance(n, ast.If) and isinstance(n.then, ast.While) and n.orelse is not None:
-            return False  # the else after "if c while ..." is reached as a statement
-        if isinstance(n, (ast.Var, ast.Index)):
-            if n.name not in local_types:
-                sym = lookup(n.name)
-                if sym is None or (isinstance(n, ast.Index) and sym.kind == "func"):
-                    return False
-        if isinstance(n, ast.Call):
-            sym = lookup(n.name) if n.name not in local_types else None
-            if sym is None or sym.kind != "func" or _broken(sym.function):
-                return False
-            if breaks_out(sym.function, lookup):
-                return False
-            variadic = _variadic(sym.function)
-            if not variadic and len(n.args) != len(sym.function.param_names):
-                return False
-            for k, a in enumerate(n.args):
-                # a reference into freed storage, read after the callee took its first parameters
-                if isinstance(a, ast.Call) and (k >= 1 or variadic):
-                    asym = lookup(a.name)
-                    if asym is None or asym.kind != "func" or returns_reference(asym.function):
-                        return False
-        if isinstance(n, ast.BinOp) and _late_read_shows(n.left, [n.right], scalars, lookup):
-            return False
-        if isinstance(n, (ast.Call, ast.MachineCall)):
-            for k, a in enumerate(n.args[:-1]):
-                if _late_read_shows(a, n.args[k + 1:], scalars, lookup):
-                    return False
-        if isinstance(n, ast.Assign):
-            place = n.target
-            if not isinstance(place, (ast.Var, ast.Index)) or (place.name not in local_types and (
-                    lookup(place.name) is None or lookup(place.name).kind == "func")):
-                return False  # error 14 comes after the value (the reference evaluator's eval_assign)
-            v = n.value
-            if isinstance(v, ast.CharLit):
-                return False
-            if isinstance(v, (ast.Var, ast.Index)):
-                t = local_types.get(v.name)
-                if t is None:
-                    sym = lookup(v.name)
-                    t = sym.type if sym is not None and sym.kind == "var" else "int"
-                if t == "char":
-                    return False
-            if isinstance(v, ast.Call):
-                sym = lookup(v.name)
-                if sym is None or sym.kind != "func" or returns_char_reference(sym.function, lookup):
-                    return False
-    return True
+    return local_types, scalars
+
+
+def _keeps_on_reference(n, local_types: dict[str, str], scalars: set[str], lookup) -> bool:
+    """Whether node ``n`` needs the dialect's reference evaluator (the rules of the module docstring)."""
+    if isinstance(n, Broken):
+        return True
+    if isinstance(n, ast.While) and isinstance(n.body, ast.While):
+        return True  # nested unbracketed whiles re-test the outer condition (section 3.3)
+    if isinstance(n, ast.If) and isinstance(n.then, ast.While) and n.orelse is not None:
+        return True  # the else after "if c while ..." is reached as a statement
+    if isinstance(n, (ast.Var, ast.Index)) and n.name not in local_types:
+        sym = lookup(n.name)
+        if sym is None or (isinstance(n, ast.Index) and sym.kind == "func"):
+            return True
+    if isinstance(n, ast.Call) and _call_keeps(n, local_types, lookup):
+        return True
+    if isinstance(n, ast.BinOp) and _late_read_shows(n.left, [n.right], scalars, lookup):
+        return True
+    if isinstance(n, (ast.Call, ast.MachineCall)):
+        if any(_late_read_shows(a, n.args[k + 1:], scalars, lookup) for k, a in enumerate(n.args[:-1])):
+            return True
+    return isinstance(n, ast.Assign) and (_no_place(n.target, local_types, lookup)
+                                          or _char_store(n, local_types, lookup))
+
+
+def _no_place(place, local_types: dict[str, str], lookup) -> bool:
+    """Whether an assignment's target is no variable: error 14 comes after the value is evaluated (the
+    reference evaluator's ``visit_Assign``, G 6.2)."""
+    if not isinstance(place, (ast.Var, ast.Index)):
+        return True
+    if place.name in local_types:
+        return False
+    sym = lookup(place.name)
+    return sym is None or sym.kind == "func"
+
+
+def _call_keeps(n: ast.Call, local_types: dict[str, str], lookup) -> bool:
+    """Whether a call needs the reference: not a function of the link, one that did not parse or may
+    break out of the caller's loop, the wrong argument count, or a call that may return a reference
+    passed where the callee's first parameters take its storage."""
+    sym = lookup(n.name) if n.name not in local_types else None
+    if sym is None or sym.kind != "func" or _broken(sym.function) or breaks_out(sym.function, lookup):
+        return True
+    variadic = _variadic(sym.function)
+    if not variadic and len(n.args) != len(sym.function.param_names):
+        return True
+    for k, a in enumerate(n.args):
+        # a reference into freed storage, read after the callee took its first parameters
+        if isinstance(a, ast.Call) and (k >= 1 or variadic):
+            asym = lookup(a.name)
+            if asym is None or asym.kind != "func" or returns_reference(asym.function):
+                return True
+    return False
+
+
+def _char_store(n: ast.Assign, local_types: dict[str, str], lookup) -> bool:
+    """Whether an assignment stores a char variable or element, a character constant, or the result of a
+    function that may return a reference to a char (zero-extended into an int by the dialect)."""
+    v = n.value
+    if isinstance(v, ast.CharLit):
+        return True
+    if isinstance(v, (ast.Var, ast.Index)):
+        t = local_types.get(v.name)
+        if t is None:
+            sym = lookup(v.name)
+            t = sym.type if sym is not None and sym.kind == "var" else "int"
+        return t == "char"
+    if isinstance(v, ast.Call):
+        sym = lookup(v.name)
+        return sym is None or sym.kind != "func" or returns_char_reference(sym.function, lookup)
+    return False
 
 
 def _difference(node):
@@ -286,8 +316,8 @@ class GibsonFastEngine(FastEngine):
 
     ref: GibsonEvaluator  # the reference evaluator of this dialect (skip, rd)
 
-    def __init__(self, machine):
-        super().__init__(machine)
+    def __init__(self, machine, options: Optimisations = ALL):
+        super().__init__(machine, options=options)
         self.ref = GibsonEvaluator(machine)
         self._copies: dict = {}
 
@@ -316,7 +346,8 @@ class GibsonFastEngine(FastEngine):
 
     def codegen(self, name, params, body, link, toplevel, source):
         gen = GibsonCodegen(name, params, body, link.resolve, self.m.memory.int_bits,
-                            self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth)
+                            self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth,
+                            self.options)
         gen.lookup = link.lookup
         return gen
 

@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any, Callable
 if TYPE_CHECKING:
     from ...machine.sandbox import FileSandbox
 
-PICTURE_HOOKS: list[Callable[[Path], None]] = []  # front ends that show a picture a program drew (notebook)
 GIBSON_VIEWER = re.compile(rb"^\s*python[0-9.]*\s+(?:\S*/)?cairopy\.py\s+(\S+)\s*$")
 
 
@@ -188,10 +187,12 @@ def gibson_viewer_command(command: bytes) -> str | None:
     return found.group(1).decode("latin-1") if found else None
 
 
-def draw_for_program(name: str, files: FileSandbox | None = None) -> int:
+def draw_for_program(name: str, files: FileSandbox | None = None,
+                     shown: Callable[[Path], None] | None = None) -> int:
     """What a program's ``system "python cairopy.py NAME"`` does in tinyc: render NAME.draw to NAME.png in
     the current directory tree and say where the picture is (one line on stderr).  With ``files`` (the
-    program's file sandbox, :mod:`.sandbox`) both files must also be within it (links resolved).  Returns
+    program's file sandbox, :mod:`tinyc.machine.sandbox`) both files must also be within it (links resolved).
+    ``shown(path)`` is told the picture (the console's ``pictures`` hook: the notebook shows it).  Returns
     the wait status of a command that succeeded (0) or failed (1 << 8)."""
     path = Path(name)
     outside = files is not None and (files.permits(path.with_name(path.name + ".draw")) is None
@@ -206,6 +207,6 @@ def draw_for_program(name: str, files: FileSandbox | None = None) -> int:
         return 1 << 8
     if picture.png is not None:
         sys.stderr.write(f"tinyc: the picture is in {picture.png}\n")
-        for hook in PICTURE_HOOKS:
-            hook(picture.png)
+        if shown is not None:
+            shown(picture.png)
     return 0

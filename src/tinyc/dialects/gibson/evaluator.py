@@ -1,6 +1,6 @@
 """The reference evaluator in the Gibson dialect: late reads, its conversions, calls and machine calls.
 
-:class:`GibsonEvaluator` is the reference :class:`~tinyc.evaluator.Evaluator` with the dialect's
+:class:`GibsonEvaluator` is the reference :class:`~tinyc.engines.evaluator.Evaluator` with the dialect's
 differences (gibson-dialect.md sections 3.5-3.10):
 
 * **late reads** (section 3.9): a variable, an element or a call that returned one evaluates to a
@@ -33,7 +33,7 @@ from ...link.symbols import Frame, Symbol
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-    from ...driver.interpreter import Machine
+    from ...machine.port import MachinePort as Machine
 
 
 class Ref:
@@ -55,21 +55,14 @@ class GibsonEvaluator(Evaluator):
 
     name = "reference"
 
-    def __init__(self, machine: Machine):
-        super().__init__(machine)
-        self._raw: dict[type, Callable[[Any], Any]] = {ast.Number: self.eval_number, ast.CharLit: self.eval_charlit,
-                     ast.String: self.eval_string, ast.Var: self.raw_var, ast.Index: self.raw_index,
-                     ast.Call: self.raw_call, ast.MachineCall: self.eval_machinecall,
-                     ast.Assign: self.eval_assign, ast.BinOp: self.eval_binop, ast.Unary: self.eval_unary}
-
-    # ---- raw values and reading them
+    # ---- raw values and reading them: visit_Var, visit_Index and visit_Call give a Ref
 
     def ev(self, node: ast.Expr):
         """The value of ``node`` as it lies on the stack: an int or a :class:`Ref`."""
-        return self._raw[type(node)](node)
+        return self._visit[type(node)](self, node)
 
     def eval(self, node: ast.Expr) -> int:
-        v = self._raw[type(node)](node)
+        v = self._visit[type(node)](self, node)
         return v if type(v) is int else self.rd(v, node)
 
     def rd(self, v, node: ast.Node | None = None) -> int:
@@ -135,12 +128,12 @@ class GibsonEvaluator(Evaluator):
 
     # ---- statements
 
-    def exec_while(self, node: ast.While) -> None:
+    def visit_While(self, node: ast.While) -> None:
         """A while runs its body once and is run again by the statement list around it (section 3.3).
         For a while whose body is a while without brackets, that means the outer condition is tested
         again after each turn of the inner one, and a break ends only the inner one's turn."""
         if not isinstance(node.body, ast.While):
-            return super().exec_while(node)
+            return super().visit_While(node)
         while True:
             try:
                 if not self._turn(node):
@@ -151,7 +144,7 @@ class GibsonEvaluator(Evaluator):
     def _turn(self, node: ast.While) -> bool:
         """One turn: the condition, then the body once (an inner while takes one turn); False if the
         condition was false."""
-        if not self.eval(node.cond):
+        if not self.condition(node):
             return False
         if isinstance(node.body, ast.While):
             self._turn(node.body)
@@ -159,13 +152,13 @@ class GibsonEvaluator(Evaluator):
             self.execute(node.body)
         return True
 
-    def exec_if(self, node: ast.If) -> None:
+    def visit_If(self, node: ast.If) -> None:
         """An if whose branch is a while: the while is re-run by the statement list around the if, so
         the text after it, an else, comes next: an else there is error 3 (section 3.3)."""
-        if node.orelse is not None and isinstance(node.then, ast.While) and self.eval(node.cond):
+        if node.orelse is not None and isinstance(node.then, ast.While) and self.condition(node):
             self.execute(node.then)
             raise TinyCError(ErrorCode.SYMERR, self._else_end(node))
-        return super().exec_if(node)
+        return super().visit_If(node)
 
     def _else_end(self, node: ast.If) -> int:
         data = self.mem.data
@@ -173,15 +166,12 @@ class GibsonEvaluator(Evaluator):
         at = data.find(b"else", node.then.end, node.orelse.pos)
         return node.then.end if at < 0 else at + 4
 
-    def exec_return(self, node: ast.Return) -> None:
+    def visit_Return(self, node: ast.Return) -> None:
         raise ReturnSignal(0 if node.value is None else self.ev(node.value))
 
     # ---- expressions
 
-    def eval_charlit(self, node: ast.CharLit) -> int:
-        return node.value
-
-    def raw_var(self, node: ast.Var):
+    def visit_Var(self, node: ast.Var):
         sym = self.lookup(node.name, node)
         if sym.kind == "func":
             return self.call(sym, [], node)
@@ -189,7 +179,7 @@ class GibsonEvaluator(Evaluator):
             return sym.address
         return Ref(sym.address, sym.type)
 
-    def raw_index(self, node: ast.Index):
+    def visit_Index(self, node: ast.Index):
         sym = self.lookup(node.name, node)
         if sym.kind == "func":
             return self.call(sym, [self.ev(node.index)], node)
@@ -197,7 +187,7 @@ class GibsonEvaluator(Evaluator):
         assert isinstance(place, tuple)  # an element: (address, type), never a symbol
         return Ref(*place)
 
-    def raw_call(self, node: ast.Call):
+    def visit_Call(self, node: ast.Call):
         sym = self.lookup(node.name, node)
         if sym.kind != "func":
             if not node.args:  # a name used before the text declared it (classified as a call)
@@ -205,7 +195,7 @@ class GibsonEvaluator(Evaluator):
             raise TinyCError(ErrorCode.SYMERR, self.name_end(node))
         return self.call(sym, [self.ev(a) for a in node.args], node)
 
-    def eval_machinecall(self, node: ast.MachineCall) -> int:
+    def visit_MachineCall(self, node: ast.MachineCall) -> int:
         raw = [self.ev(a) for a in node.args]
         frame = self.frame
         pending = getattr(frame, "varargs", None) if frame is not None else None
@@ -222,7 +212,7 @@ class GibsonEvaluator(Evaluator):
         except MemoryFault:
             raise TinyCError(ErrorCode.RANGERR, self.skip(node.end)) from None
 
-    def eval_assign(self, node: ast.Assign) -> int:
+    def visit_Assign(self, node: ast.Assign) -> int:
         try:
             ref = self.lvalue(node.target)
         except TinyCError as e:
@@ -247,7 +237,7 @@ class GibsonEvaluator(Evaluator):
             value = self.rd(v, node)
         return self.store(ref, value, node)
 
-    def eval_binop(self, node: ast.BinOp) -> int:
+    def visit_BinOp(self, node: ast.BinOp) -> int:
         a = self.ev(node.left)
         b = self.ev(node.right)
         if type(a) is not int:
@@ -260,7 +250,7 @@ class GibsonEvaluator(Evaluator):
             return int(d < 0 if op == "<" else d <= 0 if op == "<=" else d > 0 if op == ">" else d >= 0)
         return binary(self.mem.wrap, op, a, b, node.end)
 
-    def eval_unary(self, node: ast.Unary) -> int:
+    def visit_Unary(self, node: ast.Unary) -> int:
         value = self.eval(node.operand)
         return self.mem.wrap(-value) if node.op == "-" else value
 
@@ -272,7 +262,7 @@ class GibsonEvaluator(Evaluator):
         assert fn is not None  # only "func" symbols are called, and each holds its AST
         if fn.error is not None:  # a header that did not parse: found as the call enters
             raise TinyCError(fn.error.code, fn.error.address)
-        params = [(decl.type, d) for decl in fn.params if decl.type != VARIADIC for d in decl.names]
+        params = [(t, d) for t, d in fn.parameters() if t != VARIADIC]
         variadic = is_variadic(fn)
         if not variadic and len(args) != len(params):
             raise TinyCError(ErrorCode.ARGSERR, node.after if isinstance(node, ast.Call) else
@@ -289,7 +279,7 @@ class GibsonEvaluator(Evaluator):
                 frame.varargs = list(args)  # type: ignore[attr-defined]  # only this dialect's frames have them
             self.depth += 1
             try:
-                self.exec_block(fn.body)
+                self.visit_Block(fn.body)
                 return 0
             except ReturnSignal as r:
                 return r.value

@@ -16,7 +16,7 @@ from ...machine.machine_calls import OPENED
 from ...machine.sandbox import Refused
 
 if TYPE_CHECKING:
-    from ...driver.interpreter import Machine
+    from ...machine.port import MachinePort as Machine
     from .plugins import Plugin
 
 MAX_UNITS = 10         # unit table size; unit 0 is the application file (section 4.6)
@@ -39,9 +39,10 @@ class GibsonState:
 
 
 def state(m: Machine) -> GibsonState:
-    st = getattr(m, "gibson", None)
-    if st is None:
-        st = m.gibson = GibsonState()
+    """The dialect's state of the machine ``m``'s calls (given to the machine when it was built)."""
+    st = m.state
+    if not isinstance(st, GibsonState):
+        raise TypeError("a machine of the Gibson dialect is built with its GibsonState")
     return st
 
 
@@ -227,8 +228,8 @@ def mc_getproperty(m: Machine, node, args):
 
 def close_units(m: Machine) -> None:
     """Close every unit the program left open (flushing it; a failure is not reported); forget an overrun."""
-    st = getattr(m, "gibson", None)
-    if st is None:
+    st = m.state
+    if not isinstance(st, GibsonState):
         return
     for f in st.units.values():
         _close(f)

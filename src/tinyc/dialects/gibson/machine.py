@@ -4,7 +4,7 @@ The program memory is laid out as that interpreter lays it out: the seed stateme
 ``[CODE]`` and a line end with ``-r CODE``), the libraries (the ``#include`` header lines in order, or
 the dialect's standard library), the 10 bytes ``endlibrary``, the application text, a NUL and 10 bytes
 of slack; globals and call frames follow.  The text is linked by the dialect's front end
-(:mod:`tinyc.front_gibson`), the seed runs, and the end is ``done`` or the dialect's error report,
+(:mod:`tinyc.dialects.gibson.syntax`), the seed runs, and the end is ``done`` or the dialect's error report,
 both on stdout; the exit status is 0 either way.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from ... import ast
@@ -23,13 +22,21 @@ from lark import Token
 from .syntax import TopItem, levels, parse_item, scan, split_top_keywords, tokenize
 from ...syntax.lexer import Level
 from ...syntax.positions import end_of, start_of
-from ...driver.interpreter import Machine
 from ...link.linker import link
-from .calls import GibsonState, QuietExit, close_units, machine_call
+from .calls import GibsonState, QuietExit, close_units
 from .report import Layout, gibson_code, report
 from .plugins import Plugin, PluginError
 from .plugins import find as find_plugin
 from ...machine.sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
+from ...machine.shipped import ProgramFileError, program_path
+from . import DIALECT
+from ...driver.dialect import CannotStart
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from ...driver.interpreter import Machine
+    from ...driver.session import Session
+    from ...machine.port import EngineFactory
 
 BANNER = (b"***  TINY-C VERSION 1.0,  COPYRIGHT 1977, T A GIBSON  ***\n"
           b"        This C version copyright 2017, T A Gibson\n")
@@ -38,15 +45,12 @@ SLACK = 11  # the NUL after the application and 10 spare bytes
 
 
 def library_dir() -> Path:
-    return Path(str(resources.files("tinyc").joinpath("dialects/gibson/lib")))
+    """The dialect's library folder (its first search path: ``pps/library.tc`` is found there)."""
+    return Path(DIALECT.package_path(DIALECT.search_paths[0]))
 
 
-class StartError(Exception):
+class StartError(CannotStart):
     """The program cannot start: ``message`` (on stderr unless ``stdout``), exit ``status``."""
-
-    def __init__(self, message: str, status: int, stdout: bool = False):
-        super().__init__(message)
-        self.message, self.status, self.stdout = message, status, stdout
 
 
 @dataclass
@@ -232,43 +236,41 @@ def parse_memory(loaded: Loaded) -> tuple[ast.Program, ast.Block]:
     return program, seed if seed is not None else ast.Block(0, 0, body=[])
 
 
-def make_machine(console: Console, engine: str = "reference", memory: int = 1 << 20,
-                 max_depth: int = 1000, allow_system: bool = False, plugin: Plugin | None = None,
-                 files: FileSandbox | None = None) -> Machine:
-    """A machine of the dialect: its machine calls, ``system`` only with ``allow_system``, the ``#loadMC``
-    ``plugin``, files within ``files`` (the default sandbox when None)."""
-    m = Machine(memory, 32, console, "reference", max_depth)
-    m.gibson = GibsonState(allow_system)
-    m.gibson.plugin = plugin
-    if files is not None:
-        m.files = files
-    m.machine_call = machine_call  # the engines call MCs through the machine
-    m.engine = make_engine(engine, m)
-    return m
+def make_machine(session: Session, engine: EngineFactory | None = None, memory: int | None = None,
+                 plugin: Plugin | None = None, console: Console | None = None) -> Machine:
+    """A machine of the dialect, built by ``session``: 32-bit ints, the dialect's machine calls, ``system`` only
+    with ``session.allow_system``, the ``#loadMC`` ``plugin``; ``engine`` a factory (default: the session's
+    engine of the dialect), ``memory`` a size other than the session's, ``console`` another console."""
+    state = GibsonState(session.allow_system)
+    state.plugin = plugin
+    return session.machine(engine, memory, console, state, int_bits=32)
 
 
-def make_engine(name: str, m: Machine):
-    if name == "fast":
-        from .compiler import GibsonFastEngine
-        return GibsonFastEngine(m)
-    from .evaluator import GibsonEvaluator
-    return GibsonEvaluator(m)
+def run_files(session: Session, files: list[str], entry: str | None = None, code: str | None = None) -> int:
+    """The dialect's ``tinyc run`` (its ``run`` hook): the one application file ``files[0]``, running ``code``
+    (``-r CODE``), else ``entry`` when it is not ``main``, else main().  Raises ProgramFileError for more
+    than one file.  Returns the exit status as that interpreter's."""
+    if len(files) != 1 or files[0] == "-":
+        raise ProgramFileError("the Gibson dialect runs one application file (use #include lines)")
+    if session.int_bits != 32 or session.random_divisor != 8:
+        print("tinyc: the Gibson dialect has 32-bit ints and its own library's random: "
+              "--int-bits and --random-divisor are not used", file=sys.stderr)
+    if code is None and entry not in (None, "main"):
+        code = entry  # --entry NAME: the seed runs NAME instead of main()
+    return run(session, program_path(files[0]), code)
 
 
-def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engine: str = "reference",
-        memory: int = 1 << 20, max_depth: int = 1000, allow_system: bool = False,
-        console: Console | None = None, allow_plugins: bool = False, files: FileSandbox | None = None) -> int:
-    """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does; returns the exit status.
-    ``allow_plugins`` lets a ``#loadMC NAME`` line load ``NAME.py`` beside the program (:mod:`.plugins`).
-    Includes and the program's files stay within ``files`` (by default the current directory tree, and for
-    reading the application's directory and the shipped library: :mod:`tinyc.machine.sandbox`)."""
-    console = console or Console()
-    if files is None:
-        files = FileSandbox()
+def run(session: Session, path: str | Path, code: str | None = None) -> int:
+    """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does, with ``session``'s options;
+    returns the exit status.  ``session.allow_plugins`` lets a ``#loadMC NAME`` line load ``NAME.py`` beside
+    the program (:mod:`.plugins`).  Includes and the program's files stay within ``session.files`` (the
+    current directory tree, and for reading the application's directory and the dialect's library:
+    :mod:`tinyc.machine.sandbox`); ``session.quiet`` leaves out the banner and ``done``."""
+    console, files, memory, quiet = session.console, session.files, session.memory, session.quiet
     files.add_program(path)
     try:
         loaded = load(path, code, files, memory)
-        plugin = find_plugin(loaded.plugin, Path(path).parent, allow_plugins) if loaded.plugin else None
+        plugin = find_plugin(loaded.plugin, Path(path).parent, session.allow_plugins) if loaded.plugin else None
     except PluginError as e:
         console.flush()
         sys.stderr.write(e.message)
@@ -280,7 +282,7 @@ def run(path: str | Path, *, code: str | None = None, quiet: bool = False, engin
         elif e.message:
             sys.stderr.write(e.message)
         return e.status
-    m = make_machine(console, engine, memory, max_depth, allow_system, plugin, files)
+    m = make_machine(session, plugin=plugin)
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + SLACK
     if not quiet:

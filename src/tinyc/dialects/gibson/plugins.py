@@ -25,21 +25,21 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable
 
+from ...driver.dialect import CannotStart
 from ...errors import ErrorCode, TinyCError
 
 if TYPE_CHECKING:
-    from ...driver.interpreter import Machine
+    from ...machine.port import MachinePort as Machine
 
 GROUP = "tinyc.plugins"
 SHIPPED = ("pifib", "pospi", "amortpi", "spiralpi", "pigra", "urldownloadpi")  # tinyc/plugins/NAME.py
 
 
-class PluginError(Exception):
+class PluginError(CannotStart):
     """The program cannot start with this plug-in: ``message`` (for stderr) and the exit ``status``."""
 
     def __init__(self, message: str, status: int = 1):
-        super().__init__(message)
-        self.message, self.status = message, status
+        super().__init__(message, status)
 
 
 class PluginFault(Exception):

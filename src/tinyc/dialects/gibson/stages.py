@@ -19,7 +19,7 @@ from . import machine as gibson
 from ...machine.console import Console
 from .report import gibson_code, report, text_of
 from ...driver.interpreter import Machine
-from ...machine.sandbox import FileSandbox
+from ...driver.session import Session
 from .syntax import LAYOUT, _parser, item_tokens
 from ...syntax.parser import _syntax_error
 from ...syntax.recovery import parse_recovering
@@ -30,11 +30,12 @@ from ...views.stages import _node_lines, _show, _tree_lines
 
 @dataclass
 class GibsonLoaded:
-    """An application ``path`` laid out in program memory (``loaded``) on a reference ``machine``."""
+    """An application ``path`` laid out in program memory (``loaded``) on a reference ``machine`` of ``session``."""
 
     path: str
     loaded: gibson.Loaded
     machine: Machine
+    session: Session
 
     @property
     def layout(self) -> gibson.Layout:
@@ -58,15 +59,15 @@ class GibsonLoaded:
         return report(code, self.loaded.memory + b"\0", at, self.layout)
 
 
-def load(path: str, memory: int = 1 << 20, files: FileSandbox | None = None) -> GibsonLoaded:
-    """Lay out ``path`` as ``tinyc run --dialect gibson`` does; raises gibson.StartError when it cannot."""
-    files = files or FileSandbox()
-    files.add_program(path)
-    loaded = gibson.load(path, None, files, memory)
-    m = gibson.make_machine(Console(), "reference", memory, files=files)
+def load(session: Session, path: str) -> GibsonLoaded:
+    """Lay out ``path`` as ``tinyc run --dialect gibson`` does, in ``session`` (its memory size and file
+    sandbox), on a reference machine; raises gibson.StartError when it cannot."""
+    session.files.add_program(path)
+    loaded = gibson.load(path, None, session.files, session.memory)
+    m = gibson.make_machine(session, session.dialect.engine("reference"), console=Console())
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + gibson.SLACK
-    return GibsonLoaded(path, loaded, m)
+    return GibsonLoaded(path, loaded, m, session)
 
 
 def _app_items(g: GibsonLoaded):
@@ -206,3 +207,18 @@ def check_lines(g: GibsonLoaded, found: list[tuple[int, int]]) -> list[tuple[str
         report_text = report(code, g.loaded.memory + b"\0", at, g.layout)
         out.append((f"{g.path}:{where}: error {code}: {text_of(code)}", report_text))
     return out
+
+
+def file_view(session: Session, name: str, path: str) -> str:
+    """The stage view ``name`` (tokens, parse, ast, link) of the application file ``path`` laid out in
+    ``session`` (the dialect's ``view`` hook); the dialect's report when a stage rejects it, the message when
+    it cannot start."""
+    try:
+        g = load(session, path)
+    except gibson.StartError as e:
+        return e.message
+    views = {"tokens": tokens, "parse": parse_tree, "ast": ast_dump, "link": link_map}
+    try:
+        return views[name](g)
+    except TinyCError as e:
+        return g.report(e).lstrip("\n")

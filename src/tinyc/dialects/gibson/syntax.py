@@ -1,12 +1,12 @@
 """Front end of the Gibson dialect: its tokens, the linker's top-level scan, and one parse per function.
 
 The dialect's own grammar is ``grammar.lark`` beside this module; names are classified (the lexer hack) with
-:func:`tinyc.lexer.classify`, then the dialect's retypings are applied (:func:`_retype`).  As that
+:func:`tinyc.syntax.lexer.classify`, then the dialect's retypings are applied (:func:`_retype`).  As that
 interpreter's linker did (gibson-dialect.md section 1.6), the top level is scanned, not parsed:
 ``[...]`` blocks other than the seed are skipped unread, ``#`` lines are layout, a declaration
 allocates globals, any other name starts a function whose body is the next bracket-balanced
 ``[...]``.  Each function is parsed on its own with the statement-level recovery of
-:mod:`tinyc.recovery`: a statement that does not parse raises its error when it runs, and a function
+:mod:`tinyc.syntax.recovery`: a statement that does not parse raises its error when it runs, and a function
 whose header does not parse raises it when called, so code that never runs never fails.
 """
 
@@ -21,7 +21,7 @@ from lark import Lark, Token, v_args
 from lark.exceptions import VisitError
 
 from ... import ast
-from ...syntax.dialect import GIBSON
+from . import DIALECT
 from ...errors import ErrorCode, TinyCError
 from ...syntax.lexer import Level, cached_lark, classify, lex_all
 from ...syntax.parser import _check_nesting, _nesting_limit, _TokenList
@@ -33,7 +33,7 @@ from ...syntax.toplevel import declared_names as _declared_names
 
 GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
 LAYOUT = {"WS", "COMMENT", "NEWLINE", "HASHLINE"}
-canonical = GIBSON.canonical
+canonical = DIALECT.canonical
 
 
 @lru_cache(maxsize=1)
@@ -59,6 +59,7 @@ VARIADIC = "..."  # the type of the pseudo-declaration that marks a "..." parame
 
 
 def is_variadic(fn: ast.Function) -> bool:
+    """Whether ``fn``'s parameters end with ``...`` (gibson-dialect.md 3.7): no argument count check."""
     return bool(fn.params) and fn.params[-1].type == VARIADIC
 
 
@@ -192,6 +193,44 @@ def _statement_start(prev: Token, newline: bool, functions: set[str]) -> bool:
     return False
 
 
+def _closing(tokens: list[Token], i: int) -> int | None:
+    """The index of the ``)`` that closes the parenthesis at ``tokens[i]``, or None when a bracket or the
+    end of the tokens comes first."""
+    depth, j, n = 0, i, len(tokens)
+    while j < n:
+        depth += {"LPAR": 1, "CPAREN": 1, "CALLPAREN": 1, "RPAR": -1}.get(tokens[j].type, 0)
+        if depth == 0 or tokens[j].type in ("LSQB", "RSQB"):
+            break
+        j += 1
+    return j if j < n and tokens[j].type == "RPAR" else None
+
+
+def _undeclared_statement(tokens: list[Token], i: int, prev: str | None) -> tuple[Token, int] | None:
+    """For ``for(i=0;i<9;i=i+1) ...`` (an undeclared name ``tokens[i]`` starting a statement, a parenthesis
+    after it): the statement is error 3 at the name, and its parenthesis, whatever it holds, is part of it
+    (its ``;`` would otherwise cut the block around it).  Returns (the ERRSTMT token, the index of the
+    closing parenthesis); None for any other name."""
+    t = tokens[i]
+    if i + 1 >= len(tokens) or tokens[i + 1].type != "LPAR" or prev not in _STATEMENT_BEFORE:
+        return None
+    j = _closing(tokens, i + 1)
+    if j is None:
+        return None
+    return Token("ERRSTMT", f"{int(ErrorCode.SYMERRA)}:{t.end_pos}:-", start_pos=t.start_pos,
+                 end_pos=tokens[j].end_pos, line=t.line, column=t.column,
+                 end_line=t.line, end_column=t.column), j
+
+
+def _sign_quirk(t: Token, text: str) -> Token | None:
+    """The SIGNNUM of a ``+``/``-`` after an operator that no digit follows (section 2.6): the sign times
+    the next character's code minus 48; None when a digit follows."""
+    at = end_of(t)
+    c = text[at] if at < len(text) else "\0"
+    if c.isdigit():
+        return None
+    return Token.new_borrow_pos("SIGNNUM", str((ord(c) - 48) * (-1 if t.value == "-" else 1)), t)
+
+
 def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
     """The dialect's changes to classified tokens (layout already removed by classify).
 
@@ -224,34 +263,22 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
             kind = "LPAR"
         elif kind == "FNAME" and nxt is not None and nxt.type == "LSQB":
             kind = "FNAME0"
-        elif kind == "NAME" and t.value == "M" and prev not in ("INT", "CHAR", "COMMA"):
-            kind = "MC"
-        elif kind == "NAME" and canonical(t.value) not in known and prev not in ("INT", "CHAR", "COMMA"):
-            kind = "FNAME0"  # what follows it is parsed on its own: this runs first, and is error 3
-            if nxt is not None and nxt.type == "LPAR" and prev in _STATEMENT_BEFORE:
-                # "for(i=0;i<9;i=i+1) ...": the statement is error 3 at the name, and its parenthesis,
-                # whatever it holds, is part of it (its ";" would otherwise cut the block around it)
-                depth, j = 0, i + 1
-                while j < n:
-                    depth += {"LPAR": 1, "CPAREN": 1, "CALLPAREN": 1, "RPAR": -1}.get(tokens[j].type, 0)
-                    if depth == 0 or tokens[j].type in ("LSQB", "RSQB"):
-                        break
-                    j += 1
-                if j < n and tokens[j].type == "RPAR":
-                    err = Token("ERRSTMT", f"{int(ErrorCode.SYMERRA)}:{t.end_pos}:-", start_pos=t.start_pos,
-                                end_pos=tokens[j].end_pos, line=t.line, column=t.column,
-                                end_line=t.line, end_column=t.column)
-                    out.append(err)
-                    skip_to = j
-                    continue
+        elif kind == "NAME" and prev not in ("INT", "CHAR", "COMMA") and (t.value == "M"
+                                                                        or canonical(t.value) not in known):
+            # M alone is the machine call; a name declared nowhere is FNAME0: what follows it is parsed on
+            # its own, this runs first, and is error 3
+            kind = "MC" if t.value == "M" else "FNAME0"
+            stmt = _undeclared_statement(tokens, i, prev) if kind == "FNAME0" else None
+            if stmt is not None:
+                out.append(stmt[0])
+                skip_to = stmt[1]
+                continue
         elif kind == "LPAR" and prev == "MC":
             kind = "CALLPAREN"
         elif kind == "ADDOP" and prev in ("MULOP", "ADDOP"):
-            at = end_of(t)
-            c = text[at] if at < len(text) else "\0"
-            if not c.isdigit():
-                value = (ord(c) - 48) * (-1 if t.value == "-" else 1)
-                out.append(Token.new_borrow_pos("SIGNNUM", str(value), t))
+            signed = _sign_quirk(t, text)
+            if signed is not None:
+                out.append(signed)
                 continue
         if kind == "LPAR" and prev == "FNAME" and out and out[-1].type == "FNAME":
             kind = "CALLPAREN"
@@ -266,7 +293,7 @@ def _retype(tokens: list[Token], text: str, known: set[str]) -> list[Token]:
 def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels: Sequence[Level] = ()):
     """Parse classified tokens to an AST (a Function for ``funcdef``, a Block for ``statements``).
 
-    A statement that does not parse becomes an ErrorStmt (tinyc.recovery); a function header that
+    A statement that does not parse becomes an ErrorStmt (tinyc.syntax.recovery); a function header that
     does not parse raises TinyCError."""
     _check_nesting(tokens, 0)
     try:
@@ -402,7 +429,7 @@ def _known(tokens: list[Token], outer: list[Level]) -> set[str]:
 
 
 def _canon_levels(outer: list[Level]) -> list[Level]:
-    """The levels keyed as tinyc.lexer.classify looks names up (its 8-character canonical form)."""
+    """The levels keyed as tinyc.syntax.lexer.classify looks names up (its 8-character canonical form)."""
     from ...syntax.lexer import canonical as pc_canonical
     out = []
     for level in outer:

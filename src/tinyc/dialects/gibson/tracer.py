@@ -4,11 +4,13 @@
 
 The dialect's own ``if`` and ``while`` rules (gibson-dialect.md 3.3) stay those of
 :class:`tinyc.dialects.gibson.evaluator.GibsonEvaluator`: the tracer does not re-implement them, it shows a
-statement's header when that statement's condition is evaluated.  Lines are file lines of the application,
+statement's header when the evaluator tests it (its ``condition`` hook).  Lines are file lines of the application,
 ``lib N`` in the libraries (with ``--library``), ``entry`` for the seed ``[main();]``.
 """
 
 from __future__ import annotations
+
+import io
 
 from pathlib import Path
 from typing import Callable
@@ -17,6 +19,7 @@ from ... import ast
 from .evaluator import GibsonEvaluator
 from ...errors import TinyCError
 from . import machine as gibson
+from ...driver.session import Session
 from .calls import QuietExit
 from .files import close_units
 from .plugins import PluginError, find as find_plugin
@@ -25,26 +28,6 @@ from ...views.tracer import Tracer, traced_console
 
 class GibsonTracer(Tracer, GibsonEvaluator):
     """The Gibson reference evaluator reporting statements, conditions and calls to ``emit``."""
-
-    def __init__(self, machine, emit: Callable[[str], None], calls: bool = False, limit: int = 1000,
-                 library: bool = False):
-        super().__init__(machine, emit, calls, limit, library)
-        self.headers: dict[int, ast.If | ast.While] = {}  # id of a condition being tested -> its if or while
-
-    def exec_if(self, node: ast.If) -> None:
-        self.headers[id(node.cond)] = node
-        GibsonEvaluator.exec_if(self, node)  # the dialect's rules, not the tracer's PC loop
-
-    def exec_while(self, node: ast.While) -> None:
-        self.headers[id(node.cond)] = node
-        GibsonEvaluator.exec_while(self, node)
-
-    def eval(self, node: ast.Expr) -> int:
-        stmt = self.headers.get(id(node))
-        if stmt is None:
-            return GibsonEvaluator.eval(self, node)
-        header_end = stmt.then.pos if isinstance(stmt, ast.If) else stmt.body.pos
-        return self._test(stmt, header_end, lambda: GibsonEvaluator.eval(self, node))
 
     def shown_value(self, value) -> int:
         if isinstance(value, int):
@@ -55,23 +38,29 @@ class GibsonTracer(Tracer, GibsonEvaluator):
             return 0
 
 
-def run_traced(path: str, code: str | None, inp, out, trace_out, calls: bool = False, limit: int = 1000, library: bool = False,
-               shared: bool = False, memory: int = 1 << 20, max_depth: int = 1000, files=None):
-    """Run the application ``path`` traced: its ``main``, or the statement ``code`` (as ``tc -r CODE``).  Returns
-    ``(error report or "", status)``: status 0, 1 after a tiny-c error (the report in the dialect's form),
-    2 when the program cannot start (the report then is the message)."""
+def run_traced(session: Session, path: str, code: str | None, inp, out, trace_out, calls: bool = False,
+               limit: int = 1000, library: bool = False, shared: bool = False):
+    """Run the application ``path`` traced in ``session`` (its memory, depth and file sandbox): its ``main``, or
+    the statement ``code`` (as ``tc -r CODE``).  Returns ``(error report or "", status)``: status 0, 1 after a
+    tiny-c error (the report in the dialect's form), 2 when the program cannot start (the report then is the
+    message)."""
     console, emit, holder = traced_console(inp, out, trace_out, shared)
+    files = session.files
+    files.add_program(path)
     try:
-        loaded = gibson.load(path, code, files, memory)
+        loaded = gibson.load(path, code, files, session.memory)
         plugin = find_plugin(loaded.plugin, Path(path).parent, False) if loaded.plugin else None
     except gibson.StartError as e:
         return e.message or f"tinyc: {path}: cannot start\n", 2
     except PluginError as e:
         return e.message, 2
-    m = gibson.make_machine(console, "reference", memory, max_depth, False, plugin, files)
-    tracer = GibsonTracer(m, emit, calls, limit, library)
-    holder.append(tracer)
-    m.engine = tracer
+    def make_tracer(m) -> GibsonTracer:
+        made = GibsonTracer(m, emit, calls, limit, library)
+        holder.append(made)
+        return made
+    m = gibson.make_machine(session, make_tracer, plugin=plugin, console=console)
+    tracer = m.engine
+    assert isinstance(tracer, GibsonTracer)
     lay = loaded.layout
     tracer._texts = [(0, lay.lib, b"", "entry"), (lay.app - 1, lay.end, b"\n" + loaded.memory[lay.app:], ""),
                      (lay.lib, lay.marker, b"\n" + loaded.memory[lay.lib:lay.marker], "lib ")]
@@ -91,3 +80,25 @@ def run_traced(path: str, code: str | None, inp, out, trace_out, calls: bool = F
             console.write(b"\n")
         console.flush()
     return "", 0
+
+
+class _TextInto(io.TextIOBase):
+    """A text stream whose characters go, one byte each, into the binary stream ``out``."""
+
+    def __init__(self, out: io.BytesIO):
+        self.out = out
+
+    def write(self, s: str) -> int:
+        self.out.write(s.encode("latin-1", "replace"))
+        return len(s)
+
+
+def trace_file(session: Session, path: str, entry: str = "main", stdin: bytes = b"", calls: bool = False,
+               limit: int = 1000) -> str:
+    """The dialect's ``trace`` hook: the transcript of the application ``path`` run traced in ``session`` (its
+    ``main``, or ``entry`` as ``-r`` code): program output and trace lines interleaved, then the dialect's
+    report if it stopped with an error (or the message when it cannot start)."""
+    out = io.BytesIO()
+    report, _ = run_traced(session, path, None if entry == "main" else entry, io.BytesIO(stdin), out,
+                           _TextInto(out), calls, limit, shared=True)
+    return out.getvalue().decode("latin-1") + report

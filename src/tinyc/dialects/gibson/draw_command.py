@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..dialects.gibson.drawing import DrawError, render
+from .drawing import DrawError, render
 
 VIEWERS = ("xdg-open", "open", "display")  # the desktop's opener first; cairopy.py used ImageMagick's display
 

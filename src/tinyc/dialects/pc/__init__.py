@@ -1,0 +1,141 @@
+"""tiny-c/PC, the dialect tinyc follows by default (the reference, tinyc-reference.md): its hooks are the core's
+own modules -- the grammar in :mod:`tinyc.syntax`, the system file ``lib/system.ipl``, the machine calls of
+:mod:`tinyc.machine.machine_calls`, the engines of :mod:`tinyc.engines` -- and, here, ``tinyc run`` (:func:`run`:
+the library is booted, the files are read into the shell's program buffer in order, and the entry statement
+runs against it as a statement typed at the shell runs, MC 11), the shell and the fast engine's factory.
+(One module: every ``tinyc run`` imports it, and each module costs a start about 0.1 ms.)"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+
+from ...driver.dialect import Dialect
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    import signal
+    from ...driver.session import Session
+    from ...engines.compiler import FastEngine
+    from ...engines.options import Optimisations
+else:
+    try:  # the C module alone: the signal module turns its constants into enums, 1 ms of every start
+        import _signal as signal
+    except ImportError:
+        import signal
+
+
+def fast_engine(machine, options: Optimisations | None = None) -> FastEngine:
+    """The fast engine on ``machine``, its generated code kept in the start-up cache between runs;
+    ``options``: the optimisations it applies (None: all)."""
+    from ...driver import startcache
+    from ...engines.compiler import FastEngine
+    if options is None:
+        return FastEngine(machine, startcache.code)
+    return FastEngine(machine, startcache.code, options)
+
+
+def run(session: Session, files: list[str], entry: str | None = None, code: str | None = None) -> int:
+    """Load the library and ``files`` (``-`` is stdin), run the statement ``entry`` (default ``main``; ``code``
+    is Gibson's ``-r`` and not used here); the exit status: 0, 1 after a tiny-c error (the report on stderr),
+    130 after Ctrl-C.  Raises ProgramFileError for a file that cannot be read or does not fit."""
+    from ...errors import ErrorCode, ExitProgram
+    from ...machine.console import align_report
+    from ...machine.shipped import program_capacity, read_source
+    console = None
+    if "-" not in files and sys.stdin.isatty() and sys.stdout.isatty():
+        from ...shell.terminal import ProgramConsole
+        console = ProgramConsole(strip_cr=session.console.strip_cr)
+    texts = [read_source(f, program_capacity(session.int_bits)) for f in files]  # all read before the boot
+    with NoCollections():
+        m, ws = session.boot(console=console)
+        for name, text in zip(files, texts):
+            session.load_text(text, name)
+    interrupted: list[int] = []
+    with NotingInterrupts(interrupted):
+        try:
+            err, cu = ws.run(os.fsencode(entry or "main"))
+        except ExitProgram:
+            err = 0
+    if m.console.last != b"\n":  # pl puts its newline first, so output usually ends mid-line
+        m.console.write(b"\n")
+    m.console.flush()
+    if err:
+        sys.stdout.flush()
+        report = ws.report(err, cu, len(files) > 1)
+        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else align_report(report, sys.stderr.isatty()))
+        return 130 if err == ErrorCode.KILL and (interrupted or m.console.interrupted) else 1
+    return 0
+
+
+def shell(session: Session, args) -> int:
+    """The ``tc>`` shell (the dialect's ``shell`` hook): prompt_toolkit's line editor when stdin and stdout are
+    terminals, else the plain shell on ``session``'s console; ``args`` the command line's options."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from ...shell.terminal import run_terminal
+        from ...views.debug_runs import shell_debugger
+        return run_terminal(args, shell_debugger)
+    from ...shell.shell import Shell
+    try:
+        machine, workspace = session.boot()
+    except KeyboardInterrupt:  # Ctrl-C while the library boots
+        return 130
+    return Shell(machine, workspace).loop()
+
+
+class NoCollections:
+    """No cyclic garbage collection in the block (as when it was entered after it).  Importing tinyc and
+    booting the library (unpickling its AST, loading the programs' code) make thousands of objects that
+    live for the whole run and no garbage: the collections their allocations set off only scan them,
+    a tenth of ``tinyc run hello.tc``."""
+
+    def __enter__(self) -> None:
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc) -> None:
+        if self.was:
+            gc.enable()
+
+
+class NotingInterrupts:
+    """Ctrl-C still raises KeyboardInterrupt (the engines turn it into error 99), and is noted in ``seen``
+    so that the exit status can tell it (130) from error 99 at the end of the input (1)."""
+
+    def __init__(self, seen: list):
+        self.seen = seen
+        self.old = None  # the handler before, while inside (None: the handler could not be set)
+
+    def handler(self, signum, frame):
+        self.seen.append(signum)
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> None:
+        try:
+            self.old = signal.signal(signal.SIGINT, self.handler)  # type: ignore[assignment]
+        except ValueError:  # not the main thread
+            self.old = None
+
+    def __exit__(self, *exc) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+
+
+
+TOOLS = {"tokens": "tinyc.cli.stage_views", "parse": "tinyc.cli.stage_views", "ast": "tinyc.cli.stage_views",
+         "link": "tinyc.cli.stage_views", "check": "tinyc.cli.check", "compile": "tinyc.cli.compile",
+         "trace": "tinyc.cli.trace"}
+
+
+def announces(head: bytes) -> bool:
+    """tiny-c/PC is the dialect of a file that announces none: it claims no file by itself."""
+    return False
+
+
+DIALECT = Dialect(
+    name="pc", title="tiny-c/PC (1984), as its Linux port runs it", detect=announces, significance=8,
+    library="lib/system.ipl", search_paths=(), machine_calls="tinyc.machine.machine_calls:PC_CALLS",
+    engines={"reference": "tinyc.engines.evaluator:Evaluator", "fast": "tinyc.dialects.pc:fast_engine"},
+    run="tinyc.dialects.pc:run", tools=TOOLS, shell="tinyc.dialects.pc:shell", view="tinyc.views.stages:file_view",
+    trace="tinyc.views.tracer:trace_file", debugger="tinyc.views.debug_runs:pc_runner")

@@ -1,0 +1,66 @@
+"""The kernel's magics: a cell's leading lines that start with ``%`` (docs/kernel.md).
+
+``%dialect gibson|pc``, ``%engine reference|fast``, ``%input LINE`` (one input line for the cell's run),
+``%trace [STATEMENT]``, ``%ast [STATEMENT]``, ``%tokens [STATEMENT]``, ``%link``, ``%debug [STATEMENT]``.
+A bad magic or argument raises :class:`~tinyc.kernel.program.CellError` saying what is accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .program import DIALECTS, ENGINES, CellError, Program
+
+USAGE = {
+    "dialect": "%dialect pc|gibson",
+    "engine": "%engine reference|fast",
+    "input": "%input LINE",
+    "trace": "%trace [STATEMENT]",
+    "ast": "%ast [STATEMENT]",
+    "tokens": "%tokens [STATEMENT]",
+    "link": "%link",
+    "debug": "%debug [STATEMENT]",
+}
+ACCEPTED = ", ".join(USAGE.values())
+
+
+def _choice(name: str, value: str, choices: tuple[str, ...], now: str) -> str | None:
+    """The choice ``value`` made of ``choices``; None (say what is in use) when none is given."""
+    if not value:
+        return None
+    if value not in choices:
+        raise CellError(f"%{name} {value}: accepted: {USAGE[name]} (now {now})")
+    return value
+
+
+def obey(line: str, program: Program, say: Callable[[str], None]) -> None:
+    """Obey one magic line (``%name args``) against ``program``; ``say`` shows text."""
+    name, _, rest = line[1:].partition(" ")
+    rest = rest.strip()
+    if name not in USAGE:
+        raise CellError(f"unknown magic %{name}: the kernel's magics are {ACCEPTED}")
+    if name == "dialect":
+        chosen = _choice(name, rest, DIALECTS, program.dialect)
+        if chosen is not None:
+            program.set_dialect(chosen)
+        say(f"dialect {program.dialect}\n")
+    elif name == "engine":
+        chosen = _choice(name, rest, ENGINES, program.engine)
+        if chosen is not None:
+            program.set_engine(chosen)
+        say(f"engine {program.engine}\n")
+    elif name == "input":
+        program.console.queued.append(rest.encode())
+    elif name == "link" and rest:
+        raise CellError(f"%link takes no statement: accepted: {USAGE['link']}")
+    elif name in ("ast", "tokens", "link"):
+        say(program.view(name, rest or None))
+    elif name == "trace":
+        say(program.trace(rest or "main"))
+    elif name == "debug":
+        program.debug(rest.encode() or b"main")
+
+
+def names() -> list[str]:
+    """The magics' names with their ``%``, for completion."""
+    return ["%" + name for name in USAGE]

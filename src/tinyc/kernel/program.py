@@ -1,0 +1,289 @@
+"""The kernel's tiny-c: a booted machine, its program buffer and the ``tc>`` shell over it.
+
+Every call into tinyc's driver (a :class:`~tinyc.driver.session.Session`: boot a machine, run a statement,
+report an error; the stage views, the trace, the debugger, a Gibson run through the dialect's hooks) is in
+this module, behind :class:`Program`'s few methods, so that a change of the driver is a change here alone.
+
+The PC dialect keeps its program where the shell keeps it, in ``pr`` of a booted machine
+(:class:`~tinyc.driver.workspace.Workspace`), and ``.`` cells are the shell's commands
+(:data:`tinyc.shell.shell.COMMANDS`).  The Gibson dialect keeps its program as text and runs it as
+``tinyc run --dialect gibson -r STATEMENT`` would.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from ..errors import ErrorCode, ExitProgram
+from ..machine.console import align_report
+from ..shell.shell import Command, Shell
+from . import cells
+from .console import KernelConsole
+
+DIALECTS = ("pc", "gibson")
+ENGINES = ("reference", "fast")
+GIBSON_START = b"#include pps/library.tc\n"
+LINE = 133  # the shell's typed line, ln(133): the longest statement a cell can run
+
+
+class CellError(Exception):
+    """A cell the kernel cannot take (a statement too long, a program too big): one line to show."""
+
+
+def _session(dialect: str, engine: str, console: KernelConsole):
+    """The Session of ``dialect`` and ``engine`` over ``console``, with the machine options' defaults and the
+    file sandbox of the kernel's current directory tree; Gibson's without its banner."""
+    from ..driver.session import Session
+    return Session(dialect, engine, console=console, quiet=True)
+
+
+def _with_header(program: bytes, cell: bytes) -> bytes:
+    """A Gibson program with a cell added: the cell's ``#include``/``#loadMC`` lines join the program's header
+    (the lines it starts with; an include further down is not read), a line already there is not repeated;
+    its other lines go at the end."""
+    lines = program.splitlines(keepends=True)
+    top = next((k for k, line in enumerate(lines) if not line.lstrip().startswith(b"#")), len(lines))
+    header = [line.rstrip(b"\n") for line in lines[:top]]
+    rest = []
+    for line in cell.rstrip(b"\n").split(b"\n"):
+        if line.lstrip().startswith(b"#"):
+            if line.strip() not in (h.strip() for h in header):
+                header.append(line)
+        else:
+            rest.append(line)
+    body = b"".join(lines[top:])
+    return b"".join(h + b"\n" for h in header) + body + b"".join(r + b"\n" for r in rest)
+
+
+class KernelShell(Shell):
+    """The ``tc>`` shell as a notebook's ``.`` cells use it: the terminal's commands, less ``.x`` (the
+    kernel stays), ``.e`` and ``.debug`` (``%debug`` is the notebook's); its statements run through
+    ``run`` (the kernel's: output streamed, errors shown as Jupyter errors)."""
+
+    def __init__(self, machine, workspace, run: Callable[[bytes], None]):
+        super().__init__(machine, workspace)
+        self.interactive = True
+        self.run_hook = run
+
+    def commands(self) -> list[Command]:
+        return [c for c in super().commands() if c.name not in (".x", ".e", ".debug")]
+
+    def statement(self, text: bytes) -> bool:
+        self.run_hook(text)
+        return False
+
+
+class Program:
+    """The kernel's tiny-c state: dialect, engine, the program buffer of each dialect, the console.
+
+    ``errors`` receives each tiny-c error report (the shell's three lines with the caret) and the error
+    number; the kernel turns it into a Jupyter error."""
+
+    def __init__(self, console: KernelConsole, errors: Callable[[int, str], None]):
+        self.console = console
+        self.errors = errors
+        from ..cli.options import MACHINE_DEFAULTS
+        self.dialect = "pc"
+        self.engine = str(MACHINE_DEFAULTS["engine"])  # as `tinyc` runs: the fast engine
+        self._gibson_library: str | None = None  # its library's text, read once for completion
+        self.gibson_text = b""  # the Gibson dialect's program (kept while the PC one is in use, and back)
+        self._boot(b"")
+
+    # -- the driver: the few calls a Session would take over
+    def _boot(self, text: bytes) -> None:
+        """A fresh machine with the engine chosen and ``text`` in its program buffer."""
+        self.session = _session("pc", self.engine, self.console)
+        self.machine, self.ws = self.session.boot()
+        self.shell = KernelShell(self.machine, self.ws, self.run)
+        if text and not self.ws.append(text):
+            raise CellError("the program does not fit the program buffer")
+
+    @property
+    def text(self) -> bytes:
+        """The program of the dialect in use (the PC one without ``pr(0)``'s newline)."""
+        return self.gibson_text if self.dialect == "gibson" else self._pc_text()
+
+    def _pc_text(self) -> bytes:
+        """The PC program: ``pr(1..pe)``, a NUL a run left (a string's closing quote) shown as ``"``."""
+        return self.ws.text[1:].replace(b"\0", b'"')
+
+    def _set_text(self, text: bytes) -> None:
+        if self.dialect == "gibson":
+            self.gibson_text = text
+        elif not self.shell.buf.replace(1, self.ws.pe + 1, text):
+            raise CellError("the program does not fit the program buffer")
+
+    def run(self, statement: bytes) -> None:
+        """Run ``statement`` against the program (MC 11) with its output streamed; an error goes to
+        ``errors``; Ctrl-C (the kernel's interrupt) stops it with ``stopped``."""
+        if self.dialect == "gibson":
+            return self._run_gibson(statement)
+        limit = sys.getrecursionlimit()
+        try:
+            with self.console.streaming():
+                err, cursor = self.ws.run(statement)
+        except KeyboardInterrupt:  # while the program was being linked
+            err, cursor = int(ErrorCode.KILL), 0
+        except ExitProgram:  # the program ended the interpreter: the kernel goes on, with a new machine
+            err, cursor = 0, 0
+            self._boot(self._pc_text())
+        finally:
+            sys.setrecursionlimit(limit)
+        self.shell.buf.lo = self.shell.buf.line_of(cursor) if err else 0
+        self._after_run(err, lambda: align_report(self.ws.report(err, cursor)))
+
+    def _after_run(self, err: int, report: Callable[[], str]) -> None:
+        if err == ErrorCode.KILL and self.console.no_input:
+            self.errors(err, "stopped: the program read input, and this front end sends none: give it "
+                             "first with %input LINE...")
+        elif err == ErrorCode.KILL:
+            self.errors(err, "stopped")
+        elif err:
+            self.errors(err, report())
+
+    def _run_gibson(self, statement: bytes) -> None:
+        """``statement`` run as ``tc -r STATEMENT`` runs it, the Gibson program as the application file (its
+        ``#include`` files found beside the kernel's directory, then in the dialect's library)."""
+        session = _session("gibson", self.engine, self.console)
+        code = None if statement.strip() in (b"main", b"main()") else statement.decode("latin-1")
+        limit = sys.getrecursionlimit()
+        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+            path = Path(tmp) / "cell.tc"
+            path.write_bytes(self.gibson_text)
+            try:
+                with self.console.streaming():
+                    session.run_files([str(path)], "main", code)
+            except KeyboardInterrupt:
+                self.errors(int(ErrorCode.KILL), "stopped")
+            except ExitProgram:
+                pass
+            finally:
+                sys.setrecursionlimit(limit)
+
+    def check(self) -> tuple[int, str] | None:
+        """Link the program as a run would; ``(error, report)`` when the linker finds an error."""
+        if self.dialect == "gibson":
+            return None
+        err, cursor = self.ws.run(b"")
+        return (err, align_report(self.ws.report(err, cursor))) if err else None
+
+    # -- switching
+    def set_engine(self, engine: str) -> None:
+        """Boot again with ``engine``; the program buffer is kept."""
+        self.engine = engine
+        self._boot(self._pc_text())
+
+    def set_dialect(self, dialect: str) -> None:
+        """Use ``dialect``'s program buffer (each dialect keeps its own); the Gibson one starts with the
+        ``#include pps/library.tc`` line its programs need for ``printf``, ``pl``, ``gn``..."""
+        self.dialect = dialect
+        if dialect == "gibson" and not self.gibson_text:
+            self.gibson_text = GIBSON_START
+
+    # -- cells
+    def add(self, text: bytes) -> list[str]:
+        """Add a cell of definitions to the program; a definition of a name already defined replaces the
+        old one.  Returns the notes to show (one per replaced definition).  When the program no longer
+        links, the cell is taken back and CellError carries the linker's report."""
+        old = self.text
+        gibson = self.dialect == "gibson"
+        new_items = cells.items(text.decode("latin-1"), gibson) or []
+        names = {n for d in new_items for n in d.names}
+        kept, notes, at = [], [], 0
+        program = old.decode("latin-1")
+        for d in cells.program_items(program, gibson):
+            if names & set(d.names):
+                kept.append(program[at:d.start])
+                at = d.end + (1 if program[d.end:d.end + 1] == "\n" else 0)
+                notes.append(f"{', '.join(d.names)}: the earlier definition is replaced")
+        kept.append(program[at:])
+        body = "".join(kept).encode("latin-1")
+        if body and not body.endswith(b"\n"):
+            body += b"\n"
+        self._set_text(_with_header(body, text) if gibson else body + text.rstrip(b"\n") + b"\n")
+        problem = self.check()
+        if problem is not None:
+            self._set_text(old)
+            raise LinkFailure(*problem)
+        return notes
+
+    def names(self) -> dict[str, cells.Definition]:
+        """Every name a cell may use: the library's functions, then the program's definitions."""
+        found: dict[str, cells.Definition] = {}
+        gibson = self.dialect == "gibson"
+        for d in cells.program_items(self._library(), gibson) + cells.program_items(self.text.decode("latin-1"), gibson):
+            found.update((n, d) for n in d.names)
+        return found
+
+    def _library(self) -> str:
+        """The library's text in the dialect in use (the PC one as booted; Gibson's ``library.tc``)."""
+        if self.dialect == "pc":
+            lib = self.machine.library_text
+            return "" if lib is None else lib.text.decode("latin-1")
+        if self._gibson_library is None:
+            dialect = _session("gibson", self.engine, self.console).dialect
+            with open(dialect.package_path(dialect.library), "rb") as f:
+                self._gibson_library = f.read().decode("latin-1")
+        return self._gibson_library
+
+    # -- views
+    def view(self, name: str, statement: str | None) -> str:
+        """A stage view (tokens, ast, link) of the program, or of ``statement`` typed against it."""
+        from ..errors import TinyCError
+        if self.dialect == "gibson":
+            return self._gibson_view(name)
+        from ..views import stages
+        loaded = stages.load(self.text, statement, session=_session("pc", "reference", self.console))
+        functions: dict[str, Callable[[stages.Loaded], str]] = {
+            "tokens": stages.tokens, "ast": stages.ast_dump,
+            "link": lambda loaded: stages.link_map(loaded, show_library=False)}
+        try:
+            return functions[name](loaded)
+        except TinyCError as e:
+            return align_report(loaded.report(e))
+
+    def _gibson_view(self, name: str) -> str:
+        """The view through the Gibson dialect's ``view`` hook, of the program written as a file."""
+        session = _session("gibson", self.engine, self.console)
+        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+            path = Path(tmp) / "cell.tc"
+            path.write_bytes(self.gibson_text)
+            return session.dialect.hook(session.dialect.view)(session, name, str(path))
+
+    def trace(self, statement: str) -> str:
+        """The traced run of ``statement`` (one line per statement run), the queued input its input."""
+        from ..views.tracer import trace
+        if self.dialect == "gibson":
+            raise CellError("%trace: in the gibson dialect use `tinyc trace --dialect gibson FILE`")
+        stdin = io.BytesIO(b"".join(line + b"\n" for line in self.console.queued))
+        self.console.queued.clear()
+        return trace(self.text, statement, stdin=stdin, memory=self.session.memory, files=self.session.files)
+
+    def debug(self, statement: bytes) -> None:
+        """A debugging session of ``statement`` against the program (:mod:`tinyc.views.debugger`): its
+        commands and the program's input lines are the queued lines, then asked of the front end."""
+        from ..views.debug_runs import shell_debugger
+        if self.dialect == "gibson":
+            raise CellError("%debug: in the gibson dialect use `tinyc debug --dialect gibson FILE`")
+        limit = sys.getrecursionlimit()
+        try:
+            with self.console.streaming():
+                shell_debugger(self.shell)(statement)
+        except ExitProgram:
+            pass
+        finally:
+            sys.setrecursionlimit(limit)
+            self._boot(self._pc_text())  # the debugger's breakpoints and engine stay with the old machine
+
+
+class LinkFailure(CellError):
+    """A definitions cell the linker refused: ``code`` and ``report`` (the tiny-c report)."""
+
+    def __init__(self, code: int, report: str):
+        super().__init__(report)
+        self.code = code
+        self.report = report

@@ -1,0 +1,325 @@
+// The playground page: the editor, the buttons and tabs, and window.tinyc, the page's JavaScript API
+// (docs/web.md).  tinyc itself runs in worker.js (a Web Worker, so that the page stays responsive and
+// Stop can end any program by terminating the worker).
+"use strict";
+
+const MAX_SOURCE = 1 << 20;  // characters: a larger program is refused here, before it is sent
+const $ = (id) => document.getElementById(id);
+
+// ---- tiny-c highlighting (a CodeMirror simple mode, the rules of tinyc.shell.highlight)
+CodeMirror.defineSimpleMode("tinyc", {
+  start: [
+    {regex: /#(include|loadMC)\b.*/, token: "meta", sol: true},
+    {regex: /\/\/.*/, token: "comment"},
+    {regex: /\/\*.*/, token: "comment"},
+    {regex: /"[^"]*"?/, token: "string"},
+    {regex: /'[^']'/, token: "string"},
+    {regex: /\b(?:int|char)\b/, token: "type"},
+    {regex: /\b(?:if|else|while|for|return|break|endlibrary)\b/, token: "keyword"},
+    {regex: /\bMC\b/, token: "builtin"},
+    {regex: /[A-Za-z_]\w*(?=[^\n\[]*\[\s*(\/\*.*)?$)/, token: "def", sol: true},
+    {regex: /[A-Za-z_]\w*/, token: "variable"},
+    {regex: /\d+/, token: "number"},
+    {regex: /\+\+|--|==|!=|<=|>=|[-+*\/%<>=!&|^]/, token: "operator"},
+    {regex: /[\[\]]/, token: "bracket"},
+  ],
+});
+const editor = CodeMirror.fromTextArea($("source"), {mode: "tinyc", lineNumbers: true, indentUnit: 2});
+editor.on("change", () => editor.save());  // #source's value stays the program
+
+// ---- the worker
+let worker = null;
+let pending = new Map();  // id -> {resolve, stopped}
+let nextId = 1;
+let readyResolve, readyReject;
+const timings = {};
+
+function startWorker() {
+  const t0 = performance.now();
+  tinyc.ready = new Promise((resolve, reject) => { readyResolve = resolve; readyReject = reject; });
+  tinyc.ready.catch(() => {});
+  worker = new Worker("worker.js");
+  worker.onmessage = (event) => {
+    const m = event.data;
+    if (m.ready !== undefined) {
+      if (m.ready) {
+        timings.ready_ms = performance.now() - t0;
+        setState("ready");
+        $("run").disabled = $("play").disabled = false;
+        readyResolve(true);
+      } else {
+        setState("failed to load: " + m.error);
+        readyReject(new Error(m.error));
+      }
+      return;
+    }
+    if (m.fatal) {
+      const deep = /call stack/.test(m.error);
+      restart(deep ? "the browser's stack ran out: the program calls too deep for the page (the reference " +
+                     "engine needs dozens of Python frames per tiny-c call); try the fast engine"
+                   : "the Python worker failed: " + m.error, 1);
+      return;
+    }
+    const job = pending.get(m.id);
+    pending.delete(m.id);
+    if (job) m.ok ? job.resolve(m.result) : job.reject(new Error(m.error));
+  };
+  worker.onerror = (event) => restart("the Python worker failed: " + (event.message || "an error"), 1);
+}
+
+function call(op, args) {
+  return tinyc.ready.then(() => new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, {resolve, reject, op});
+    worker.postMessage({id, op, args});
+  }));
+}
+
+// Stop: end the worker (and whatever it runs) and start a fresh one; a run in progress ends with
+// status 130 and "stopped", as Ctrl-C ends `tinyc run`.  After a failure (status 1) it ends with the reason.
+function restart(reason, status = 130) {
+  worker.terminate();
+  const jobs = [...pending.values()];
+  pending = new Map();
+  const stderr = status === 130 ? "stopped\n" : `tinyc: ${reason}\n`;
+  for (const job of jobs) {
+    if (job.op === "run" || job.op === "play") job.resolve({stdout: "", stderr, status, stoppedBy: reason});
+    else job.reject(new Error(reason));
+  }
+  setState("restarting Python…");
+  $("run").disabled = $("play").disabled = true;
+  playing.input = null;
+  $("play-line").hidden = true;
+  startWorker();
+  if (terminal.started) {  // the shell lived in the old worker: a fresh one starts (its program is lost)
+    terminal.term.write(`\r\n(${reason}: a new shell starts)\r\n`);
+    terminal.started = false;
+    terminal.queue = terminal.line = "";
+    shellStart();
+  }
+}
+
+function setState(text) { $("state").textContent = text; }
+
+// ---- the API
+function program(options) {
+  const source = editor.getValue();
+  return {source, dialect: options.dialect ?? $("dialect").value, engine: options.engine ?? $("engine").value,
+          entry: options.entry ?? ($("entry").value.trim() || "main"), stdin: options.stdin ?? $("stdin").value};
+}
+
+function refusal(source) {
+  if (source.length > MAX_SOURCE)
+    return {stdout: "", stderr: `tinyc: the program is too large: ${source.length} characters ` +
+            `(the playground takes at most ${MAX_SOURCE})\n`, status: 2};
+  return null;
+}
+
+const tinyc = {
+  ready: null,
+  timings,
+  /** Put `source` in the editor; options.dialect: "pc", "gibson" or "" (auto), entry, stdin. */
+  load(source, options = {}) {
+    editor.setValue(String(source));
+    if (options.dialect !== undefined) $("dialect").value = options.dialect || "";
+    if (options.entry !== undefined) $("entry").value = options.entry || "main";
+    if (options.stdin !== undefined) $("stdin").value = options.stdin;
+  },
+  /** Run the editor's program: a Promise of {stdout, stderr, status} as `tinyc run` gives them. */
+  run(options = {}) {
+    const args = program(options);
+    const refused = refusal(args.source);
+    if (refused) return Promise.resolve(refused);
+    const t0 = performance.now();
+    return call("run", args).then((r) => { timings.last_run_ms = performance.now() - t0; return r; });
+  },
+  /** The stage view `name` (tokens, parse, ast, link, trace, python) of the editor's program: a Promise of text. */
+  view(name, options = {}) {
+    const args = program(options);
+    if (refusal(args.source)) return Promise.resolve(refusal(args.source).stderr);
+    return call("view", {...args, name});
+  },
+  stop() { restart("stopped by the Stop button"); },
+};
+window.tinyc = tinyc;
+
+// ---- the buttons
+$("run").onclick = async () => {
+  $("output").textContent = "";
+  $("error").textContent = "";
+  $("status").textContent = "running…";
+  $("stop").disabled = false;
+  showTab("output");
+  const r = await tinyc.run();
+  $("stop").disabled = true;
+  $("output").textContent = r.stdout;
+  $("error").textContent = r.stderr;
+  $("status").textContent = r.stoppedBy ? r.stoppedBy : `exit status ${r.status}` +
+    (timings.last_run_ms ? ` (${(timings.last_run_ms / 1000).toFixed(2)} s)` : "");
+};
+$("stop").onclick = () => tinyc.stop();
+
+// Play: run with the input box, and when the program reads past its end, ask for the next line here and
+// run it again with all the lines so far (with --echo, so the lines typed show in the output).
+const playing = {input: null};
+async function playStep() {
+  const args = program({stdin: playing.input});
+  $("play-line").hidden = true;
+  $("status").textContent = "running…";
+  $("stop").disabled = false;
+  const r = refusal(args.source) || await call("play", args);
+  $("stop").disabled = true;
+  $("output").textContent = r.stdout;
+  $("error").textContent = r.stderr;
+  if (r.waiting) {
+    $("play-line").hidden = false;
+    $("play-input").focus();
+    $("status").textContent = "waiting for a line of input";
+  } else {
+    playing.input = null;
+    $("status").textContent = r.stoppedBy || `exit status ${r.status}`;
+  }
+}
+$("play").onclick = () => {
+  const box = $("stdin").value;
+  playing.input = box && !box.endsWith("\n") ? box + "\n" : box;
+  showTab("output");
+  playStep();
+};
+$("play-input").addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" || playing.input === null) return;
+  playing.input += $("play-input").value + "\n";
+  $("play-input").value = "";
+  playStep();
+});
+
+function showTab(name) {
+  for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("active", b.dataset.tab === name);
+  for (const p of document.querySelectorAll(".pane")) p.classList.toggle("active", p.id === "pane-" + name);
+  if (name === "terminal") shellStart();
+}
+for (const b of document.querySelectorAll(".tabs button")) b.onclick = () => showTab(b.dataset.tab);
+
+for (const b of document.querySelectorAll(".views button")) {
+  b.onclick = async () => {
+    for (const o of document.querySelectorAll(".views button")) o.classList.toggle("active", o === b);
+    $("view").textContent = "…";
+    $("view").dataset.view = "";
+    try {
+      $("view").textContent = await tinyc.view(b.dataset.view);
+    } catch (e) {
+      $("view").textContent = String(e.message || e);
+    }
+    $("view").dataset.view = b.dataset.view;  // the view shown is complete
+  };
+}
+
+// ---- examples
+let examples = [];
+fetch("examples.json").then((r) => r.json()).then((list) => {
+  examples = list;
+  for (const [i, e] of list.entries()) {
+    const option = document.createElement("option");
+    option.value = String(i);
+    option.textContent = e.name + (e.entry !== "main" ? ` (.${e.entry})` : "");
+    $("examples").appendChild(option);
+  }
+});
+$("examples").onchange = () => {
+  const e = examples[Number($("examples").value)];
+  if (e) tinyc.load(e.source, {dialect: e.dialect, entry: e.entry, stdin: e.stdin});
+};
+
+// ---- share links: the program (and its settings) in the URL fragment, as base64url of UTF-8
+function toBase64(text) {
+  const bytes = new TextEncoder().encode(text);
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+function fromBase64(text) {
+  const s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(s, (c) => c.charCodeAt(0)));
+}
+$("share").onclick = () => {
+  const p = program({});
+  const fields = new URLSearchParams({code: toBase64(p.source), dialect: p.dialect, entry: p.entry,
+                                      stdin: toBase64(p.stdin)});
+  const link = location.href.split("#")[0] + "#" + fields.toString();
+  history.replaceState(null, "", link);
+  $("share-link").value = link;
+  $("share-link").select();
+};
+function openShared() {
+  const fields = new URLSearchParams(location.hash.slice(1));
+  if (!fields.has("code")) return;
+  try {
+    tinyc.load(fromBase64(fields.get("code")), {dialect: fields.get("dialect") || "",
+      entry: fields.get("entry") || "main", stdin: fields.has("stdin") ? fromBase64(fields.get("stdin")) : ""});
+  } catch (e) {
+    $("error").textContent = "the share link is damaged: its program could not be read";
+  }
+}
+window.addEventListener("hashchange", openShared);
+
+// ---- the tc> shell in a terminal: the line is edited here, each line is obeyed by tinyc.shell.Shell.
+// Keys typed while a line runs wait in `queue` (nothing typed is lost).
+const terminal = {term: null, line: "", queue: "", started: false, busy: false};
+function shellStart() {
+  if (!terminal.term) {
+    const cols = Math.max(40, Math.floor(($("terminal").clientWidth || 720) / 9) - 1);
+    terminal.term = new Terminal({convertEol: true, cursorBlink: true, rows: 24, cols});
+    terminal.term.open($("terminal"));
+    terminal.term.onData((data) => { terminal.queue += data; shellPump(); });
+  }
+  if (terminal.started) return;
+  terminal.started = true;
+  terminal.busy = true;
+  call("shell-start", {}).then((text) => { terminal.term.write(text); shellDone(); },
+                               (e) => { terminal.term.write(`\r\n${e.message}\r\n`); shellDone(); });
+}
+function shellDone() {
+  terminal.busy = false;
+  shellPump();
+}
+function shellPump() {
+  const term = terminal.term;
+  while (!terminal.busy && terminal.queue) {
+    const ch = terminal.queue[0];
+    terminal.queue = terminal.queue.slice(1);
+    if (ch === "\r") {
+      const line = terminal.line;
+      terminal.line = "";
+      term.write("\r\n");
+      terminal.busy = true;
+      call("shell-line", {line, stdin: $("stdin").value}).then((text) => {
+        term.write(text);
+        if (!text.endsWith("tc>")) {  // .x: the shell ended; a fresh one starts
+          term.write("(the shell has ended: a new one starts)\r\n");
+          terminal.started = false;
+          shellStart();
+          return;
+        }
+        shellDone();
+      }, (e) => { term.write(`\r\n${e.message}\r\n`); shellDone(); });
+    } else if (ch === "\x7f" || ch === "\b") {
+      if (terminal.line) { terminal.line = terminal.line.slice(0, -1); term.write("\b \b"); }
+    } else if (ch === "\x03") {
+      terminal.line = "";
+      term.write("^C\r\ntc>");
+    } else if (ch >= " ") {
+      terminal.line += ch;
+      term.write(ch);
+    }
+  }
+}
+/** The terminal's text, line by line (for tests and for people who embed the page). */
+tinyc.terminalText = () => {
+  const buffer = terminal.term ? terminal.term.buffer.active : null;
+  const lines = [];
+  for (let i = 0; buffer && i < buffer.length; i++) lines.push(buffer.getLine(i).translateToString(true));
+  return lines.join("\n").replace(/\n+$/, "");
+};
+
+startWorker();
+openShared();

@@ -1,0 +1,225 @@
+"""The playground's Python side: what the page's Web Worker calls inside Pyodide (docs/web.md).
+
+Every call goes through the ``tinyc`` command line (:func:`tinyc.cli.main.main`) with captured standard
+streams, so ``run`` gives exactly the bytes and exit status of ``tinyc run`` on the same program file; the
+stage views are the ``tinyc tokens|parse|ast|link|trace|compile`` commands.  The ``tc>`` shell is the
+package's :class:`~tinyc.shell.shell.Shell` fed one line at a time (no prompt_toolkit in a browser).
+
+Bytes cross to JavaScript as text: UTF-8, with bytes that are not UTF-8 shown as Latin-1 characters (as
+tinyc shows them on a UTF-8 terminal).  The module imports nothing of the browser, so the tests also run it
+in plain CPython (tests/test_web.py).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+PROGRAM = "program.tc"     # the editor's program, written to the (in-memory) working directory
+MAX_SOURCE = 1 << 20       # bytes: a larger program is refused before tinyc reads it
+MAX_OUTPUT = 1 << 20       # bytes of standard output kept; past it the program is stopped
+VIEWS = {"tokens": "tokens", "parse": "parse", "ast": "ast", "link": "link", "trace": "trace",
+         "python": "compile"}  # the page's view names -> tinyc commands
+
+
+class CappedOutput(io.BytesIO):
+    """Standard output that holds at most ``limit`` bytes: a write past it keeps what fits and raises
+    BrokenPipeError, which tinyc treats as a reader that went away (``tinyc run | head -c``): the program
+    stops and the run ends with status 141."""
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+        self.capped = False
+
+    def write(self, data) -> int:
+        room = self.limit - self.tell()
+        if len(data) > room:
+            super().write(bytes(data[:max(room, 0)]))
+            self.capped = True
+            raise BrokenPipeError("the page's output limit")
+        return super().write(data)
+
+
+class NotingInput(io.BytesIO):
+    """Standard input that notes how much output had been written (``ended_at``) when a read first found
+    the end of the input: where a program played in the page waits for the next line."""
+
+    def __init__(self, data: bytes, out: io.BytesIO):
+        super().__init__(data)
+        self.out = out
+        self.ended_at: int | None = None
+
+    def _noted(self, got: bytes) -> bytes:
+        if not got and self.ended_at is None:
+            self.ended_at = self.out.tell()
+        return got
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._noted(super().read(size)) if size != 0 else b""
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self._noted(super().readline(size))
+
+
+def text(data: bytes) -> str:
+    """``data`` as the page shows it: UTF-8, a byte that is not UTF-8 as its Latin-1 character."""
+    import tinyc.machine.console  # noqa: F401  (registers the "tinyc.latin1" error handler)
+    return data.decode("utf-8", "tinyc.latin1")
+
+
+def source_problem(source: str) -> str | None:
+    """Why ``source`` is not a program the page will run (None when it is): too large, or binary data."""
+    size = len(source.encode("utf-8", "surrogatepass"))
+    if size > MAX_SOURCE:
+        return f"the program is too large: {size} bytes (the playground takes at most {MAX_SOURCE})"
+    for line_no, line in enumerate(source.split("\n"), 1):
+        bad = next((c for c in line if c in "\ufffd" or (ord(c) < 32 and c not in "\t\r\f\v\x1a\x1b")), None)
+        if bad is not None:
+            return (f"the program holds binary data (character U+{ord(bad):04X} in line {line_no}): "
+                    "tiny-c programs are text; paste the source, not a compiled or binary file")
+    return None
+
+
+def call_tinyc(argv: list[str], stdin: bytes = b"", limit: int = MAX_OUTPUT) -> tuple[bytes, bytes, int, int | None]:
+    """``tinyc ARGV`` with ``stdin`` as standard input: ``(stdout, stderr, status, ended_at)``, ``ended_at``
+    the length of stdout when a read first found the end of the input (None: it never did).  Output past
+    ``limit`` bytes stops the program, and a line saying so ends stderr."""
+    from tinyc.cli.main import main
+    out, err = CappedOutput(limit), io.BytesIO()
+    inp = NotingInput(stdin, out)
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin = io.TextIOWrapper(inp)
+    sys.stdout = io.TextIOWrapper(out, write_through=True)
+    sys.stderr = io.TextIOWrapper(err, write_through=True)
+    try:
+        try:
+            status = main(argv)
+        except SystemExit as e:
+            status = e.code if isinstance(e.code, int) else 1
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (BrokenPipeError, ValueError):
+                pass
+        result = out.getvalue(), err.getvalue(), status, inp.ended_at
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+    if out.capped:
+        note = b"\n[the page stopped the program: its output passed %d bytes]\n" % limit
+        result = result[0], result[1] + note, result[2], result[3]
+    return result
+
+
+def _program_argv(source: str, dialect: str | None) -> list[str] | dict:
+    """The file argument (the source written to PROGRAM) and the dialect option, or a refusal result."""
+    problem = source_problem(source)
+    if problem:
+        return {"stdout": "", "stderr": f"tinyc: {problem}\n", "status": 2}
+    with open(PROGRAM, "wb") as f:
+        f.write(source.encode("utf-8", "surrogatepass"))
+    return (["--dialect", dialect] if dialect in ("pc", "gibson") else []) + [PROGRAM]
+
+
+def run(source: str, dialect: str | None = None, entry: str = "main", stdin: str = "",
+        engine: str | None = None) -> dict:
+    """``tinyc run PROGRAM [--dialect D] [--entry ENTRY] [--engine E]`` with ``stdin``: a dict of
+    ``stdout``, ``stderr`` (str) and ``status`` (int), as that command gives them."""
+    argv = _program_argv(source, dialect)
+    if isinstance(argv, dict):
+        return argv
+    options = ["--engine", engine] if engine in ("reference", "fast") else []
+    out, err, status, _ = call_tinyc(["run", *options, *argv, "--entry", entry or "main"], stdin.encode())
+    return {"stdout": text(out), "stderr": text(err), "status": status}
+
+
+def play(source: str, dialect: str | None = None, entry: str = "main", stdin: str = "",
+         engine: str | None = None) -> dict:
+    """``run`` with ``--echo`` (the lines read appear in the output, as typed), for playing a program one
+    input line at a time: when the program read past the end of ``stdin``, the result is ``waiting`` True
+    and ``stdout`` ends where that read began (the page asks for the next line and runs it again with all
+    the lines: the same lines give the same game)."""
+    argv = _program_argv(source, dialect)
+    if isinstance(argv, dict):
+        return {**argv, "waiting": False}
+    options = ["--engine", engine] if engine in ("reference", "fast") else []
+    out, err, status, ended_at = call_tinyc(["run", "--echo", *options, *argv, "--entry", entry or "main"],
+                                            stdin.encode())
+    if ended_at is not None:
+        return {"stdout": text(out[:ended_at]), "stderr": "", "status": status, "waiting": True}
+    return {"stdout": text(out), "stderr": text(err), "status": status, "waiting": False}
+
+
+def view(source: str, name: str, dialect: str | None = None, entry: str = "main", stdin: str = "") -> str:
+    """The stage view ``name`` (a key of VIEWS) of ``source``: the tinyc command's output, then its errors."""
+    command = VIEWS.get(name)
+    if command is None:
+        return f"tinyc: no view {name!r}: the views are {', '.join(VIEWS)}\n"
+    argv = _program_argv(source, dialect)
+    if isinstance(argv, dict):
+        return argv["stderr"]
+    extra = ["--entry", entry or "main"] if command in ("trace", "compile") else []
+    out, err, _, _ = call_tinyc([command, *argv, *extra], stdin.encode())
+    return text(out + err)
+
+
+class WebShell:
+    """The ``tc>`` shell one line at a time: ``line(text, stdin)`` obeys a command and returns what the
+    shell wrote; a statement that reads input reads ``stdin`` (the page's input box)."""
+
+    def __init__(self) -> None:
+        from tinyc import Session
+        from tinyc.machine.console import Console
+        from tinyc.shell.shell import Shell, banner
+        self.out = CappedOutput(MAX_OUTPUT)
+        self.console = Console(io.BytesIO(), self.out)
+        machine, workspace = Session(console=self.console).boot()
+        self.shell = Shell(machine, workspace)
+        self.console.write(banner())
+        self.exited = False
+
+    def take(self) -> str:
+        """What the shell wrote since the last call."""
+        from tinyc.machine.console import OutputClosed
+        try:
+            self.console.flush()
+        except OutputClosed:  # past the cap: what fitted is kept, the rest is dropped
+            pass
+        data = self.out.getvalue()
+        if self.out.capped:
+            data += b"\r\n[the page stopped the statement: its output passed %d bytes]\r\n" % MAX_OUTPUT
+        self.out.seek(0)
+        self.out.truncate()
+        self.out.capped = False
+        return text(data)
+
+    def line(self, command: str, stdin: str = "") -> str:
+        """Obey one command line; the text written, ending with the next prompt (none after ``.x``)."""
+        from tinyc.machine.console import OutputClosed
+        self.console.inp = io.BytesIO(stdin.encode())
+        self.console.at_eof = False
+        try:
+            self.exited = self.shell.command(command.encode("utf-8", "surrogatepass")) or self.shell.exited
+        except KeyboardInterrupt:
+            self.shell.say(b"stopped")
+        except OutputClosed:
+            pass  # take() says so
+        if self.exited:
+            self.console.write(b"\r\n")
+        return self.take() + ("" if self.exited else "tc>")
+
+    def start(self) -> str:
+        """The banner and the first prompt."""
+        return self.take() + "tc>"
+
+
+def setup(home: str | None = None, disk_cache: bool = False) -> None:
+    """Work in ``home`` (the worker's in-memory directory), where PROGRAM is written.  tinyc's disk cache is
+    off unless ``disk_cache``: in the browser the file system is memory that lives as long as the worker,
+    and tinyc keeps what it parsed in the process anyway."""
+    if not disk_cache:
+        os.environ["TINYC_NO_CACHE"] = "1"
+    if home:
+        os.makedirs(home, exist_ok=True)
+        os.chdir(home)

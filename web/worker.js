@@ -1,0 +1,66 @@
+// The playground's Web Worker: Pyodide with the tinyc wheel, and web/glue.py as its Python side.
+// Messages in: {id, op: "run" | "play" | "view" | "shell-start" | "shell-line", args}; out: {id, ok, result | error},
+// and once {ready: true, ms} (or {ready: false, error}) when Pyodide and tinyc are loaded.
+// The page stops a program by terminating this worker and starting a new one.
+importScripts("pyodide/pyodide.js");
+
+let glue = null;
+let shell = null;
+
+async function start() {
+  const t0 = performance.now();
+  const py = await loadPyodide({indexURL: new URL("pyodide/", self.location).href, fullStdLib: false});
+  const manifest = await (await fetch("manifest.json")).json();
+  // the wheels go where pip would put them (unpackArchive's default is the working directory)
+  const sitePackages = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+  for (const name of manifest.wheels) {
+    const response = await fetch("wheels/" + name);
+    if (!response.ok) throw new Error("wheels/" + name + ": " + response.status);
+    py.unpackArchive(await response.arrayBuffer(), "wheel", {extractDir: sitePackages});
+  }
+  py.FS.mkdirTree("/tinyc-web");
+  py.FS.writeFile("/tinyc-web/glue.py", await (await fetch("glue.py")).text());
+  py.runPython("import sys, importlib; sys.path.insert(0, '/tinyc-web'); importlib.invalidate_caches()");
+  glue = py.pyimport("glue");
+  glue.setup("/home/pyodide/work");
+  glue.run("main [ ]\n");  // imports the command line and boots the library once, before the first Run
+  return performance.now() - t0;
+}
+
+function plain(value) {
+  if (value && typeof value.toJs === "function") {
+    const js = value.toJs({dict_converter: Object.fromEntries});
+    value.destroy();
+    return js;
+  }
+  return value;
+}
+
+const ops = {
+  run: (a) => glue.run.callKwargs({source: a.source, dialect: a.dialect || null, entry: a.entry || "main",
+                                   stdin: a.stdin || "", engine: a.engine || null}),
+  play: (a) => glue.play.callKwargs({source: a.source, dialect: a.dialect || null, entry: a.entry || "main",
+                                     stdin: a.stdin || "", engine: a.engine || null}),
+  view: (a) => glue.view.callKwargs({source: a.source, name: a.name, dialect: a.dialect || null,
+                                     entry: a.entry || "main", stdin: a.stdin || ""}),
+  "shell-start": () => { if (shell) shell.destroy(); shell = glue.WebShell(); return shell.start(); },
+  "shell-line": (a) => shell.line(a.line, a.stdin || ""),
+};
+
+const ready = start().then(
+  (ms) => postMessage({ready: true, ms}),
+  (e) => postMessage({ready: false, error: String(e)}));
+
+onmessage = async (event) => {
+  await ready;
+  const {id, op, args} = event.data;
+  try {
+    postMessage({id, ok: true, result: plain(ops[op](args || {}))});
+  } catch (e) {
+    // A JavaScript stack overflow (deep recursion in the reference engine) or a wasm trap leaves Pyodide
+    // unusable: the page replaces this worker.
+    const fatal = /Maximum call stack size exceeded|fatal error|RuntimeError: (memory access|unreachable)|out of memory/i
+      .test(String(e));
+    postMessage({id, ok: false, fatal, error: String(e)});
+  }
+};

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).parent / "debugger"
@@ -187,4 +188,31 @@ def test_malformed_and_unknown_requests_get_error_responses() -> None:
     assert c.response()["message"] == "arguments must be an object"
     assert c.request("initialize")["success"]  # the session goes on
     code, err = c.close()  # the end of the input ends it
+    assert code == 0 and b"Traceback" not in err
+
+
+def test_pause_stops_the_running_program_and_breakpoints_set_then_take_effect() -> None:
+    loop = (HERE / "loop.tc").resolve()
+    c = Client()
+    c.request("initialize")
+    c.request("launch", program=str(loop))
+    c.event("initialized")
+    c.request("configurationDone")  # loop.tc runs until it is stopped
+    time.sleep(0.5)
+    assert c.request("pause", threadId=1)["success"]
+    assert c.event("stopped")["body"]["reason"] == "pause"
+    frames = c.request("stackTrace", threadId=1)["body"]["stackFrames"]
+    assert [f["name"] for f in frames] == ["tick", "main", "(entry)"]  # main runs compiled: tick was called from it
+    assert int(c.request("evaluate", expression="n", frameId=frames[0]["id"])["body"]["result"]) > 0
+    assert not c.request("pause", threadId=1)["success"]  # stopped already
+    # a breakpoint in tock, which the compiled main calls: it stops there
+    assert c.request("setBreakpoints", source={"path": str(loop)}, breakpoints=[{"line": 7}])["body"]["breakpoints"][0]["verified"]
+    c.request("continue", threadId=1)
+    assert c.event("stopped")["body"]["reason"] == "breakpoint"
+    frames = c.request("stackTrace", threadId=1)["body"]["stackFrames"]
+    assert (frames[0]["name"], frames[0]["line"]) == ("tock", 7)
+    n = int(c.request("evaluate", expression="n", frameId=frames[0]["id"])["body"]["result"])
+    assert n % 1000 == 0
+    assert c.request("disconnect")["success"]
+    code, err = c.close()
     assert code == 0 and b"Traceback" not in err

@@ -84,7 +84,7 @@ def test_engines_agree_with_an_optimisation_off(options):
 
 @pytest.mark.parametrize("options", SETS, ids=[f"no-{n}" for n in NAMES] + ["O0"])
 def test_random_programs_agree_with_an_optimisation_off(options):
-    @settings(max_examples=4, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
     @given(test_differential.program())
     def agree(src):
         _agree(src, "main", {}, options)

@@ -32,12 +32,12 @@ UP, CTRL_C, CTRL_D = "\x1b[A", "\x03", "\x04"
 
 
 def run(keys: list[str], history_file: Path, program: bytes = PROGRAM, prompts: list | None = None,
-        on_run=None) -> tuple[Shell, bytes, int]:
+        on_run=None, pause: float = 0.1) -> tuple[Shell, bytes, int]:
     """Type ``keys`` into a terminal shell with ``program`` loaded; returns (shell, output bytes, status).
 
     Each chunk of ``keys`` is typed 0.1 s after the one before, as a person would: history loading and
-    completion run in the background and need that moment.  The text of each prompt shown is appended
-    to ``prompts``."""
+    completion run in the background and need that moment (``pause`` seconds: longer where a loaded machine
+    could let the next key overtake them).  The text of each prompt shown is appended to ``prompts``."""
     p = argparse.ArgumentParser()
     machine_options(p)
     out = io.BytesIO()
@@ -58,7 +58,7 @@ def run(keys: list[str], history_file: Path, program: bytes = PROGRAM, prompts: 
 
         def typist():
             for chunk in keys:
-                time.sleep(0.1)
+                time.sleep(pause)
                 pipe.send_text(chunk)
         thread = threading.Thread(target=typist)
         thread.start()
@@ -100,7 +100,7 @@ def test_history_is_saved_and_recalled(hist):
 
 
 def test_completion_of_a_function_name(hist):
-    _, out, _ = run([".hel", "\t", "\r", CTRL_D], hist)
+    _, out, _ = run([".hel", "\t", "\r", CTRL_D], hist, pause=0.5)
     assert out == b"Hello world\r\n\r\n"
 
 

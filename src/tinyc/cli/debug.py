@@ -28,11 +28,26 @@ def command(args: argparse.Namespace) -> int:
     from .options import UsageError, chosen_dialect
     if "-" in args.files:
         raise UsageError("debug: the commands are read from standard input: give the program as a FILE")
-    console = Console(strip_cr=args.strip_cr, echo=args.echo)
+    made: list = []  # the runner, for the terminal's completion of the program's names
+    console = terminal_console(args, lambda: sorted(WORDS) + sorted(made[0].names if made else ()))
     session = Session.from_args(args, console, chosen_dialect(args, find_program(args.files[-1])))
     try:
         runner = session.dialect.hook(session.dialect.debugger)(session, args.files, args.entry, args.code)
+        made.append(runner)
     except CannotStart as e:
         (sys.stdout if e.stdout else sys.stderr).write(e.message)
         return e.status
     return debug(runner, console, args.quiet)
+
+
+WORDS = ("r", "run", "c", "continue", "n", "next", "s", "step", "finish", "q", "quit")
+
+
+def terminal_console(args: argparse.Namespace, words) -> Console:
+    """The console of a session: on a terminal (stdin and stdout), prompt_toolkit's line editing with a
+    history and completion of ``words()`` and the debugger's commands; piped, plain lines."""
+    if not args.echo and sys.stdin.isatty() and sys.stdout.isatty():
+        from ..shell.terminal import DebugConsole
+        from ..views.debug_commands import COMMANDS
+        return DebugConsole(lambda: sorted(set(COMMANDS) | set(words())), strip_cr=args.strip_cr)
+    return Console(strip_cr=args.strip_cr, echo=args.echo)

@@ -26,7 +26,7 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.styles.pygments import style_from_pygments_cls
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.completion import Completer, Completion, PathCompleter
+from prompt_toolkit.completion import Completer, Completion, PathCompleter, WordCompleter
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import ANSI
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
@@ -193,6 +193,28 @@ class ProgramConsole(Console):
             self._chars = line + b"\n"
         c, self._chars = self._chars[0], self._chars[1:]
         return c
+
+
+class DebugConsole(ProgramConsole):
+    """``tinyc debug`` on a terminal: the program's input lines read as ``tinyc run`` reads them, the
+    debugger's commands with their own history (``debug-history`` beside the ``tc>`` history), suggestions
+    from it and completion of ``words()`` (the commands, the program's names).  ``input``/``output``: as
+    for :class:`ProgramConsole`."""
+
+    def __init__(self, words: Callable[[], list[str]], strip_cr: bool = False, history: History | None = None,
+                 input=None, output=None):
+        super().__init__(strip_cr=strip_cr, input=input, output=output)
+        if history is None:
+            history = FileHistory(str(_history_path().with_name("debug-history")))
+        self.commands: PromptSession[str] = PromptSession(history=history, auto_suggest=AutoSuggestFromHistory(),
+                                                          input=input, output=output)
+        self.completer = WordCompleter(words)
+
+    def read_command(self) -> bytes | None:
+        """A debugger command (what was written after the last newline, the prompt, shown before it);
+        None at the end of input; KeyboardInterrupt on Ctrl-C."""
+        self._chars = b""
+        return self._prompt(self.commands, completer=self.completer)
 
 
 def _edit_buffer_keys() -> KeyBindings:

@@ -3,16 +3,22 @@ editors (issue 27 item 4).  Messages are framed by :mod:`tinyc.views.dap_wire` o
 input and output; the program's own input is the ``input`` text given to ``launch``, its output goes to
 the client as ``output`` events.
 
-One thread: the program runs inside the ``configurationDone`` request, and whenever it stops (a
-breakpoint, a step, an error) the adapter reads and answers requests (``stackTrace``, ``scopes``,
-``variables``, ``evaluate``...) until one resumes it (``continue``, ``next``, ``stepIn``, ``stepOut``) or
-ends the session (``disconnect``).  Frames are numbered by their place in the engine's call stack (0: the
+The program runs inside the ``configurationDone`` request, and whenever it stops (a breakpoint, a step,
+a pause, an error) the adapter answers requests (``stackTrace``, ``scopes``, ``variables``,
+``evaluate``...) until one resumes it (``continue``, ``next``, ``stepIn``, ``stepOut``) or ends the session
+(``disconnect``).  A reader thread takes the messages off the input: ``pause`` while the program runs is
+answered there at once and stops the program at its next debug-evaluated statement (with the fast engine,
+at the next call compiled code makes: :meth:`~tinyc.views.debugger.Debugger.request_pause`); the other
+requests wait for the stop.  Frames are numbered by their place in the engine's call stack (0: the
 entry statement), variable references are 1 for the globals and 1000 + the frame's number for its locals.
 """
 
 from __future__ import annotations
 
 import io
+import os
+import queue
+import threading
 from pathlib import Path
 from typing import BinaryIO, Callable
 
@@ -59,14 +65,22 @@ class DapDebugger(Debugger):
 
     def pause(self, eng) -> None:
         self.selected = 0
-        reason = "step" if self.mode in ("step", "next", "finish") else "breakpoint"
-        self.server.stopped(reason)
+        reason = "pause" if self.paused else "step" if self.mode in ("step", "next", "finish") else "breakpoint"
+        self.stopped = True
+        try:
+            self.server.stopped(reason)
+        finally:
+            self.stopped = self.paused = False
         self.at_entry = None
+        self.sync()  # what runs compiled now (stepping: nothing)
 
     def failed(self, eng, error: TinyCError) -> None:
-        self.reported = True
+        self.reported = self.stopped = True
         self.server.output(self.report(error), "stderr")
-        self.server.stopped("exception", error=True, text=f"tiny-c error {int(error.code)}")
+        try:
+            self.server.stopped("exception", error=True, text=f"tiny-c error {int(error.code)}")
+        finally:
+            self.stopped = False
 
     def finished(self, error: TinyCError | None) -> None:
         self.console.flush()
@@ -88,12 +102,15 @@ class Server:
         self.pending: dict[str, list[dict]] = {}  # setBreakpoints before launch, by source path
         self.running = False
         self.error_stop = False
+        self.lock = threading.Lock()  # the reader thread answers pause requests
+        self.inbox: queue.Queue | None = None  # the reader thread's messages (None: read here)
 
     # ---- sending
 
     def send(self, message: dict) -> None:
-        self.seq += 1
-        write_message(self.out, {"seq": self.seq, **message})
+        with self.lock:
+            self.seq += 1
+            write_message(self.out, {"seq": self.seq, **message})
 
     def event(self, name: str, **body) -> None:
         self.send({"type": "event", "event": name, **({"body": body} if body else {})})
@@ -115,6 +132,12 @@ class Server:
 
     def serve(self) -> int:
         """Answer requests until ``disconnect`` or the end of the input; returns the exit status (0)."""
+        self.inbox = queue.Queue()
+        try:  # the thread reads a stream of its own: one blocked in stdin's would abort the exit
+            self.inp = open(os.dup(self.inp.fileno()), "rb")
+        except (AttributeError, OSError, ValueError):  # not a file (a test's BytesIO)
+            pass
+        threading.Thread(target=self.reader, name="dap-reader", daemon=True).start()
         try:
             while self.next_request() != "disconnect":
                 pass
@@ -125,7 +148,9 @@ class Server:
     def next_request(self) -> str:
         """Read and answer one request; returns what it asks of a stopped program ("" for nothing)."""
         try:
-            request = read_message(self.inp)
+            request = self.inbox.get() if self.inbox is not None else read_message(self.inp)
+            if isinstance(request, Malformed):
+                raise request
         except Malformed as e:
             self.respond({}, False, f"malformed message: {e}")
             return ""
@@ -149,6 +174,27 @@ class Server:
         except (TinyCError, KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             self.respond(request, False, f"{command}: {type(e).__name__}: {e}")
         return ""
+
+    def reader(self) -> None:
+        """The reader thread: each message (or Malformed) into ``inbox``, None at the end of the input;
+        a ``pause`` of the running program is done and answered here."""
+        assert self.inbox is not None
+        while True:
+            try:
+                message = read_message(self.inp)
+            except Malformed as e:
+                self.inbox.put(e)
+                continue
+            except (OSError, ValueError):  # the input closed under us
+                message = None
+            d = self.debugger
+            if (isinstance(message, dict) and message.get("type") == "request" and message.get("command") == "pause"
+                    and d is not None and d.request_pause()):
+                self.respond(message)
+                continue
+            self.inbox.put(message)
+            if message is None:
+                return
 
     def stopped(self, reason: str, error: bool = False, text: str = "") -> None:
         """The program stopped: tell the client, then answer requests until one resumes or ends it."""
@@ -245,8 +291,8 @@ class Server:
             raise DapError("configurationDone: launch first")
         if self.running:
             raise DapError("configurationDone: the program has run")
+        self.running = d.running = True  # a pause from now on stops it
         self.respond(request)
-        self.running = True
         d.run()
 
     def do_disconnect(self, request: dict, args: dict) -> str:
@@ -272,7 +318,7 @@ class Server:
         return "continue"
 
     def do_pause(self, request: dict, args: dict) -> None:
-        """The adapter reads requests only while the program stands still (one thread): it is paused."""
+        """A pause read while the program stands still (one running is paused by the reader thread)."""
         self.stopped_engine()
         self.respond(request, False, "pause: the program is stopped already")
 

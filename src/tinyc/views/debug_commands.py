@@ -302,8 +302,13 @@ class Commands:
                 for dcl in decl.names:
                     s = frame.locals.get(dcl.name) if frame else None
                     args.append(f"{dcl.name}={self.symbol_value(eng, s).strip() if s else '?'}")
+            if info.compiled:  # the fast engine runs it: the values it was passed, where it was called
+                args = [f"{a.split('=')[0]}={v}" for a, v in zip(args, info.args)]
             mark = "*" if k == d.selected else " "
             at = f"at line {d.places.line(info.pos)}" if d.places.in_program(info.pos) else "in the library"
+            if info.compiled:
+                at = (f"at line {d.places.line(info.pos)} (compiled)" if info.running
+                      else f"compiled, called at line {d.places.line(info.pos)}")
             self.say(f"{mark}#{k}  {info.name}({', '.join(args)}) {at}\n")
         if not calls:
             self.say("#0  the entry statement\n")

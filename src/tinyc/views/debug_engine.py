@@ -11,6 +11,8 @@ caller's frame only in a Python local.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from .. import ast
 from ..engines.evaluator import Evaluator
 from ..errors import TinyCError
@@ -21,7 +23,7 @@ class CallInfo:
     """One active call: the function's ``name``, its AST (``function``), the call site's node,
     the callee's ``frame`` once it exists, and ``pos``, the statement it runs now (absolute address)."""
 
-    __slots__ = ("name", "function", "site", "frame", "pos", "entered", "line")
+    __slots__ = ("name", "function", "site", "frame", "pos", "entered", "line", "compiled", "args", "running")
 
     def __init__(self, name: str, function: ast.Function | None, site: ast.Node, frame: Frame | None, pos: int):
         self.name = name
@@ -31,6 +33,9 @@ class CallInfo:
         self.pos = pos
         self.entered = False  # its body's [ has been reported to the session
         self.line = -1        # the line of its last statement (a line breakpoint stops once per line)
+        self.compiled = False  # it runs on the fast engine: no frame, no statements seen
+        self.args: list = []  # the values passed to a compiled call
+        self.running = False  # a compiled call's ``pos`` is where it runs (from an error), not its call site
 
 
 class DebugMixin:
@@ -45,6 +50,7 @@ class DebugMixin:
         self.session = session
         self.frames = [CallInfo("", None, ast.Null(0, 0), None, 0)]
         self.quiet = 0  # > 0 while the debugger evaluates an expression: no stops
+        self.fast: Any = None  # the DebugFastEngine this evaluator is the reference of (debug_fast.py), if any
 
     def execute(self, node: ast.Stmt) -> None:
         top = self.frames[-1]
@@ -69,6 +75,81 @@ class DebugMixin:
         super().visit_Block(node)  # type: ignore[misc]
 
     def call(self, sym: Symbol, args: list, node: ast.Node):
+        """A call: compiled where the fast engine may run it (:mod:`.debug_fast`), else with the hooks."""
+        fast, ev = self.fast, cast(Any, self)
+        if fast is not None and ev.depth + 1 < ev.m.max_depth:
+            f = fast.compiled(sym)
+            if f is not None and sym.function is not None and len(args) == len(sym.function.parameters()):
+                return self.call_compiled(f, sym, args, node)
+        return self.debug_call(sym, args, node)
+
+    def call_compiled(self, f, sym: Symbol, args: list, node: ast.Node):
+        """Run ``f``, the compiled ``sym``, from here: a frame without locals on the stack for ``bt``."""
+        info = CallInfo(sym.name, sym.function, node, None, node.pos)
+        info.compiled, info.args = True, args
+        self.frames.append(info)
+        ev = cast(Any, self)
+        m, depth = ev.m, ev.depth
+        mark = m.top
+        try:
+            result = f(*args, mark, depth + 1)
+        except TinyCError as e:
+            if not self.quiet and not getattr(e, "debugged", False):
+                self.failed_compiled(info, e, mark)
+            raise
+        finally:
+            self.frames.pop()
+            m.top, ev.depth = mark, depth  # a call the debug evaluator ran from in there moved them
+            if not self.quiet:
+                self.session.popped(self, info)  # type: ignore[attr-defined]
+        if not self.quiet:
+            self.session.returned(self, info, result)  # type: ignore[attr-defined]
+        return result
+
+    def failed_compiled(self, info: CallInfo, error: TinyCError, mark: int) -> None:
+        """An error in the compiled call ``info`` (or in compiled calls it made): the debugger stops at it,
+        the compiled calls on the stack, the failing one with its locals where they can be found
+        (:func:`~tinyc.views.debug_fast.rebuilt_frame`, :func:`~tinyc.views.debug_fast.copied_frame`)."""
+        from .debug_fast import compiled_calls, copied_frame, rebuilt_frame
+        ev = cast(Any, self)
+        calls = compiled_calls(error)
+        link = self.fast.link if self.fast is not None else None
+        if not calls or calls[0][0] != info.name or info.function is None or link is None:
+            return
+        extra = []
+        for name, values, at in calls[1:]:
+            sym = link.lookup(name)
+            fn = sym.function if sym is not None and sym.kind == "func" else None
+            callee = CallInfo(name, fn, ast.Null(at, at), None, at)
+            callee.compiled = callee.running = True
+            callee.args = [values.get("v_" + d.name, "?") for _, d in (fn.parameters() if fn else [])]
+            extra.append(callee)
+        target = extra[-1] if extra else info
+        saved_pos = info.pos
+        info.pos, info.running = calls[0][2], True
+        fn = target.function
+        if fn is None or not fn.pos <= error.address < fn.end:
+            return
+        m, saved = ev.m, ev.frame
+        # the debugger's own cells (copies, a typed expression's text) go above every compiled frame
+        m.top = max([mark] + [v.get("_t", 0) for _, v, _ in calls if isinstance(v.get("_t"), int)])
+        frame = rebuilt_frame(fn, mark, ev.mem, error) if target is info else None
+        if frame is None:
+            frame = copied_frame(fn, calls[-1][1], m)
+        target.compiled, target.frame, target.pos = False, frame, error.address
+        m.top = max([m.top] + [s.address + ev.mem.sizeof(s.type) * s.length for s in frame.locals.values()])
+        self.frames.extend(extra)
+        ev.frame = frame
+        try:
+            error.debugged = True  # type: ignore[attr-defined]
+            self.session.failed(self, error)  # type: ignore[attr-defined]
+        finally:
+            del self.frames[len(self.frames) - len(extra):]
+            ev.frame, m.top = saved, mark
+            info.pos, info.running = saved_pos, False
+
+    def debug_call(self, sym: Symbol, args: list, node: ast.Node):
+        """A call run here, with the session's hooks at its start and end."""
         if not self.quiet:
             self.session.calling(self, sym, node)  # type: ignore[attr-defined]
         info = CallInfo(sym.name, sym.function, node, None, node.pos)

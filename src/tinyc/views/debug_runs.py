@@ -54,7 +54,7 @@ def pc_runner(session, files: list[str], entry: str | None = None, code: str | N
     for path in files:
         session.load_file(path)
     assert session.current is not None and session.workspace is not None
-    return PcRunner(session.current, session.workspace, entry or "main")
+    return PcRunner(session.current, session.workspace, entry or "main", session.engine == "fast")
 
 
 class PcRunner:
@@ -63,8 +63,8 @@ class PcRunner:
     gibson = False
     banner = b""
 
-    def __init__(self, machine, workspace, entry: str = "main"):
-        self.m, self.ws, self.entry = machine, workspace, entry
+    def __init__(self, machine, workspace, entry: str = "main", fast: bool = False):
+        self.m, self.ws, self.entry, self.fast = machine, workspace, entry, fast
         text = workspace.text.decode("latin-1")
         self.lines = {k: line for k, line in enumerate(text.split("\n")) if k > 0}
         self.statements = _statements(self.lines, False)
@@ -100,10 +100,18 @@ class PcRunner:
     def start(self, debugger: Debugger):
         m, ws = self.m, self.ws
         engine = DebugEvaluator(m, debugger)
+        machine_engine: object = engine
+        if self.fast:  # functions with nothing to watch run compiled (debug_fast.py)
+            from ..driver import startcache
+            from .debug_fast import DebugFastEngine
+            fast = engine.fast = DebugFastEngine(m, debugger.watched, startcache.code)
+            fast.ref = engine
+            fast.prepare = debugger.sync
+            machine_engine = fast
         places = Places(m.memory.data, ws.pr + 1, ws.pr + ws.pe + 1, ws.pr, False, pc_reporter(ws), (ws.ln, ws.pr))
 
         def go() -> TinyCError | None:
-            with m.using(lambda _: engine):  # the shell's machine runs on the debugger's engine, then its own
+            with m.using(lambda _: machine_engine):  # the shell's machine runs on the debugger's engine, then its own
                 try:
                     err, cu = ws.run(self.entry.encode("latin-1"))
                 except ExitProgram:
@@ -123,6 +131,7 @@ def shell_debugger(shell):
     """The ``tc>`` shell's ``.debug STATEMENT`` hook for ``shell``: a debugging session of the statement
     against the program buffer, over the shell's console (the session's ``q`` or end of input returns)."""
     def run(statement: bytes) -> None:
-        runner = PcRunner(shell.machine, shell.ws, statement.decode("latin-1"))
+        fast = getattr(shell.machine.engine, "name", "") == "fast"
+        runner = PcRunner(shell.machine, shell.ws, statement.decode("latin-1"), fast)
         debug(runner, shell.console)
     return run

@@ -14,6 +14,7 @@ buffer, the offset from ``pr``).  The program runs on the reference engine of it
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import ast
 from ..errors import TinyCError
@@ -101,6 +102,13 @@ class Debugger:
         self.at_entry: CallInfo | None = None  # stopped at a function breakpoint, at its [
         self.reported = False
         self.leaving = False  # Quit or Restart is unwinding the run
+        self.hot: set[str] = set()   # the functions that run on the debug evaluator (see watched)
+        self.everything = True       # all of them do (stepping, a watchpoint set)
+        self.fast = None             # the run's DebugFastEngine, if it runs on the fast engine
+        self.pausing = False         # a pause was asked for (Ctrl-C, DAP pause): stop at the next statement
+        self.paused = False          # the last stop was such a pause
+        self.stopped = False         # reading commands at a stop (not running the program)
+        self.running = False         # a run is under way (or about to start)
         from .debug_commands import Commands
         self.commands = Commands(self)
 
@@ -122,8 +130,16 @@ class Debugger:
         self.console.write(text.encode("latin-1", "replace"))
 
     def read(self) -> str:
-        self.say("(tc-db) ")
-        line = self.console.read_line()
+        """A command line; Quit at the end of input.  A terminal's console (``read_command``: history,
+        completion) reads it where there is one; Ctrl-C there clears the line."""
+        reader = getattr(self.console, "read_command", None)
+        while True:
+            self.say("(tc-db) ")
+            try:
+                line = self.console.read_line() if reader is None else reader()
+                break
+            except KeyboardInterrupt:
+                continue
         if line is None:
             if self.console.last != b"\n":
                 self.say("\n")
@@ -147,14 +163,24 @@ class Debugger:
 
     def run(self) -> None:
         """Run the program from its start (again after ``run``), to its end or an error."""
+        self.running = True
+        try:
+            self.run_once()
+        finally:
+            self.running = self.pausing = False
+
+    def run_once(self) -> None:
         while True:
             self.engine, self.places, go = self.start(self)
             self.mode, self.selected, self.reported, self.at_entry = "run", 0, False, None
+            self.fast = getattr(self.engine, "fast", None)
+            self.sync()
             self.leaving = False
             for w in self.watches:
                 w.scope, w.value = None, UNSET
             try:
-                error = go()
+                with interrupts(self):
+                    error = go()
             except Restart:
                 continue
             finally:
@@ -190,7 +216,10 @@ class Debugger:
         new_line, top.line = line != top.line, line
         depth = len(eng.frames)
         stop = self.check_watches(eng)
-        if self.mode == "step" or (self.mode == "next" and depth <= self.depth):
+        if self.pausing:
+            self.pausing, self.paused, stop = False, True, True
+            self.say(f"\npaused\n{self.where(node.pos)}")
+        elif self.mode == "step" or (self.mode == "next" and depth <= self.depth):
             stop = True
             self.say(self.where(node.pos))
         elif isinstance(node, ast.Block) and top.function is not None and node is top.function.body:
@@ -214,8 +243,11 @@ class Debugger:
                 self.hit(bp)
                 site = top.site.name_end if isinstance(top.site, (ast.Call, ast.Index)) else top.site.end
                 site = site or top.site.end
+                shown = top.site.pos
+                if isinstance(top.site, ast.Function):  # called from compiled code: its call site is not known
+                    site = shown = fn.body.pos
                 self.say(f"\nbreak at line {places.line(site)} cursor pr[{places.addr(site)}]: {top.name}\n"
-                         f"{places.line_text(top.site.pos)}\n")
+                         f"{places.line_text(shown)}\n")
                 self.at_entry = top if places.in_program(fn.body.pos) else None
                 return True
         return False
@@ -257,8 +289,41 @@ class Debugger:
         """Stopped: show the displays, then read commands until one resumes the program."""
         self.selected = 0
         self.commands.show_displays(eng)
-        self.commands.loop(stopped=True)
+        self.stopped = True
+        try:
+            self.commands.loop(stopped=True)
+        finally:
+            self.stopped = self.paused = False
         self.at_entry = None
+        self.sync()
+
+    def request_pause(self) -> bool:
+        """Stop the running program at its next statement the debug evaluator runs: every call from now
+        on is debug-evaluated, so compiled code stops at its next call (a compiled loop that calls
+        nothing runs on).  Safe from a signal handler or another thread; False when it is not running."""
+        if not self.running or self.stopped:
+            return False
+        self.pausing = self.everything = True
+        if self.fast is not None:
+            self.fast.refresh()
+        return True
+
+    def watched(self, name: str) -> bool:
+        """Whether a call of the function ``name`` must run on the debug evaluator (:mod:`.debug_fast`)."""
+        return self.everything or name in self.hot
+
+    def sync(self) -> None:
+        """Work out :meth:`watched` for the program resuming now and tell the fast engine."""
+        if self.fast is None or self.engine is None:
+            return
+        from .debug_fast import callers_of
+        self.everything = self.pausing or self.mode == "step" or bool(self.watches)
+        places = self.places
+        assert places is not None
+        lines = {bp.line for bp in self.breaks if bp.enabled and bp.line}
+        names = {bp.name for bp in self.breaks if bp.enabled and bp.name}
+        self.hot = callers_of(self.engine.m, names, lines, places.line)
+        self.fast.refresh()
 
     def calling(self, eng, sym, node: ast.Node) -> None:
         """A call begins (its breakpoints are checked at its body's [, its parameters bound)."""
@@ -271,7 +336,13 @@ class Debugger:
             self.say(f"watch {w.number}: {w.expr} is out of scope now: deleted\n")
 
     def returned(self, eng, info: CallInfo, result) -> None:
-        if self.mode == "finish" and info is self.target:
+        if self.mode != "run" and eng.frames[-1].compiled and not info.compiled:
+            # back in a caller the fast engine runs: it cannot stop there; the next call it makes does
+            self.say(f"{info.name} returns {eng.value(result)} to {eng.frames[-1].name}, which runs compiled: "
+                     "stepping stops at its next call\n")
+            self.mode = "step"
+            self.sync()
+        elif self.mode == "finish" and info is self.target:
             self.say(f"{info.name} returns {eng.value(result)}\n{self.where(eng.frames[-1].pos)}")
             self.pause(eng)
 
@@ -279,7 +350,11 @@ class Debugger:
         """An error: its report, then the debugger at the statement that failed, frames intact."""
         self.reported = True
         self.say(self.report(error))
-        self.commands.loop(stopped=True, error=True)
+        self.stopped = True
+        try:
+            self.commands.loop(stopped=True, error=True)
+        finally:
+            self.stopped = False
 
 
 def pc_reporter(ws):
@@ -289,3 +364,35 @@ def pc_reporter(ws):
             return "stopped\n"
         return align_report(ws.report(int(e.code), e.address - ws.pr))
     return report
+
+
+class interrupts:
+    """``with interrupts(debugger):`` while a run goes: Ctrl-C pauses it in the debugger (a second one
+    before the pause took effect stops the program: error 99); at a stop it is ignored.  Outside the
+    main thread (no signals there) it does nothing."""
+
+    def __init__(self, debugger: Debugger):
+        self.d = debugger
+        self.saved: Any = None  # the handler before (None: none was set)
+
+    def on_interrupt(self, signum, frame) -> None:
+        d = self.d
+        if d.stopped:
+            d.say("\n(Ctrl-C at a stop: q quits)\n(tc-db) ")
+            d.console.flush()
+        elif d.pausing:
+            raise KeyboardInterrupt
+        else:
+            d.request_pause()
+
+    def __enter__(self) -> None:
+        import signal
+        import threading
+        if threading.current_thread() is threading.main_thread():
+            self.saved = signal.signal(signal.SIGINT, self.on_interrupt)
+
+    def __exit__(self, *exc) -> None:
+        import signal
+        if self.saved is not None:
+            signal.signal(signal.SIGINT, self.saved)
+            self.saved = None

@@ -108,9 +108,19 @@ class GibsonEvaluator(Evaluator):
     def lookup(self, name: str, node: ast.Node, at: int | None = None) -> Symbol:
         """As the PC dialect's, but once a gs has read at the end of the input every name
         lookup fails, error 3 at the name: the original's tables are overrun by then (G 4.3)."""
-        if state(self.m).overrun:
+        sym = self.frame.locals.get(name) if self.frame else None  # the PC dialect's lookup, inline
+        if sym is None and self.m.program is not None:
+            sym = self.m.program.get(name)
+        if sym is None:
+            sym = self.m.library.get(name)
+        if sym is None or self.gs_state.overrun:
             raise self.undeclared(node, at)
-        return super().lookup(name, node, at)
+        return sym
+
+    @property
+    def gs_state(self):
+        """The machine's GibsonState (its calls' state: file units, input, the overrun)."""
+        return state(self.m)
 
     def undeclared(self, node: ast.Node, at: int | None) -> TinyCError:
         """This dialect's error for an undeclared name: 3, at the end of the name as written."""

@@ -1,4 +1,7 @@
-"""The best total of a split part shared live between the exact search's workers (issue 29)."""
+"""The exact search: the best total of a split part shared live between its workers, and
+its progress (parts done, bound, incumbent, rate) as JSON lines and a tqdm bar (issue 29)."""
+import json
+
 import numpy as np
 import pytest
 
@@ -87,3 +90,60 @@ def test_live_sharing_gives_the_same_optimum_as_one_process():
     one = exact_tree(MM, OPENING, jobs=1)
     two = exact_tree(MM, OPENING, jobs=2, split_part=20)    # 11 of 13 parts split, shared
     assert one["total"] == two["total"] == 5625
+
+
+def _events(text):
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+def test_progress_as_json_lines_bound_rises_to_the_incumbent(capsys):
+    doc = exact_tree(MM, OPENING, jobs=2, split_part=100, report="json")
+    events = _events(capsys.readouterr().err)
+    parts = [e for e in events if e["event"] == "part"]
+    guesses = [e for e in events if e["event"] == "guess"]
+    assert len(parts) == 13 and guesses                  # 0,1 0,2 1,1 1,0 are split
+    bounds = [e["bound"] for e in events]
+    assert bounds == sorted(bounds) and bounds[0] < 5625 == bounds[-1]
+    assert [e["parts_done"] for e in parts] == list(range(1, 14))
+    incumbents = [e["incumbent"] for e in events if e["incumbent"] is not None]
+    assert incumbents == [5625]                          # known once every part has a total
+    search = doc["search"]
+    assert (search["bound"], search["incumbent"], search["parts_done"]) == (5625, 5625, 13)
+    assert search["rate_parts_per_hour"] > 0
+
+
+def test_progress_incumbent_from_the_split_parts_best_guesses(tmp_path, capsys):
+    # every part but 0,1 solved first (from the checkpoint): 0,1's best second guess so far
+    # gives a complete tree, so an incumbent appears before the part ends
+    path = str(tmp_path / "mm.sqlite")
+    exact_tree(MM, OPENING, jobs=2, checkpoint=path, split_part=10**6)
+    import sqlite3
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM parts WHERE answer = '0,1'")
+    capsys.readouterr()
+    doc = exact_tree(MM, OPENING, jobs=2, checkpoint=path, split_part=100, report="json")
+    events = _events(capsys.readouterr().err)
+    first = events[0]
+    assert first["event"] == "guess" and first["exact"] and first["resumed"] == 12
+    assert first["incumbent"] == 5625 - 975 + first["total"] >= 5625
+    assert doc["search"]["incumbent"] == doc["total"] == 5625
+
+
+def test_progress_bar_on_stderr(capsys):
+    exact_tree(MM, OPENING, jobs=1, report="bar")
+    err = capsys.readouterr().err
+    assert "mastermind exact" in err and "13/13" in err and "bound 5625, incumbent 5625" in err
+    assert "1123 answer 0,1: 276 candidates, total 975" in err     # part lines above the bar
+
+
+def test_cli_json_run_reports_progress_on_stderr(tmp_path, capsys):
+    from tinyc.solver.cli import main
+    path = str(tmp_path / "mm.sqlite")
+    assert main(["tree", "--game", "mastermind", "--strategy", "optimal", "--opening", "1123",
+                 "--checkpoint", path, "--json"]) == 0
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert doc["total"] == 5625 and doc["search"]["bound"] == doc["search"]["incumbent"] == 5625
+    events = _events(err)
+    assert len([e for e in events if e["event"] == "part"]) == 13
+    assert events[-1]["parts_done"] == 13

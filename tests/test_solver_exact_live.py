@@ -147,3 +147,18 @@ def test_cli_json_run_reports_progress_on_stderr(tmp_path, capsys):
     events = _events(err)
     assert len([e for e in events if e["event"] == "part"]) == 13
     assert events[-1]["parts_done"] == 13
+
+
+def test_one_process_splits_large_parts_into_the_checkpoint(tmp_path):
+    # with one process a large part's second guesses are tried in turn, each kept in the
+    # checkpoint, and the tree is the one-process search's own
+    import sqlite3
+    from tinyc.solver.optimal import optimal_tree
+    path = str(tmp_path / "mm.sqlite")
+    doc = exact_tree(MM, OPENING, jobs=1, checkpoint=path, split_part=100)
+    doc.pop("search")
+    assert doc == optimal_tree(OptimalSearch(MM), OPENING)
+    with sqlite3.connect(path) as db:
+        answers = {a for (a,) in db.execute("SELECT DISTINCT answer FROM guesses")}
+    assert answers == {"0,1", "0,2", "1,0", "1,1", "2,0"}   # the parts of 100 codes or more
+    assert not exact_tasks._SEARCH                           # no memo left behind

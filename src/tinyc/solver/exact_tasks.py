@@ -27,10 +27,11 @@ guesses played before a set is first met): the totals are the same, the tree may
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import time
-from concurrent.futures import FIRST_COMPLETED, wait
-from typing import Any, Callable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -217,24 +218,22 @@ def run_parts(search: OptimalSearch, todo: list[Part], jobs: int, max_depth, sym
               tried: dict[tuple[int, str], dict[int, Tried]],
               note: Callable[[Part, int, Tried], None]) -> None:
     """Solve the parts of ``todo``, largest first, with ``jobs`` processes (in this one if
-    ``jobs`` is 1), calling ``record(part, solved)`` as each ends. With several processes a
-    part of at least ``split_part`` candidates is split by its second guesses, ``tried``
-    giving the guesses already tried per (opening, answer) and ``note(part, guess, tried)``
-    called as each guess ends."""
+    ``jobs`` is 1), calling ``record(part, solved)`` as each ends. A part of at least
+    ``split_part`` candidates is split by its second guesses, ``tried`` giving the guesses
+    already tried per (opening, answer) and ``note(part, guess, tried)`` called as each guess
+    ends (with one process too, so that a checkpoint keeps them: the guesses are then tried
+    one after another in one search, as the one-process search tries them)."""
     game = search.game
     args = (game, max_depth, sym_depth)
     todo = sorted(todo, key=lambda p: -len(p[2]))
-    if jobs <= 1:
-        for part in todo:
-            record(part, solve_part(game, part[0], part[2], max_depth, sym_depth))
-        return
     big = [p for p in todo if len(p[2]) >= split_part]
-    shared = Incumbents(len(big)) if big and not CLIENT else None     # no shared memory on Dask
+    shared = Incumbents(len(big)) if big and not CLIENT and jobs > 1 else None   # none on Dask
     slots = {(p[0], p[1]): k for k, p in enumerate(big)}
     sources: list = [_Split(search, p, tried.get((p[0], p[1]), {}), shared, slots[p[0], p[1]])
                      if len(p[2]) >= split_part else _Whole(p) for p in todo]
     flying: dict = {}
-    with worker_pool(jobs, _init_worker, (shared,)) as pool:
+    pool = worker_pool(jobs, _init_worker, (shared,)) if jobs > 1 else _inline()
+    with pool as executor:
         while sources:
             for src in list(sources):
                 while len(flying) < jobs:
@@ -242,7 +241,7 @@ def run_parts(search: OptimalSearch, todo: list[Part], jobs: int, max_depth, sym
                     if task is None:
                         break
                     tag, fn, fargs = task
-                    flying[pool.submit(fn, *fargs)] = (src, tag)
+                    flying[executor.submit(fn, *fargs)] = (src, tag)
                 if src.done():
                     sources.remove(src)
                     record(src.part, src.result)
@@ -252,3 +251,21 @@ def run_parts(search: OptimalSearch, todo: list[Part], jobs: int, max_depth, sym
             for fut in finished:
                 src, tag = flying.pop(fut)
                 src.take(tag, fut.result(), note)
+
+
+class _InlineExecutor(Executor):
+    """Runs each task in this process when it is submitted (``run_parts`` with one job)."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        fut: Future = Future()
+        fut.set_result(fn(*args, **kwargs))     # an exception (Ctrl-C) goes to the caller
+        return fut
+
+
+@contextlib.contextmanager
+def _inline() -> Iterator[Executor]:
+    _SHARED[0] = None
+    try:
+        yield _InlineExecutor()
+    finally:
+        _SEARCH.clear()        # this process's memo of the split parts: not kept after the run

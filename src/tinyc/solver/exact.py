@@ -10,8 +10,10 @@ without a fixed opening, every part of every opening class is a task. The larges
 start first. A part solved whole makes the one-process search's choice of guesses (the first
 guess in trial order with the least total, at every node), so the tree is the one
 ``optimal.optimal_tree`` gives, not only the total. A large part is split further by its
-second guesses (``exact_tasks``): same total, and ties below the second guess may break
-otherwise.
+second guesses (``exact_tasks``): same total, and with several processes ties below the
+second guess may break otherwise (with one, the guesses are tried in turn in one search:
+the same tree). The best total of a split part is shared live between the processes.
+Progress (parts done, bound, incumbent, rate): ``exact_progress``.
 
 A checkpoint (``--checkpoint FILE``, SQLite) keeps every part, and every second guess of a
 split part, as soon as it is solved; a run that is stopped, killed or moved to another
@@ -37,8 +39,7 @@ __all__ = ["exact_tree", "Checkpoint", "FORMAT", "SPLIT_PART"]
 
 #: the checkpoint layout; a file of another layout is refused
 FORMAT = "1"
-#: with several processes, a part of at least this many candidates is split by its second
-#: guesses (``exact_tasks``)
+#: a part of at least this many candidates is split by its second guesses (``exact_tasks``)
 SPLIT_PART = 200
 
 

@@ -217,15 +217,17 @@ def run_parts(search: OptimalSearch, todo: list[Part], jobs: int, max_depth, sym
               record: Callable[[Part, Solved], None], split_part: int,
               tried: dict[tuple[int, str], dict[int, Tried]],
               note: Callable[[Part, int, Tried], None]) -> None:
-    """Solve the parts of ``todo``, largest first, with ``jobs`` processes (in this one if
-    ``jobs`` is 1), calling ``record(part, solved)`` as each ends. A part of at least
-    ``split_part`` candidates is split by its second guesses, ``tried`` giving the guesses
+    """Solve the parts of ``todo`` with ``jobs`` processes (in this one if ``jobs`` is 1;
+    largest first, but smallest first with one process), calling ``record(part, solved)``
+    as each ends. A part of at least ``split_part`` candidates is split by its second guesses, ``tried`` giving the guesses
     already tried per (opening, answer) and ``note(part, guess, tried)`` called as each guess
     ends (with one process too, so that a checkpoint keeps them: the guesses are then tried
     one after another in one search, as the one-process search tries them)."""
     game = search.game
     args = (game, max_depth, sym_depth)
-    todo = sorted(todo, key=lambda p: -len(p[2]))
+    # several processes: largest first (the long tasks start early); one: smallest first
+    # (as many parts proved as soon as possible, for a run that may not finish)
+    todo = sorted(todo, key=lambda p: -len(p[2]) if jobs > 1 else len(p[2]))
     big = [p for p in todo if len(p[2]) >= split_part]
     shared = Incumbents(len(big)) if big and not CLIENT and jobs > 1 else None   # none on Dask
     slots = {(p[0], p[1]): k for k, p in enumerate(big)}

@@ -162,6 +162,7 @@ def cmd_evaluate(args) -> int:
         raise UsageError("--jobs must be at least 1")
     opts = {} if args.tree else _strategy_options(args)
     opts.pop("progress", None)
+    opts.pop("report", None)
     strat = _make_strategy(args, game)
     plot_path = None
     if args.plot:

@@ -35,6 +35,9 @@ def _strategy_options(args) -> dict:
     if args.strategy == "optimal" and sys.stderr.isatty():
         from .strategies.optimal import stderr_progress
         opts["progress"] = stderr_progress
+        opts["report"] = "bar"
+    elif args.strategy == "optimal" and getattr(args, "json", False):
+        opts["report"] = "json"       # the exact search's progress as JSON lines on stderr
     return opts
 
 

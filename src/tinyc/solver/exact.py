@@ -10,8 +10,10 @@ without a fixed opening, every part of every opening class is a task. The larges
 start first. A part solved whole makes the one-process search's choice of guesses (the first
 guess in trial order with the least total, at every node), so the tree is the one
 ``optimal.optimal_tree`` gives, not only the total. A large part is split further by its
-second guesses (``exact_tasks``): same total, and ties below the second guess may break
-otherwise.
+second guesses (``exact_tasks``): same total, and with several processes ties below the
+second guess may break otherwise (with one, the guesses are tried in turn in one search:
+the same tree). The best total of a split part is shared live between the processes.
+Progress (parts done, bound, incumbent, rate): ``exact_progress``.
 
 A checkpoint (``--checkpoint FILE``, SQLite) keeps every part, and every second guess of a
 split part, as soon as it is solved; a run that is stopped, killed or moved to another
@@ -27,6 +29,7 @@ from typing import Callable
 
 import numpy as np
 
+from .exact_progress import SearchProgress
 from .exact_tasks import Part, Solved, Tried, run_parts
 from .games import Game, GameError
 from .optimal import OptimalSearch, _answer_key
@@ -36,8 +39,7 @@ __all__ = ["exact_tree", "Checkpoint", "FORMAT", "SPLIT_PART"]
 
 #: the checkpoint layout; a file of another layout is refused
 FORMAT = "1"
-#: with several processes, a part of at least this many candidates is split by its second
-#: guesses (``exact_tasks``)
+#: a part of at least this many candidates is split by its second guesses (``exact_tasks``)
 SPLIT_PART = 200
 
 
@@ -136,46 +138,42 @@ def _parts(search: OptimalSearch, openings: list[int]) -> list[Part]:
 def exact_tree(game: Game, opening: int | None = None, max_depth: int | None = None,
                jobs: int = 1, checkpoint: str | None = None,
                progress: Callable[[str], None] | None = None, sym_depth: int = 2,
-               split_part: int = SPLIT_PART) -> dict:
+               split_part: int = SPLIT_PART, report: str | None = None) -> dict:
     """The optimal decision tree document (as ``optimal.optimal_tree``: from ``opening`` (code
     id) if given, else from the best opening class, the least code winning ties), its
     first-level parts solved by ``jobs`` processes (parts of at least ``split_part``
     candidates split by their second guesses) and kept in ``checkpoint`` (a file path) if
-    given. The document has one more key, "search": parts, resumed (parts read from the
-    checkpoint), jobs, nodes, cpu_seconds (of the parts, whoever solved them), wall_seconds
-    (of this run) and totals (opening code -> total).
+    given. The document has one more key, "search": parts, parts_done, resumed (parts read
+    from the checkpoint), bound and incumbent (equal to the total at the end),
+    rate_parts_per_hour, jobs, nodes, cpu_seconds (of the parts, whoever solved them),
+    wall_seconds (of this run) and totals (opening code -> total).
 
-    ``progress(text)`` gets one line per part solved: the part, its total, the parts done,
-    the lower bound of that opening's total so far, and the rate. Raises GameError for a
-    game too large for the search, a checkpoint of another search or that cannot be used,
-    a lost worker process (the checkpoint keeps what was solved), or no tree within the
-    guess limit."""
+    ``progress(text)`` gets one line per part solved (the part, its total, the parts done,
+    the bound, the incumbent and the rate) and per second guess of a split part; ``report``
+    "bar" shows them above a tqdm bar on stderr instead, "json" writes each as one JSON
+    object on stderr (``exact_progress``). Raises GameError for a game too large for the
+    search, a checkpoint of another search or that cannot be used, a lost worker process
+    (the checkpoint keeps what was solved), or no tree within the guess limit."""
     t0 = time.perf_counter()
     search = OptimalSearch(game, max_depth=max_depth, sym_depth=sym_depth)
     openings = [opening] if opening is not None else search.openings()
     parts = _parts(search, openings)
     ck = Checkpoint(checkpoint, _identity(game, max_depth, sym_depth)) if checkpoint else None
+    watch = None
     try:
         done = ck.parts() if ck else {}
-        resumed = sum((o, a) in done for o, a, _ in parts)
-        sizes = {(o, a): len(c) for o, a, c in parts}
+        watch = SearchProgress(search, parts, done, report, progress)
 
         def record(part: Part, solved: Solved) -> None:
-            o, a, cands = part
-            done[(o, a)] = solved
+            done[(part[0], part[1])] = solved
             if ck is not None:
-                ck.put(o, a, len(cands), solved)
-            if progress is not None:
-                progress(_report(search, part, solved, done, sizes, resumed, t0))
+                ck.put(part[0], part[1], len(part[2]), solved)
+            watch.part_done(part, solved)
 
         def note(part: Part, guess: int, tried: Tried) -> None:
             if ck is not None:
                 ck.put_guess(part[0], part[1], guess, tried)
-            if progress is not None:
-                progress(f"{game.codes[part[0]]} answer {part[1]} ({len(part[2])} candidates) "
-                         f"then {game.codes[guess]}: total "
-                         f"{tried[0] if tried[1] else 'at least %d' % tried[0]} "
-                         f"({tried[3]} nodes, {tried[4]:.1f} s CPU)")
+            watch.guess_done(part, guess, tried)
 
         try:
             run_parts(search, [p for p in parts if (p[0], p[1]) not in done], jobs, max_depth,
@@ -186,23 +184,16 @@ def exact_tree(game: Game, opening: int | None = None, max_depth: int | None = N
                     else "no checkpoint was given (--checkpoint FILE keeps the parts solved)")
             raise WorkerLost(f"{exc}; {kept}") from None
     finally:
+        if watch is not None:
+            watch.close()
         if ck is not None:
             ck.close()
-    return _document(search, openings, parts, done, jobs, resumed, time.perf_counter() - t0)
+    doc = _document(search, openings, parts, done, jobs, time.perf_counter() - t0)
+    doc["search"] = {**watch.fields(), **doc["search"]}
+    return doc
 
 
-def _report(search, part: Part, solved: Solved, done, sizes, resumed, t0) -> str:
-    o, a, cands = part
-    mine = [k for k in sizes if k[0] == o]
-    bound = search.n + sum(done[k][0] if k in done else int(search.lb[sizes[k]]) for k in mine)
-    fresh = len(done) - resumed
-    rate = fresh / max(1e-9, time.perf_counter() - t0) * 3600
-    return (f"{search.game.codes[o]} answer {a}: {len(cands)} candidates, total {solved[0]} "
-            f"({solved[2]} nodes, {solved[3]:.1f} s CPU); {len(done)}/{len(sizes)} parts "
-            f"done, total from {search.game.codes[o]} at least {bound}, {rate:.0f} parts/hour")
-
-
-def _document(search, openings, parts, done, jobs, resumed, wall) -> dict:
+def _document(search, openings, parts, done, jobs, wall) -> dict:
     game, inf = search.game, search.INF
     totals = {o: search.n for o in openings}
     for o, a, _ in parts:
@@ -215,7 +206,7 @@ def _document(search, openings, parts, done, jobs, resumed, wall) -> dict:
     return {"game": game.name, "strategy": "optimal", "opening": game.codes[best],
             "total": int(totals[best]), "secrets": int(search.n), "max_depth": search.max_depth,
             "tree": tree,
-            "search": {"parts": len(parts), "resumed": resumed, "jobs": jobs,
+            "search": {"jobs": jobs,
                        "nodes": sum(done[(o, a)][2] for o, a, _ in parts),
                        "cpu_seconds": round(sum(done[(o, a)][3] for o, a, _ in parts), 3),
                        "wall_seconds": round(wall, 3),

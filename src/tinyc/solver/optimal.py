@@ -37,7 +37,12 @@ import numpy as np
 from .games import Game, GameError
 from .table import ScoreTable, score_table
 
-__all__ = ["OptimalSearch", "optimal_tree", "build_tree", "lower_bounds", "Symmetry"]
+__all__ = ["OptimalSearch", "optimal_tree", "build_tree", "lower_bounds", "Symmetry", "Abandon"]
+
+
+class Abandon(Exception):
+    """Raised inside a watched search (``OptimalSearch.ceiling``) when the shared best total
+    falls to the lower bound of the guess being searched: that guess cannot win."""
 
 
 def lower_bounds(n: int, responses: int) -> np.ndarray:
@@ -148,6 +153,11 @@ class OptimalSearch:
     ``two_pass``: at nodes of at least this many candidates a guess is first bounded by its
     parts' own best first-guess bounds, and dropped before any deep search if that reaches
     the best total found.
+
+    ``ceiling``: if set, a callable giving the best total known elsewhere (another process's
+    search of the same set); a search from a fixed guess (``_expand(..., fixed=g)``) reads
+    it between its parts and at every node below, and gives the guess up (a lower bound,
+    not exact) as soon as it reaches the guess's lower bound.
     """
 
     def __init__(self, game: Game, table: ScoreTable | None = None, sym_depth: int = 2,
@@ -175,6 +185,8 @@ class OptimalSearch:
         self.exact: dict = {}      # key -> (total, guess id)
         self.lower: dict = {}      # key -> proven lower bound
         self.nodes = 0
+        self.ceiling: Callable[[], int] | None = None
+        self._floor: int | None = None    # the watched guess's lower bound so far
         self._offsets = None
         self.INF = 1 << 60
         if max_depth is not None:
@@ -283,6 +295,8 @@ class OptimalSearch:
                     self.lower[key] = max(low, total)
                     return total
         self.nodes += 1
+        if self._floor is not None and self.ceiling is not None and self.ceiling() <= self._floor:
+            raise Abandon
         best, best_g = self._expand(S, budget, history, depth_left)
         if best_g >= 0:
             self.exact[key] = (best, best_g)
@@ -348,9 +362,19 @@ class OptimalSearch:
                 if running >= best:
                     continue
             report = self.progress if fixed is not None else None
+            watch = fixed is not None and self.ceiling is not None and self._floor is None
             for i, p in enumerate(parts):
                 lbp = int(self.lb[len(p)]) if lbs is None else lbs[i]
-                v = self.solve(p, best - running + lbp, hist, sub_depth)
+                if watch:
+                    best = min(best, self.ceiling())        # type: ignore[misc]
+                    if running >= best:
+                        break
+                    v = self._watched(p, best - running + lbp, hist, sub_depth, running)
+                    if v is None:                 # the shared best reached this guess's bound
+                        best = min(best, self.ceiling())    # type: ignore[misc]
+                        break
+                else:
+                    v = self.solve(p, best - running + lbp, hist, sub_depth)
                 running += v - lbp
                 if report:
                     sid = int(full[g, p[0]])
@@ -361,6 +385,17 @@ class OptimalSearch:
             else:
                 best, best_g = running, g
         return best, best_g
+
+    def _watched(self, S, budget, history, depth_left, floor) -> int | None:
+        """``solve`` under the watch of ``ceiling`` (see the class docstring): None if it
+        fell to ``floor``, the lower bound of the guess being searched."""
+        self._floor = floor
+        try:
+            return self.solve(S, budget, history, depth_left)
+        except Abandon:
+            return None
+        finally:
+            self._floor = None
 
     # ---- whole games -----------------------------------------------------------------------
     def best_with_opening(self, opening: int) -> int:

@@ -83,13 +83,15 @@ class Optimal(TreeStrategy):
     that need at most that many guesses), ``progress`` (callable(str) for search reports),
     ``jobs`` (processes for the search, one task per first-level part) and ``checkpoint`` (an
     SQLite file that keeps the solved parts, so that a stopped search resumes; giving it
-    always searches, even where a tree is shipped)."""
+    always searches, even where a tree is shipped), ``report`` (that search's progress: "bar"
+    for a tqdm bar on stderr, "json" for JSON lines on stderr; ``exact_progress``)."""
 
     name = "optimal"
     summary = "exact least expected guesses, branch-and-bound tree (Koyama-Lai 1993)"
 
     def __init__(self, game, table, opening: str | None = None, max_depth: int | None = None,
-                 progress=None, jobs: int = 1, checkpoint: str | None = None):
+                 progress=None, jobs: int = 1, checkpoint: str | None = None,
+                 report: str | None = None):
         from ..optimal import OptimalSearch, optimal_tree
         from ..tree import packaged_tree
         Strategy.__init__(self, game, table)
@@ -108,7 +110,7 @@ class Optimal(TreeStrategy):
         if doc is None and (jobs > 1 or checkpoint):
             from ..exact import exact_tree
             doc = exact_tree(game, None if opening is None else game.code_id(opening),
-                             max_depth, jobs, checkpoint, progress)
+                             max_depth, jobs, checkpoint, progress, report=report)
         if doc is None:
             if progress is not None:
                 progress(f"no shipped optimal tree for {game.name}: searching (seconds on "

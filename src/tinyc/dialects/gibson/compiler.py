@@ -33,7 +33,6 @@ from ... import ast
 from ...engines.codegen import Codegen, walk
 from ...engines.compiler import FastEngine
 from ...engines.options import ALL, Optimisations
-from ...errors import ErrorCode, TinyCError, MemoryFault
 from .evaluator import GibsonEvaluator
 from .syntax import VARIADIC, Broken, is_variadic
 
@@ -331,14 +330,7 @@ class GibsonFastEngine(FastEngine):
             def _mc(values, node, t, d):
                 m.top = t
                 eng.depth = d
-                try:
-                    return m.machine_call(m, values, node)
-                except TinyCError as e:
-                    if e.address == node.end:
-                        e.address = ref.skip(node.end)
-                    raise
-                except MemoryFault:
-                    raise TinyCError(ErrorCode.RANGERR, ref.skip(node.end)) from None
+                return ref.machine_call(values, node)
             rt["_mc"] = _mc
         return rt
 

@@ -202,7 +202,12 @@ class GibsonEvaluator(Evaluator):
         if pending is not None:  # a variadic function's arguments go to its first machine call
             frame.varargs = None  # type: ignore[union-attr]  # a frame with varargs is a call's frame
             raw = pending + raw
-        values = [v if type(v) is int else self.rd(v, node) for v in raw]
+        return self.machine_call([v if type(v) is int else self.rd(v, node) for v in raw], node)
+
+    def machine_call(self, values: list[int], node: ast.MachineCall) -> int:
+        """MC ``node`` with its argument ``values`` (ints); an error the call reports at the end of ``node``, or
+        a memory fault (RANGERR), is placed after the blanks that follow, where the original's cursor stops
+        (the fast engine's calls come here too)."""
         try:
             return self.m.machine_call(self.m, values, node)
         except TinyCError as e:

@@ -174,6 +174,10 @@ class OptimalSearch:
         self.k = game.n_scores
         seen = np.zeros(self.k, dtype=bool)
         seen[np.unique(self.full)] = True
+        # the answers that occur, numbered densely (fewer columns to count)
+        self._dense = (np.cumsum(seen) - 1).astype(np.uint8)
+        self._kd = int(seen.sum())
+        self._win_col = int(self._dense[self.win])
         seen[self.win] = False
         self.responses = int(seen.sum())
         self.lb = lower_bounds(self.n, self.responses)
@@ -187,7 +191,7 @@ class OptimalSearch:
         self.nodes = 0
         self.ceiling: Callable[[], int] | None = None
         self._floor: int | None = None    # the watched guess's lower bound so far
-        self._offsets = None
+        self._flat: np.ndarray | None = None
         self.INF = 1 << 60
         if max_depth is not None:
             # most secrets a tree of depth d can find: 1 + R + R^2 + ... (per node: 1 found)
@@ -253,11 +257,25 @@ class OptimalSearch:
         low = self.lower.get(key)
         if low is not None:
             return low
-        _, bounds = self._candidate_guesses(S, (), symmetry=False)
-        low = int(bounds[0]) if len(bounds) else int(self.lb[m])
-        low = max(low, int(self.lb[m]))
+        # the least first-guess bound over all guesses: a useless guess (one part) bounds
+        # m + LB(m), no less than any other guess's, since LB is superadditive
+        counts = self._counts(S)
+        counts[:, self._win_col] = 0
+        low = max(m + int(self.lb[counts].sum(axis=1).min()), int(self.lb[m]))
         self.lower[key] = low
         return low
+
+    def _counts(self, S: np.ndarray) -> np.ndarray:
+        """Part sizes of every guess for candidate set S: int64 (n_codes, answers seen),
+        column ``_win_col`` the winning answer. One ``bincount`` over S's rows of a flat
+        index table (int32 (n_codes, n_codes), row s holding ``g * answers + answer(g, s)``
+        for every guess g), built on first use: 4 bytes per pair (102 MB for bulls-cows'
+        5040 codes), and 2 to 3 times faster than gathering S's columns of the score table."""
+        if self._flat is None:
+            self._flat = np.ascontiguousarray(self._dense[self.full.T], dtype=np.int32)
+            self._flat += (np.arange(self.n, dtype=np.int32) * self._kd)[None, :]
+        counts = np.bincount(self._flat[S].ravel(), minlength=self.n * self._kd)
+        return counts.reshape(self.n, self._kd)
 
     def _bound_ok(self, m: int, depth_left) -> bool:
         return depth_left is None or m <= self._cap[depth_left]
@@ -308,19 +326,16 @@ class OptimalSearch:
     def _candidate_guesses(self, S, history, fixed=None, symmetry=True):
         """Guess ids in trial order with their bounds: (ids, bounds) int arrays."""
         m = len(S)
-        k = self.k
         guesses: np.ndarray | None
         if fixed is not None:
             guesses = np.array([fixed])
-            sub = self.full[guesses][:, S]
+            counts = np.bincount(self._dense[self.full[fixed, S]],
+                                 minlength=self._kd).reshape(1, self._kd)
         else:
             guesses = None
-            sub = self.full[:, S]
-        ng = sub.shape[0]
-        flat = sub.astype(np.int32) + (np.arange(ng, dtype=np.int32) * k)[:, None]
-        counts = np.bincount(flat.ravel(), minlength=ng * k).reshape(ng, k)
-        in_s = counts[:, self.win] > 0
-        counts[:, self.win] = 0
+            counts = self._counts(S)
+        in_s = counts[:, self._win_col] > 0
+        counts[:, self._win_col] = 0
         useful = counts.max(axis=1) < m
         if fixed is None:
             if symmetry and len(history) <= self.sym_depth:

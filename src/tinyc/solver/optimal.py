@@ -160,6 +160,9 @@ class OptimalSearch:
     not exact) as soon as it reaches the guess's lower bound.
     """
 
+    #: a part of at most this many codes first tries its own codes as guesses for its bound
+    SMALL_PART = 40
+
     def __init__(self, game: Game, table: ScoreTable | None = None, sym_depth: int = 2,
                  max_depth: int | None = None, progress: Callable[[str], None] | None = None,
                  two_pass: int = 40):
@@ -181,6 +184,9 @@ class OptimalSearch:
         seen[self.win] = False
         self.responses = int(seen.sum())
         self.lb = lower_bounds(self.n, self.responses)
+        # the least LB-sum of m codes split into at most R parts (the most even split)
+        q, r = np.divmod(np.arange(self.SMALL_PART + 1), self.responses)
+        self._outside = r * self.lb[np.minimum(q + 1, self.n)] + (self.responses - r) * self.lb[q]
         self.sym = Symmetry(game)
         self.sym_depth = sym_depth
         self.two_pass = two_pass
@@ -257,6 +263,11 @@ class OptimalSearch:
         low = self.lower.get(key)
         if low is not None:
             return low
+        if m <= self.SMALL_PART:
+            low = self._candidates_bound(S)
+            if low is not None:
+                self.lower[key] = low
+                return low
         # the least first-guess bound over all guesses: a useless guess (one part) bounds
         # m + LB(m), no less than any other guess's, since LB is superadditive
         counts = self._counts(S)
@@ -264,6 +275,19 @@ class OptimalSearch:
         low = max(m + int(self.lb[counts].sum(axis=1).min()), int(self.lb[m]))
         self.lower[key] = low
         return low
+
+    def _candidates_bound(self, S: np.ndarray) -> int | None:
+        """The least first-guess bound of S over all guesses when a guess from S itself
+        attains it, found from S's own m x m scores (not all n x m): a guess outside S puts
+        all m codes in at most R parts, so its bound is at least m + the LB-sum of the most
+        even such split (``_outside``). None when the codes of S do not settle it."""
+        m = len(S)
+        sub = self._dense[self.full[np.ix_(S, S)]].astype(np.int64)
+        sub += (np.arange(m, dtype=np.int64) * self._kd)[:, None]
+        counts = np.bincount(sub.ravel(), minlength=m * self._kd).reshape(m, self._kd)
+        counts[:, self._win_col] = 0
+        best = max(m + int(self.lb[counts].sum(axis=1).min()), int(self.lb[m]))
+        return best if best <= m + self._outside[m] else None
 
     def _counts(self, S: np.ndarray) -> np.ndarray:
         """Part sizes of every guess for candidate set S: int64 (n_codes, answers seen),
@@ -372,8 +396,13 @@ class OptimalSearch:
             if m >= self.two_pass:
                 # first pass: each part's own best first-guess bound, before any deep search
                 # (without the guess limit: a valid lower bound with it too)
-                lbs = [self._part_bound(p) for p in parts]
-                running = m + sum(lbs)
+                # (largest parts first, stopping as soon as the guess cannot win)
+                lbs = []
+                for p in parts:
+                    lbs.append(self._part_bound(p))
+                    running += lbs[-1] - int(self.lb[len(p)])
+                    if running >= best:
+                        break
                 if running >= best:
                     continue
             report = self.progress if fixed is not None else None

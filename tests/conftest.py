@@ -14,6 +14,16 @@ def _private_user_dirs(tmp_path_factory):
     mp.undo()
 
 
+@pytest.fixture(scope="module")
+def ip():
+    """An IPython shell with ``%load_ext tinyc`` loaded (the test is skipped without IPython)."""
+    pytest.importorskip("IPython")
+    from IPython.core.interactiveshell import InteractiveShell
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "tinyc")
+    return shell
+
+
 @pytest.fixture
 def compiled(tmp_path, capsys, monkeypatch):
     """``compiled(source, *options)``: what ``tinyc compile`` prints for the program ``source`` (the fast

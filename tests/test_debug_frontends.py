@@ -59,14 +59,6 @@ def test_shell_debug_through_a_pipe_stays_a_statement() -> None:
 pytest.importorskip("IPython")
 
 
-@pytest.fixture(scope="module")
-def ip():
-    from IPython.core.interactiveshell import InteractiveShell
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "tinyc")
-    return shell
-
-
 def test_notebook_debug_with_the_commands_in_the_cell(ip, capsys) -> None:
     ip.run_cell_magic("tinyc", "--debug", TWICE.decode() + "---\nb twice if n==21\nr\nbt\np n*2\nc\n")
     out = capsys.readouterr().out

@@ -9,15 +9,6 @@ import pytest
 
 pytest.importorskip("IPython")
 
-from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def ip():
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "tinyc")
-    return shell
-
 
 def test_a_cell_runs_as_a_program(ip, capsys):
     ip.run_cell_magic("tinyc", "", 'main [ pl "h\u00e9llo"; pn 6*7 ]\n')

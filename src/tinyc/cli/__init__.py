@@ -1,3 +1,4 @@
 """The command line (``tinyc`` and its commands) and the IPython ``%%tinyc`` magics, which share its
-options.  The top layer: it may import every other subpackage, and nothing imports it.
+options.  It sits above the shell, the views and the driver; only the dialect packages and the
+Jupyter kernel (the layers above it) import it, and ``tinyc`` itself lazily, for ``%load_ext tinyc``.
 """

@@ -84,6 +84,26 @@ def test_pruning_counts_each_kind_apart_and_keeps_the_newest(tmp_path, monkeypat
     assert startcache.code(b"a key", lambda: b"not used") == b"marshalled code"
 
 
+def test_an_entry_read_again_outlives_newer_ones_left_unread(tmp_path, monkeypatch):
+    """Pruning keeps the most recently used entries: a hit marks its entry used, so the code of a
+    program run every day is not pushed out by programs written after it and never run again."""
+    import os
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("TINYC_NO_CACHE", raising=False)
+    monkeypatch.setattr(startcache, "KEEP", {"code": 2})
+    monkeypatch.setattr(startcache, "_PRUNED", {"code"})    # no pruning while the entries are made
+    for k, key in enumerate([b"daily", b"once", b"twice"]):
+        startcache.code(key, lambda key=key: key + b" code")
+        path = tmp_path / "tinyc" / startcache._name("code", key, 0, b"", startcache._engine())
+        os.utime(path, (1000 + k, 1000 + k))                  # written in this order, long ago
+    assert startcache.code(b"daily", lambda: b"not used") == b"daily code"   # a hit
+    monkeypatch.setattr(startcache, "_PRUNED", set())
+    startcache.code(b"new", lambda: b"new code")              # a write prunes to 2 entries
+    left = {p.name for p in (tmp_path / "tinyc").glob("code-*.pickle")}
+    assert left == {startcache._name("code", key, 0, b"", startcache._engine())
+                    for key in (b"daily", b"new")}
+
+
 def test_two_installs_keep_their_own_entries(tmp_path, monkeypatch):
     """The sources' stamps are part of an entry's name: another install (other stamps) writes another file
     instead of overwriting this one's, so using two installs in turn does not parse on every run."""

@@ -15,6 +15,7 @@ writing the cache never fails a run: any problem means parsing as usual.
 from __future__ import annotations
 
 import os
+import time
 import zlib
 try:  # the C unpickler without the pickle module (its Python half costs every start 1 ms)
     import _pickle as pickle
@@ -103,6 +104,7 @@ def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast
         if payload is not None:
             stored_key, result = pickle.loads(payload)
             if stored_key == key:
+                _touch(path)
                 return result
     except Exception:  # missing, unreadable, forged, stale or another text's: parse
         pass
@@ -115,11 +117,21 @@ def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast
     return program
 
 
+def _touch(path: str) -> None:
+    """Mark an entry used now, so that pruning (oldest first) keeps what is read, not only what was
+    written last; an hour's grace spares a run that reads many entries most of the writes."""
+    try:
+        if os.stat(path).st_mtime < time.time() - 3600:
+            os.utime(path)
+    except OSError:
+        pass
+
+
 _PRUNED: set[str] = set()  # kinds pruned by this process
 
 
 def _prune(folder: str, kind: str) -> None:
-    """Keep the most recently written entries of ``kind``, as many as ``KEEP`` says: counted by kind, the
+    """Keep the most recently used (written or read) entries of ``kind``, as many as ``KEEP`` says: counted by kind, the
     code of many programs never pushes out the parsed library, which is written once.  Once a process
     per kind, at its first write: listing the folder on every write would cost a new program's first
     run milliseconds per function."""

@@ -120,6 +120,44 @@ def test_lower_bounds():
     assert lb[183] == 1 + 2 * 13 + 3 * 169 and lb[184] == lb[183] + 4
 
 
+def _bound_over_every_guess(search: OptimalSearch, S: np.ndarray) -> int:
+    """The least first-guess bound of S, every code tried as a guess, in plain Python."""
+    m = len(S)
+    best = None
+    for g in range(search.n):
+        sizes: dict[int, int] = {}
+        for s in S.tolist():
+            a = int(search.full[g, s])
+            if a != search.win:
+                sizes[a] = sizes.get(a, 0) + 1
+        b = m + sum(int(search.lb[c]) for c in sizes.values())
+        best = b if best is None else min(best, b)
+    return max(best, int(search.lb[m]))
+
+
+@pytest.mark.parametrize("game", ["mastermind", "bulls-cows-1to9"])
+def test_a_parts_bound_is_the_least_over_every_guess(game):
+    """``_part_bound`` settles small parts from their own codes when it can (a guess from
+    outside cannot beat them) and counts every guess otherwise: both give the least bound
+    over every guess, on real candidate sets (after one or two guesses) and random ones."""
+    g = get_game(game)
+    search = OptimalSearch(g)
+    rng = np.random.default_rng(29)
+    sets = []
+    for _ in range(40):
+        S = np.arange(g.size)
+        for _ in range(int(rng.integers(1, 3))):
+            row = search.full[int(rng.integers(g.size)), S]
+            S = S[row == row[int(rng.integers(len(S)))]]
+        sets.append(S)
+        sets.append(np.sort(rng.choice(g.size, int(rng.integers(4, 60)), replace=False)))
+    sets = [S for S in sets if 4 <= len(S) <= 120][:50]
+    assert any(len(S) <= search.SMALL_PART and search._candidates_bound(S) is not None
+               for S in sets)            # the shortcut is taken by some of them
+    for S in sets:
+        assert search._part_bound(S) == _bound_over_every_guess(search, S), S.tolist()
+
+
 def test_small_parts_of_mastermind_against_exhaustive_search():
     # parts of 4 to 8 codes after one guess: every code as next guess, no bounds (guesses
     # that split the same way, and are both candidates or both not, tried once)

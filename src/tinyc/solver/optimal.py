@@ -336,6 +336,9 @@ class OptimalSearch:
                 if total >= budget:
                     self.lower[key] = max(low, total)
                     return total
+            elif depth_left == 2:        # no code tells all of S apart: 2 guesses cannot do
+                self.lower[key] = self.INF
+                return self.INF
         self.nodes += 1
         if self._floor is not None and self.ceiling is not None and self.ceiling() <= self._floor:
             raise Abandon
@@ -347,8 +350,9 @@ class OptimalSearch:
         self.lower[key] = max(low, budget)
         return budget
 
-    def _candidate_guesses(self, S, history, fixed=None, symmetry=True):
-        """Guess ids in trial order with their bounds: (ids, bounds) int arrays."""
+    def _candidate_guesses(self, S, history, fixed=None, symmetry=True, largest=None):
+        """Guess ids in trial order with their bounds: (ids, bounds) int arrays. ``largest``:
+        leave out the guesses that leave a part of more codes (the guess limit's cap)."""
         m = len(S)
         guesses: np.ndarray | None
         if fixed is not None:
@@ -360,7 +364,8 @@ class OptimalSearch:
             counts = self._counts(S)
         in_s = counts[:, self._win_col] > 0
         counts[:, self._win_col] = 0
-        useful = counts.max(axis=1) < m
+        most = counts.max(axis=1)
+        useful = most < m if largest is None else (most < m) & (most <= largest)
         if fixed is None:
             if symmetry and len(history) <= self.sym_depth:
                 useful &= self.sym.representatives(history)
@@ -376,7 +381,8 @@ class OptimalSearch:
         best, best_g = budget, -1
         m = len(S)
         sub_depth = None if depth_left is None else depth_left - 1
-        guesses, bounds = self._candidate_guesses(S, history, fixed)
+        guesses, bounds = self._candidate_guesses(
+            S, history, fixed, largest=None if sub_depth is None else self._cap[sub_depth])
         full = self.full
         for g, bound in zip(guesses.tolist(), bounds.tolist()):
             if bound >= best:

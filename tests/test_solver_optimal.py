@@ -367,6 +367,35 @@ def test_shipped_bulls_cows_1to9_tree_is_14914_from_1234():
     assert ev.total == 14914 and ev.unsolved == 0
 
 
+def test_shipped_bulls_cows_1to9_depth6_tree_is_14916_from_1234():
+    # issue 29: the best total among trees that never need more than 6 guesses (issue 16
+    # proved it at least 14915); docs/solver.md gives the commands that made the tree
+    g = get_game("bulls-cows-1to9")
+    doc = packaged_tree(g.name, None, 6)
+    assert doc is not None and doc["opening"] == "1234" and doc["max_depth"] == 6
+    assert doc["total"] == 14916
+    depths = [_replay_plain(g, doc["tree"], s) for s in g.codes]
+    assert len(depths) == 3024 and sum(depths) == 14916 and max(depths) == 6
+    assert {d: depths.count(d) for d in range(1, 7)} == {1: 1, 2: 5, 3: 79, 4: 634, 5: 1698,
+                                                          6: 607}
+    ev = evaluate(g, make_strategy("optimal", g, max_depth=6))
+    assert ev.total == 14916 and ev.unsolved == 0 and ev.worst == 6
+
+
+def test_shipped_bulls_cows_tree_is_tanakas_26274():
+    # issue 29: Tanaka (1996) found 26274 (5.2131 a game) for Bulls and Cows with digits
+    # 0-9; the exact search reproduced it (docs/solver.md: command, CPU time, checkpoint)
+    g = get_game("bulls-cows")
+    doc = packaged_tree(g.name)
+    assert doc is not None and doc["opening"] == "0123" and doc["total"] == 26274
+    depths = [_replay_plain(g, doc["tree"], s) for s in g.codes]
+    assert len(depths) == 5040 and sum(depths) == 26274 and max(depths) == 7
+    assert {d: depths.count(d) for d in range(1, 8)} == {1: 1, 2: 7, 3: 62, 4: 676, 5: 2468,
+                                                          6: 1753, 7: 73}
+    ev = evaluate(g, "optimal")
+    assert ev.total == 26274 and ev.unsolved == 0 and ev.worst == 7
+
+
 def test_malformed_tree_is_a_one_line_error(capsys, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"game": "mastermind", "tree": {"candidates": 1296}}))

@@ -2,10 +2,11 @@
 estimate): the optimum from the opening of the first four symbols, its search nodes, CPU
 and wall seconds and peak memory, in one process.
 
-    PYTHONPATH=src python benchmarks/solver_family.py 6 7 8     # seconds to minutes
-    PYTHONPATH=src python benchmarks/solver_family.py 9         # bulls-cows-1to9: minutes
+    PYTHONPATH=src python benchmarks/solver_family.py 6 7 8     # seconds
+    PYTHONPATH=src python benchmarks/solver_family.py 9         # bulls-cows-1to9: half a minute
 
-k = 9 is bc.tc's game (1-9), k = 10 Bulls and Cows (0-9: hours), k = 16 hex (out of reach).
+k = 9 is bc.tc's game (1-9), k = 10 Bulls and Cows (0-9: about 12 CPU minutes), k = 16 hex
+(out of reach).
 """
 from __future__ import annotations
 

@@ -113,8 +113,9 @@ class Optimal(TreeStrategy):
                              max_depth, jobs, checkpoint, progress, report=report)
         if doc is None:
             if progress is not None:
-                progress(f"no shipped optimal tree for {game.name}: searching (seconds on "
-                         "mastermind, minutes on bulls-cows-1to9, hours on bulls-cows)")
+                progress(f"no shipped optimal tree for {game.name}: searching (CPU seconds on "
+                         "mastermind, half a minute on bulls-cows-1to9, 12 minutes on "
+                         "bulls-cows; --jobs N shares it out)")
             self.search = OptimalSearch(game, table, max_depth=max_depth, progress=progress)
             doc = optimal_tree(self.search, None if opening is None else game.code_id(opening))
         self.doc = doc

@@ -44,6 +44,24 @@ def test_small_games_optima(game, opening, total):
     assert _bare(doc) == optimal_tree(OptimalSearch(game), op)
 
 
+def test_a_guess_limit_split_by_second_guesses_gives_koyama_and_lais_5626():
+    # Mastermind within 5 guesses: 5626 (Koyama and Lai 1993), every part of 100 codes or
+    # more split by its second guesses, those that leave a part too large never sent
+    one = exact_tree(MM, MM.code_id("1123"), max_depth=5, jobs=1, split_part=10**6)
+    two = exact_tree(MM, MM.code_id("1123"), max_depth=5, jobs=2, split_part=100)
+    assert one["total"] == two["total"] == 5626
+    assert one["search"]["totals"] == two["search"]["totals"]
+    from tinyc.solver.exact import _parts
+    from tinyc.solver.exact_tasks import _Split
+    search = OptimalSearch(MM, max_depth=5)
+    part = max(_parts(search, [MM.code_id("1123")]), key=lambda p: len(p[2]))
+    split = _Split(search, part, {})
+    cap = search._cap[3]          # a part after the second guess has 3 guesses left
+    largest = [np.bincount(search.full[g, part[2]]).max() for g in split.guesses]
+    assert split.guesses and max(largest) <= cap
+    assert len(split.guesses) < len(search._candidate_guesses(part[2], (part[0],))[0])
+
+
 def test_parts_of_bc_tc_game_match_the_published_optimum():
     # bulls-cows-1to9 from 1234 (total 14914): five of its thirteen first-level parts,
     # solved alone, give their documented totals and the shipped tree's subtrees

@@ -160,7 +160,9 @@ class _Split:
     def __init__(self, search: OptimalSearch, part: Part, tried: dict[int, Tried],
                  shared: Incumbents | None = None, slot: int = 0):
         self.part, self.inf, self.shared, self.slot = part, search.INF, shared, slot
-        guesses, bounds = search._candidate_guesses(part[2], (part[0],))
+        largest = (None if search.max_depth is None      # the guess limit's cap on a part
+                   else search._cap[max(0, search.max_depth - 2)])
+        guesses, bounds = search._candidate_guesses(part[2], (part[0],), largest=largest)
         self.guesses, self.bounds = guesses.tolist(), bounds.tolist()
         self.tried = dict(tried)
         self.next, self.flying, self.chunk = 0, 0, 1

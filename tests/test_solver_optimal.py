@@ -404,3 +404,17 @@ def test_malformed_tree_is_a_one_line_error(capsys, tmp_path):
     bad.write_text(json.dumps({"game": "bulls-cows", "tree": {}}))
     code, _, err = run(capsys, "evaluate", "--game", "mastermind", "--tree", str(bad))
     assert code == 2 and "for game 'bulls-cows'" in err
+
+
+def test_part_sizes_are_the_same_with_and_without_the_flat_table(monkeypatch):
+    # a game whose flat index table would be too large counts from the score table's
+    # columns instead (hits-strikes: 324 MB); both ways give the same part sizes
+    g = get_game("bulls-cows-1to9")
+    search = OptimalSearch(g)
+    S = np.sort(np.random.default_rng(7).choice(g.size, 300, replace=False))
+    flat = search._counts(S)
+    assert search._flat is not None
+    monkeypatch.setattr(OptimalSearch, "FLAT_BYTES", 0)
+    fresh = OptimalSearch(g)
+    assert (fresh._counts(S) == flat).all() and fresh._flat is None
+    assert flat.sum() == g.size * len(S)

@@ -162,6 +162,9 @@ class OptimalSearch:
 
     #: a part of at most this many codes first tries its own codes as guesses for its bound
     SMALL_PART = 40
+    #: the largest flat index table built (bytes); a game with more codes (hits-strikes' 9000:
+    #: 324 MB) gathers its candidates' columns of the score table at every count instead
+    FLAT_BYTES = 128 << 20
 
     def __init__(self, game: Game, table: ScoreTable | None = None, sym_depth: int = 2,
                  max_depth: int | None = None, progress: Callable[[str], None] | None = None,
@@ -294,10 +297,15 @@ class OptimalSearch:
         column ``_win_col`` the winning answer. One ``bincount`` over S's rows of a flat
         index table (int32 (n_codes, n_codes), row s holding ``g * answers + answer(g, s)``
         for every guess g), built on first use: 4 bytes per pair (102 MB for bulls-cows'
-        5040 codes), and 2 to 3 times faster than gathering S's columns of the score table."""
+        5040 codes), and 2 to 3 times faster than gathering S's columns of the score table,
+        which is done instead for games whose table would exceed ``FLAT_BYTES``."""
+        offsets = np.arange(self.n, dtype=np.int32) * self._kd
+        if self.n * self.n * 4 > self.FLAT_BYTES:       # too large: S's columns each time
+            flat = self._dense[self.full[:, S]].astype(np.int32) + offsets[:, None]
+            return np.bincount(flat.ravel(), minlength=self.n * self._kd).reshape(self.n, self._kd)
         if self._flat is None:
             self._flat = np.ascontiguousarray(self._dense[self.full.T], dtype=np.int32)
-            self._flat += (np.arange(self.n, dtype=np.int32) * self._kd)[None, :]
+            self._flat += offsets[None, :]
         counts = np.bincount(self._flat[S].ravel(), minlength=self.n * self._kd)
         return counts.reshape(self.n, self._kd)
 

@@ -308,6 +308,19 @@ def test_the_gibson_dialect(kernel):
     assert execute(kc, "%dialect pc\npn twice 1").stdout == "dialect pc\n 2"
 
 
+def test_gibson_trace_and_debug(kernel):
+    _, kc, _ = kernel
+    execute(kc, "%dialect gibson")
+    execute(kc, 'half int n [ return n/2 ]\nmain [ printf "%d%c", half(84), 10 ]')
+    traced = execute(kc, "%trace").stdout
+    assert "call half(84)" in traced and "half(84) returns 42" in traced and "\n42\n" in traced
+    assert "call half(10)" in execute(kc, "%trace half(10)").stdout
+    run = execute(kc, "%input b half\n%input r\n%input bt\n%input p n+1\n%input c\n%debug")
+    assert run.status == "ok" and "break at line" in run.stdout
+    assert "half(n=84)" in run.stdout and "n+1:  85" in run.stdout and "\n42\n" in run.stdout
+    execute(kc, "%dialect pc")
+
+
 def test_a_gibson_picture_is_shown_in_the_cell(kernel):
     _, kc, tmp = kernel
     execute(kc, "%dialect gibson")

@@ -173,3 +173,14 @@ def test_names_of_each_dialects_library_and_program():
     program.add(b"main [ printf \"x\" ]\n")
     names = program.names()
     assert {"main", "printf"} <= set(names) and "twice" not in names
+
+
+def test_a_gibson_program_that_cannot_start_is_one_line_under_trace_and_debug():
+    from tinyc.kernel import magics
+    from tinyc.kernel.program import CellError
+    program, _, _ = make_program([])
+    magics.obey("%dialect gibson", program, lambda text: None)
+    program.add(b"#include nosuch.tc\nmain [ printf \"x\" ]\n")
+    assert program.trace("main").strip().endswith("nosuch.tc")
+    with pytest.raises(CellError, match=r"^No such file: nosuch.tc$"):
+        program.debug(b"main")

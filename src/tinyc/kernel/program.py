@@ -1,7 +1,7 @@
 """The kernel's tiny-c: a booted machine, its program buffer and the ``tc>`` shell over it.
 
 Every call into tinyc's driver (a :class:`~tinyc.driver.session.Session`: boot a machine, run a statement,
-report an error; the stage views, the trace, the debugger, a Gibson run through the dialect's hooks) is in
+report an error; the stage views, the trace, the debugger; in the Gibson dialect all through its hooks) is in
 this module, behind :class:`Program`'s few methods, so that a change of the driver is a change here alone.
 
 The PC dialect keeps its program where the shell keeps it, in ``pr`` of a booted machine
@@ -12,11 +12,12 @@ The PC dialect keeps its program where the shell keeps it, in ``pr`` of a booted
 
 from __future__ import annotations
 
+import contextlib
 import io
 import sys
 import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..errors import ErrorCode, ExitProgram
 from ..machine.console import align_report
@@ -151,12 +152,10 @@ class Program:
         session = _session("gibson", self.engine, self.console)
         code = None if statement.strip() in (b"main", b"main()") else statement.decode("latin-1")
         limit = sys.getrecursionlimit()
-        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
-            path = Path(tmp) / "cell.tc"
-            path.write_bytes(self.gibson_text)
+        with self._gibson_file() as path:
             try:
                 with self.console.streaming():
-                    session.run_files([str(path)], "main", code)
+                    session.run_files([path], "main", code)
             except KeyboardInterrupt:
                 self.errors(int(ErrorCode.KILL), "stopped")
             except ExitProgram:
@@ -249,26 +248,30 @@ class Program:
     def _gibson_view(self, name: str) -> str:
         """The view through the Gibson dialect's ``view`` hook, of the program written as a file."""
         session = _session("gibson", self.engine, self.console)
-        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
-            path = Path(tmp) / "cell.tc"
-            path.write_bytes(self.gibson_text)
-            return session.dialect.hook(session.dialect.view)(session, name, str(path))
+        with self._gibson_file() as path:
+            return session.dialect.hook(session.dialect.view)(session, name, path)
 
     def trace(self, statement: str) -> str:
-        """The traced run of ``statement`` (one line per statement run), the queued input its input."""
+        """The traced run of ``statement`` (one line per statement run), the queued input its input;
+        in the Gibson dialect through its ``trace`` hook, ``statement`` run as ``-r`` code."""
         from ..views.tracer import trace
-        if self.dialect == "gibson":
-            raise CellError("%trace: in the gibson dialect use `tinyc trace --dialect gibson FILE`")
-        stdin = io.BytesIO(b"".join(line + b"\n" for line in self.console.queued))
+        stdin = b"".join(line + b"\n" for line in self.console.queued)
         self.console.queued.clear()
-        return trace(self.text, statement, stdin=stdin, memory=self.session.memory, files=self.session.files)
+        if self.dialect == "gibson":
+            session = _session("gibson", self.engine, self.console)
+            entry = "main" if statement.strip() in ("main", "main()") else statement
+            with self._gibson_file() as path:
+                return session.trace(path, entry, stdin)
+        return trace(self.text, statement, stdin=io.BytesIO(stdin), memory=self.session.memory,
+                     files=self.session.files)
 
     def debug(self, statement: bytes) -> None:
         """A debugging session of ``statement`` against the program (:mod:`tinyc.views.debugger`): its
-        commands and the program's input lines are the queued lines, then asked of the front end."""
-        from ..views.debug_runs import shell_debugger
+        commands and the program's input lines are the queued lines, then asked of the front end.  Raises
+        CellError when a Gibson program cannot start (a missing include or plug-in)."""
         if self.dialect == "gibson":
-            raise CellError("%debug: in the gibson dialect use `tinyc debug --dialect gibson FILE`")
+            return self._debug_gibson(statement.decode("latin-1"))
+        from ..views.debug_runs import shell_debugger
         limit = sys.getrecursionlimit()
         try:
             with self.console.streaming():
@@ -278,6 +281,35 @@ class Program:
         finally:
             sys.setrecursionlimit(limit)
             self._boot(self._pc_text())  # the debugger's breakpoints and engine stay with the old machine
+
+    def _debug_gibson(self, statement: str) -> None:
+        """The Gibson program under the debugger, through its dialect's ``debugger`` hook, ``statement``
+        run as ``-r`` code unless it is ``main``."""
+        from ..driver.dialect import CannotStart
+        from ..views.debug_runs import debug
+        session = _session("gibson", self.engine, self.console)
+        code = None if statement.strip() in ("main", "main()") else statement
+        limit = sys.getrecursionlimit()
+        with self._gibson_file() as path:
+            try:
+                runner = session.dialect.hook(session.dialect.debugger)(session, [path], None, code)
+                with self.console.streaming():
+                    debug(runner, self.console, quiet=True)
+            except CannotStart as exc:
+                raise CellError(exc.message.strip()) from None
+            except ExitProgram:
+                pass
+            finally:
+                sys.setrecursionlimit(limit)
+
+    @contextlib.contextmanager
+    def _gibson_file(self) -> Iterator[str]:
+        """The Gibson program written to a file (``cell.tc`` in a new temporary folder) for the dialect's
+        hooks, which take a program file; removed afterwards."""
+        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+            path = Path(tmp) / "cell.tc"
+            path.write_bytes(self.gibson_text)
+            yield str(path)
 
 
 class LinkFailure(CellError):

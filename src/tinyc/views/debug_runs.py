@@ -16,7 +16,7 @@ from ..machine.console import Console
 from .debug_engine import DebugEvaluator
 from .debugger import Debugger, Places, pc_reporter
 
-COMMENT = re.compile(r"/\*.*|//.*")
+COMMENT = re.compile(r"/\*.*")  # tiny-c/PC: a comment runs from /* to the end of its line
 
 
 def same_file(given: str, name: str) -> bool:
@@ -37,14 +37,9 @@ def file_line(files: list[tuple[str, int, int]], given: str, line: int) -> int |
     return first + line - 1
 
 
-def _statements(lines: dict[int, str], gibson: bool) -> set[int]:
-    """The lines that hold something other than blanks and comments."""
-    out = set()
-    for number, text in lines.items():
-        text = COMMENT.sub("", text) if gibson else re.sub(r"/\*.*", "", text)
-        if text.strip():
-            out.add(number)
-    return out
+def _statements(lines: dict[int, str], comment: re.Pattern[str] = COMMENT) -> set[int]:
+    """The lines that hold something other than blanks and comments (``comment``: the dialect's)."""
+    return {number for number, text in lines.items() if comment.sub("", text).strip()}
 
 
 def pc_runner(session, files: list[str], entry: str | None = None, code: str | None = None) -> PcRunner:
@@ -60,14 +55,13 @@ def pc_runner(session, files: list[str], entry: str | None = None, code: str | N
 class PcRunner:
     """The tiny-c/PC dialect: ``ws`` holds the program, ``entry`` is the statement a run types."""
 
-    gibson = False
     banner = b""
 
     def __init__(self, machine, workspace, entry: str = "main", fast: bool = False):
         self.m, self.ws, self.entry, self.fast = machine, workspace, entry, fast
         text = workspace.text.decode("latin-1")
         self.lines = {k: line for k, line in enumerate(text.split("\n")) if k > 0}
-        self.statements = _statements(self.lines, False)
+        self.statements = _statements(self.lines)
         self.names = self._names()
         raw = workspace.text
         self.sources = [(name, raw[:first].count(b"\n"), len(raw[first:end].rstrip(b"\n").split(b"\n")))
@@ -108,7 +102,7 @@ class PcRunner:
             fast.ref = engine
             fast.prepare = debugger.sync
             machine_engine = fast
-        places = Places(m.memory.data, ws.pr + 1, ws.pr + ws.pe + 1, ws.pr, False, pc_reporter(ws), (ws.ln, ws.pr))
+        places = Places(m.memory.data, ws.pr + 1, ws.pr + ws.pe + 1, ws.pr, pc_reporter(ws), (ws.ln, ws.pr))
 
         def go() -> TinyCError | None:
             with m.using(lambda _: machine_engine):  # the shell's machine runs on the debugger's engine, then its own

@@ -31,7 +31,6 @@ class Places:
     first: int            # the program's first byte
     end: int              # one past its last byte
     base: int             # pr: ADDR = address - base
-    gibson: bool
     reporter: object = field(default=None)  # (TinyCError) -> the dialect's report text
     entry: tuple[int, int] = (0, 0)         # where the entry statement (PC) or the seed (Gibson) lies
 
@@ -39,15 +38,12 @@ class Places:
         return self.first <= pos < self.end
 
     def line(self, pos: int) -> int:
-        if self.gibson:
-            return 0 if pos < self.first else 1 + bytes(self.data[self.first + 1:pos + 2]).count(b"\n")
+        """The line number of ``pos`` as the dialect's error reports give it (tiny-c/PC: lines of ``pr``)."""
         return 0 if pos < self.base else bytes(self.data[self.base:pos]).count(b"\n")
 
     def source_line(self, pos: int) -> int:
-        """The line of the file ``pos`` lies on (``line`` numbers a statement that ends its line with the
-        next one in the Gibson dialect, as its reports do; a line breakpoint goes by the file)."""
-        if self.gibson and pos >= self.first:
-            return 1 + bytes(self.data[self.first:pos]).count(b"\n")
+        """The line of the file ``pos`` lies on, which a line breakpoint goes by (a dialect whose reports
+        number lines otherwise overrides it)."""
         return self.line(pos)
 
     def addr(self, pos: int) -> int:
@@ -75,6 +71,12 @@ class Places:
         return chunk.split(b"\0")[0].decode("latin-1")
 
 
+def runner_done(runner) -> str | None:
+    """The line a run that ends without an error prints after a blank line (Gibson's ``tc``: ``done``);
+    None where the dialect prints nothing (the run then only ends its last line)."""
+    return getattr(runner, "done", None)
+
+
 class Debugger:
     """One debugging session over ``console`` of the program of ``runner`` (:mod:`tinyc.views.debug_runs`).
 
@@ -87,7 +89,6 @@ class Debugger:
         self.console = console
         self.runner = runner
         self.start = runner.start
-        self.gibson = runner.gibson
         self.quiet = quiet
         self.breaks: list[Breakpoint] = []
         self.watches: list[Watch] = []
@@ -192,8 +193,8 @@ class Debugger:
     def finished(self, error: TinyCError | None) -> None:
         if error is not None and not self.reported:
             self.say(self.report(error))
-        elif error is None and self.gibson:  # as tc ends a run
-            self.say("\n" if self.quiet else "\ndone\n")
+        elif error is None and runner_done(self.runner) is not None:  # as the dialect ends a run
+            self.say("\n" if self.quiet else f"\n{runner_done(self.runner)}\n")
         elif error is None and self.console.last != b"\n":
             self.say("\n")
 

@@ -4,6 +4,7 @@ linked at each ``r``, as ``tc`` does at each start, run by the dialect's evaluat
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ...errors import TinyCError
@@ -16,6 +17,20 @@ from .evaluator import GibsonEvaluator
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     from ...driver.session import Session
+
+COMMENT = re.compile(r"/\*.*|//.*")  # Gibson's comments: /* or // to the end of the line
+
+
+class GibsonPlaces(Places):
+    """Where things are, as Gibson's reports say it: a statement's line counts from the byte after the
+    program's first, so a statement that ends its line is numbered with the next one, as ``tc`` does."""
+
+    def line(self, pos: int) -> int:
+        return 0 if pos < self.first else 1 + bytes(self.data[self.first + 1:pos + 2]).count(b"\n")
+
+    def source_line(self, pos: int) -> int:
+        """The line of the file ``pos`` lies on (a line breakpoint goes by the file)."""
+        return 1 + bytes(self.data[self.first:pos]).count(b"\n") if pos >= self.first else self.line(pos)
 
 
 class GibsonDebugEvaluator(DebugMixin, GibsonEvaluator):
@@ -40,7 +55,7 @@ def runner(session: Session, files: list[str], entry: str | None = None, code: s
 class GibsonRunner:
     """The Gibson dialect: the application ``path`` (``code`` instead of main() with ``-r``) in ``session``."""
 
-    gibson = True
+    done = "done"   # what tc prints when a run ends without an error
 
     def __init__(self, session: Session, path: str | Path, code: str | None = None):
         """Raises StartError or PluginError when the program cannot start."""
@@ -55,7 +70,7 @@ class GibsonRunner:
         layout = self.loaded.layout
         app = self.loaded.memory[layout.app:layout.end].decode("latin-1")
         self.lines = {k + 1: line for k, line in enumerate(app.split("\n"))}
-        self.statements = _statements(self.lines, True)
+        self.statements = _statements(self.lines, COMMENT)
         self.sources = [(str(path), 1, len(self.lines))]
         m = self._machine(session.dialect.engine("reference"))
         try:
@@ -101,7 +116,7 @@ class GibsonRunner:
             code = gibson_code(int(e.code))
             at = layout.end if code in (1023, 2023, 3023) else e.address
             return report(code, bytes(m.memory.data[:layout.end + 1]), at, layout)
-        places = Places(m.memory.data, layout.app, layout.end, 0, True, reporter, (0, layout.lib))
+        places = GibsonPlaces(m.memory.data, layout.app, layout.end, 0, reporter, (0, layout.lib))
 
         def go() -> TinyCError | None:
             try:

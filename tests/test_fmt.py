@@ -120,3 +120,19 @@ def test_unbalanced_file_is_left_alone_with_status_2(tmp_path):
     done = tinyc("fmt", "u.tc", cwd=tmp_path)
     assert done.returncode == 2 and b"never closed" in done.stderr and b"Traceback" not in done.stderr
     assert (tmp_path / "u.tc").read_text() == "main [\npl 1\n"
+
+
+def test_a_dialects_own_lexical_rules_come_from_its_lexis_hook():
+    # the formatter knows no dialect by name: a dialect's lexis hook gives what hides a bracket
+    import re
+    from tinyc.driver.dialect import UnknownDialect, find
+    from tinyc.views.format import Lexis
+    for name in ("pc", "gibson"):
+        d = find(name)
+        assert isinstance(d.hook(d.lexis), Lexis)
+    hash_comments = Lexis(re.compile(r"#[^\n]*"), starts="#")
+    assert format_source("main [\n# ]\npl 1\n]\n", hash_comments) == "main [\n  # ]\n  pl 1\n]\n"
+    with pytest.raises(FormatError):
+        format_source("main [\n# ]\npl 1\n]\n")           # in tiny-c/PC that # hides nothing
+    with pytest.raises(UnknownDialect):
+        format_source("main [ ]\n", "nosuch")

@@ -59,11 +59,12 @@ class Dialect:
       link) of a program file, or the report of the stage that rejects it (the notebook's magics);
     * ``trace``: ``"module:attr"`` of ``trace(session, path, entry, stdin, calls, limit) -> transcript``;
     * ``debugger``: ``"module:attr"`` of ``runner(session, files, entry, code)``, the program as the debugger
-      runs it (:mod:`tinyc.views.debugger`).
+      runs it (:mod:`tinyc.views.debugger`);
+    * ``lexis``: ``"module:attr"`` of its lexical rules for ``tinyc fmt`` (:class:`tinyc.views.format.Lexis`).
     """
 
     __slots__ = ("name", "title", "detect", "significance", "library", "search_paths", "machine_calls",
-                 "engines", "run", "tools", "shell", "view", "trace", "debugger")
+                 "engines", "run", "tools", "shell", "view", "trace", "debugger", "lexis")
 
     name: str
     title: str
@@ -79,6 +80,7 @@ class Dialect:
     view: str
     trace: str
     debugger: str
+    lexis: str
 
     def __init__(self, **hooks: Any) -> None:
         missing = set(self.__slots__) - set(hooks)

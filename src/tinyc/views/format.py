@@ -3,30 +3,44 @@
 Only the blanks at the two ends of a line change: a line gets two spaces per open ``[`` block (one level
 less when it starts with ``]``), and loses its trailing blanks.  Every token, comment and string stays as it
 was.  Brackets inside a string, a character constant or a comment do not count; the lexical rules are those
-of the dialect's grammar (syntax/grammar.lark, dialects/gibson/grammar.lark):
+of the dialect's grammar, given by its ``lexis`` hook (a :class:`Lexis`):
 
-- tiny-c/PC: a string ends at ``"`` (or a NUL) on its line, a character constant at ``'`` on its line, and
-  ``/*`` comments to the end of the line; an unmatched quote is a single stray character.
-- Gibson: a string may run over several lines (the lines it covers are left exactly as they are), a
-  character constant is one character between quotes, comments are ``//`` or ``/*`` to the end of the
-  line, and a line that starts with ``#`` (``#include NAME``) is kept exactly: the blanks after the name
-  are part of it.
+- tiny-c/PC (:data:`PC_LEXIS`, syntax/grammar.lark): a string ends at ``"`` (or a NUL) on its line, a
+  character constant at ``'`` on its line, and ``/*`` comments to the end of the line; an unmatched quote
+  is a single stray character.
+- Gibson (``tinyc.dialects.gibson.lexis``): a string may run over several lines (the lines it covers are
+  left exactly as they are), a character constant is one character between quotes, comments are ``//`` or
+  ``/*`` to the end of the line, and a line that starts with ``#`` (``#include NAME``) is kept exactly:
+  the blanks after the name are part of it.
 
 The text is handled as Latin-1 so that any byte survives.  A file whose brackets do not balance, or whose
-Gibson string is never closed, is not formatted: :class:`FormatError` says where."""
+string is never closed where strings may span lines, is not formatted: :class:`FormatError` says where."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 INDENT = "  "
 BLANKS = " \t"
 
-# What can hide a bracket, per dialect: strings, character constants, comments (the grammars' terminals).
-_HIDING = {
-    "pc": re.compile(r'"[^"\x00\n]*["\x00]|\'[^\'\n]*\'|/\*[^\n]*'),
-    "gibson": re.compile(r'"[^"\x00]*["\x00]|\'[\s\S]\'|/[/*][^\n\r]*'),
-}
+
+@dataclass(frozen=True)
+class Lexis:
+    """A dialect's lexical rules, as far as the formatter needs them.
+
+    ``hiding``: what can hide a bracket (strings, character constants, comments: the grammar's terminals),
+    matched where one of the characters ``starts`` is; ``open_strings``: a ``"`` that ``hiding`` cannot
+    match is a string never closed (FormatError), not a stray character; ``headers``: a line that starts
+    with ``#`` is kept exactly, blanks and all."""
+
+    hiding: re.Pattern[str]
+    open_strings: bool = False
+    headers: bool = False
+    starts: str = "\"'/"
+
+
+PC_LEXIS = Lexis(re.compile(r'"[^"\x00\n]*["\x00]|\'[^\'\n]*\'|/\*[^\n]*'))
 
 
 class FormatError(ValueError):
@@ -37,23 +51,23 @@ class FormatError(ValueError):
         self.line = line
 
 
-def _brackets(text: str, dialect: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+def _brackets(text: str, lexis: Lexis) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The offsets of the ``[`` and ``]`` that count (their character, +1 or -1), and the spans
     (start, end) of the multi-line strings, in ``text``."""
-    hiding = _HIDING[dialect]
+    hiding, starts = lexis.hiding, lexis.starts
     marks: list[tuple[int, int]] = []
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(text):
         c = text[i]
-        if c in "\"'/":
+        if c in starts:
             m = hiding.match(text, i)
             if m:
                 if "\n" in m.group():
                     spans.append(m.span())
                 i = m.end()
                 continue
-            if c == '"' and dialect == "gibson":
+            if c == '"' and lexis.open_strings:
                 raise FormatError(text.count("\n", 0, i) + 1, 'a string (") that is never closed')
         elif c in "[]":
             marks.append((i, 1 if c == "[" else -1))
@@ -61,11 +75,14 @@ def _brackets(text: str, dialect: str) -> tuple[list[tuple[int, int]], list[tupl
     return marks, spans
 
 
-def format_source(text: str, dialect: str = "pc") -> str:
-    """``text`` (tiny-c source in ``dialect``, "pc" or "gibson") re-indented: two spaces per open
-    ``[ ]`` block, trailing blanks dropped; line ends (``\\n``, ``\\r\\n``) kept.  Raises FormatError for
-    unbalanced brackets or an unclosed Gibson string.  Formatting the result again gives it unchanged."""
-    marks, spans = _brackets(text, dialect)
+def format_source(text: str, dialect: str | Lexis = "pc") -> str:
+    """``text`` (tiny-c source in ``dialect``: a dialect's name, whose ``lexis`` hook gives its rules, or
+    the :class:`Lexis` itself) re-indented: two spaces per open ``[ ]`` block, trailing blanks dropped;
+    line ends (``\\n``, ``\\r\\n``) kept.  Raises FormatError for unbalanced brackets or a string never
+    closed (where strings may span lines); UnknownDialect for a name with no dialect.  Formatting the
+    result again gives it unchanged."""
+    lexis = dialect if isinstance(dialect, Lexis) else _lexis(dialect)
+    marks, spans = _brackets(text, lexis)
     out: list[str] = []
     depth, at, start = 0, 0, 0
     for number, line in enumerate(text.split("\n"), 1):
@@ -86,7 +103,7 @@ def format_source(text: str, dialect: str = "pc") -> str:
             if depth < 0:
                 raise FormatError(number, "a ] with no [ open")
             at += 1
-        header = dialect == "gibson" and body.lstrip(BLANKS).startswith("#")
+        header = lexis.headers and body.lstrip(BLANKS).startswith("#")
         if not ends_inside and not header:
             body = body.rstrip(BLANKS)
         if not begins_inside and body.strip(BLANKS) and not header:
@@ -98,3 +115,10 @@ def format_source(text: str, dialect: str = "pc") -> str:
     if depth:
         raise FormatError(text.count("\n") + 1, f"{depth} [ never closed")
     return "\n".join(out)
+
+
+def _lexis(name: str) -> Lexis:
+    """The lexical rules of the dialect called ``name`` (its ``lexis`` hook)."""
+    from ..driver.dialect import find
+    found = find(name)
+    return found.hook(found.lexis)

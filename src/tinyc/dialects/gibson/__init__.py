@@ -26,4 +26,5 @@ DIALECT = Dialect(
     run="tinyc.dialects.gibson.machine:run_files",
     tools={name: "tinyc.dialects.gibson.cli" for name in ("tokens", "parse", "ast", "link", "check", "compile", "trace")},
     shell="tinyc.dialects.gibson.shell:shell", view="tinyc.dialects.gibson.stages:file_view",
-    trace="tinyc.dialects.gibson.tracer:trace_file", debugger="tinyc.dialects.gibson.debug:runner")
+    trace="tinyc.dialects.gibson.tracer:trace_file", debugger="tinyc.dialects.gibson.debug:runner",
+    lexis="tinyc.dialects.gibson.lexis:LEXIS")

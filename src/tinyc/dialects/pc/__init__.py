@@ -138,4 +138,5 @@ DIALECT = Dialect(
     library="lib/system.ipl", search_paths=(), machine_calls="tinyc.machine.machine_calls:PC_CALLS",
     engines={"reference": "tinyc.engines.evaluator:Evaluator", "fast": "tinyc.dialects.pc:fast_engine"},
     run="tinyc.dialects.pc:run", tools=TOOLS, shell="tinyc.dialects.pc:shell", view="tinyc.views.stages:file_view",
-    trace="tinyc.views.tracer:trace_file", debugger="tinyc.views.debug_runs:pc_runner")
+    trace="tinyc.views.tracer:trace_file", debugger="tinyc.views.debug_runs:pc_runner",
+    lexis="tinyc.views.format:PC_LEXIS")

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every start); mypy knows it
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
 
 class Node:
     """The base of every node: ``pos`` and ``end`` are byte offsets (see the module docstring).
@@ -55,7 +59,7 @@ def fields(node: Node) -> tuple[str, ...]:
 
 def node_classes() -> list[type[Node]]:
     """Every concrete node class (the subclasses of :class:`Node`, at any depth), in definition order:
-    what a visitor's dispatch table covers (:func:`tinyc.engines.evaluator.visitors`)."""
+    what a visitor's dispatch table covers (:func:`visitors`)."""
     found: list[type[Node]] = []
     todo = list(Node.__subclasses__())
     while todo:
@@ -63,6 +67,18 @@ def node_classes() -> list[type[Node]]:
         found.append(cls)
         todo.extend(cls.__subclasses__())
     return found
+
+
+def visitors(cls: type) -> dict[type[Node], Callable[..., Any]]:
+    """The dispatch table of a visitor class (an evaluator, the fast engine's generator): each node class
+    to the class's ``visit_<NodeClass>`` function (unbound; called as ``table[type(node)](self, node,
+    ...)``).  Node classes the class does not handle on their own have no entry."""
+    table: dict[type[Node], Callable[..., Any]] = {}
+    for node in node_classes():
+        visit = getattr(cls, "visit_" + node.__name__, None)
+        if visit is not None:
+            table[node] = visit
+    return table
 
 
 # ---- expressions (section 6)

@@ -50,16 +50,7 @@ class _Again(Exception):
 MAX_LOCALS = 4096  # declarations one call may execute before error 18 (the variable table is full)
 
 
-def visitors(cls: type) -> dict[type[ast.Node], Visitor]:
-    """The dispatch table of an evaluator class: each node class of :mod:`tinyc.ast` to the class's
-    ``visit_<NodeClass>`` function (unbound; called as ``table[type(node)](self, node)``).  Node
-    classes the evaluator does not run on their own (a declarator, a function) have no entry."""
-    table: dict[type[ast.Node], Visitor] = {}
-    for node in ast.node_classes():
-        visit = getattr(cls, "visit_" + node.__name__, None)
-        if visit is not None:
-            table[node] = visit
-    return table
+visitors = ast.visitors  # the dispatch table of an evaluator class (one per class, made as it is made)
 
 
 class Evaluator:

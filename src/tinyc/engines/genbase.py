@@ -7,6 +7,7 @@ far, the bounds known here); the generator's other parts are classes built on it
 
 from __future__ import annotations
 
+from ..ast import visitors
 from .analysis import Analysis
 from .shapes import Walking
 from .options import ALL, Optimisations
@@ -32,6 +33,18 @@ class E:
 
 
 
+_TABLES: dict[type, dict] = {}
+
+
+def _dispatch(cls: type) -> dict:
+    """The dispatch table of a generator class (:func:`tinyc.ast.visitors`), made at its first use, when
+    every node class (a dialect's too) exists."""
+    table = _TABLES.get(cls)
+    if table is None:
+        table = _TABLES[cls] = visitors(cls)
+    return table
+
+
 class GenBase:
     """The generator's state for one function, and its output (lines, line map, temporaries)."""
 
@@ -42,6 +55,7 @@ class GenBase:
     def __init__(self, fname: str, params, body: list, resolve, int_bits: int, source=None,
                  toplevel: bool = False, size: int | None = None, max_depth: int | None = None,
                  opts: Optimisations = ALL):
+        self.visit = _dispatch(type(self))  # node class -> visit_<Node>, as the evaluators dispatch
         self.fname = fname
         self.opts = opts  # the optimisations applied (options.py): each one's switch is read where it acts
         self.params = params

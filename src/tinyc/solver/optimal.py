@@ -28,13 +28,13 @@ has no entry. A node whose guess is its only candidate has no ``answers``.
 """
 from __future__ import annotations
 
-import itertools
 import time
 from typing import Callable
 
 import numpy as np
 
 from .games import Game, GameError
+from .symmetry import Symmetry
 from .table import ScoreTable, score_table
 
 __all__ = ["OptimalSearch", "optimal_tree", "build_tree", "lower_bounds", "Symmetry", "Abandon"]
@@ -59,87 +59,6 @@ def lower_bounds(n: int, responses: int) -> np.ndarray:
         lb[k] = lb[k - 1] + depth
         used += 1
     return lb
-
-
-class Symmetry:
-    """Symbol and position permutations of a game that fix a history of guesses.
-
-    ``representatives(history)`` -> bool array (n_codes,): True for the least code id of each
-    class of guesses equivalent under the permutations that fix every guess in ``history``
-    (a tuple of code ids). Only for games whose code set is closed under every symbol and
-    position permutation (``available``); hits-strikes (no leading 0) is not.
-    """
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.available = bool(game.leading_zero)
-        d = game.digits.astype(np.int64)
-        self.digits = d
-        k, L = len(game.alphabet), game.length
-        self.k, self.L = k, L
-        self.weights = k ** np.arange(L - 1, -1, -1, dtype=np.int64)
-        lookup = np.full(k ** L, -1, dtype=np.int64)
-        lookup[d @ self.weights] = np.arange(game.size)
-        self.lookup = lookup
-        self.perms = list(itertools.permutations(range(L)))
-        self._cache: dict[tuple, np.ndarray] = {}
-
-    def _maps(self, history: tuple) -> list[tuple[tuple, np.ndarray]]:
-        hs = [self.digits[g] for g in history]
-        out = []
-        for perm in self.perms:
-            sigma = np.full(self.k, -1, dtype=np.int64)
-            inv = np.full(self.k, -1, dtype=np.int64)
-            ok = True
-            for h in hs:
-                for q in range(self.L):
-                    a, b = h[perm[q]], h[q]
-                    if (sigma[a] >= 0 and sigma[a] != b) or (inv[b] >= 0 and inv[b] != a):
-                        ok = False
-                        break
-                    sigma[a], inv[b] = b, a
-                if not ok:
-                    break
-            if ok:
-                out.append((perm, sigma))
-        return out
-
-    def representatives(self, history: tuple) -> np.ndarray:
-        """Mask of the canonical guesses after ``history`` (see the class docstring)."""
-        got = self._cache.get(history)
-        if got is not None:
-            return got
-        n = self.game.size
-        if not self.available:
-            return np.ones(n, dtype=bool)
-        used = np.zeros(self.k, dtype=bool)
-        for g in history:
-            used[self.digits[g]] = True
-        unused_syms = np.flatnonzero(~used)
-        rows = np.arange(n)
-        canon: np.ndarray | None = None
-        for perm, sigma in self._maps(history):
-            src = self.digits[:, list(perm)]
-            out = np.empty_like(src)
-            assigned = np.full((n, self.k), -1, dtype=np.int64)
-            nxt = np.zeros(n, dtype=np.int64)
-            for p in range(self.L):
-                x = src[:, p]
-                free = ~used[x]
-                a = assigned[rows, x]
-                new = free & (a < 0)
-                assigned[rows[new], x[new]] = nxt[new]
-                nxt[new] += 1
-                lab = assigned[rows, x]
-                out[:, p] = np.where(free, unused_syms[np.maximum(lab, 0)] if len(unused_syms)
-                                     else 0, sigma[x])
-            ids = self.lookup[out @ self.weights]
-            canon = ids if canon is None else np.minimum(canon, ids)
-        assert canon is not None  # the identity permutation always fixes the history: one map at least
-        reps = canon == np.arange(n)
-        if len(self._cache) < (64 << 20) // max(1, n):      # at most 64 MB of masks
-            self._cache[history] = reps
-        return reps
 
 
 class OptimalSearch:

@@ -50,7 +50,7 @@ class PartitionStrategy(Strategy):
     def _symmetry(self):
         sym = getattr(self, "_sym", None)
         if sym is None:
-            from ..optimal import Symmetry
+            from ..symmetry import Symmetry
             sym = self._sym = Symmetry(self.game)
         return sym
     prefer_consistent: bool = True  # per class; Knuth sets it per instance from its form

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -23,6 +24,12 @@ from tinyc.views.debugger import Debugger
 
 HERE = Path(__file__).parent / "debugger"
 ROOT = Path(__file__).parent.parent
+
+
+def default_sigint() -> None:
+    """In the spawned child: SIGINT back to its default even where the tests run with it ignored (a
+    background job of a script), so that Ctrl-C on the pseudo-terminal reaches the debugger."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def debug_session(commands: str, engine: str, files: tuple[str, ...] = ("nest.tc",)) -> tuple[str, Debugger]:
@@ -99,7 +106,7 @@ def test_ctrl_c_pauses_the_running_program_in_the_debugger() -> None:
     env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1"}
     env.pop("PYTHONPATH", None)
     child = pexpect.spawn(sys.executable, ["-m", "tinyc", "debug", "loop.tc"], cwd=str(HERE), env=env,
-                          timeout=60, encoding="latin-1")
+                          timeout=60, encoding="latin-1", preexec_fn=default_sigint)
     try:
         child.expect_exact("(tc-db) ")
         child.sendline("r")
@@ -145,7 +152,7 @@ def test_the_terminal_prompt_completes_and_keeps_a_history(tmp_path) -> None:
            "XDG_STATE_HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
     env.pop("PYTHONPATH", None)
     child = pexpect.spawn(sys.executable, ["-m", "tinyc", "debug", str(HERE / "fact.tc")], cwd=str(tmp_path),
-                          env=env, timeout=60, dimensions=(24, 80))
+                          env=env, timeout=60, dimensions=(24, 80), preexec_fn=default_sigint)
     try:
         child.expect(PROMPT)
         # a command, then a function's name, completed: Tab picks the first completion offered

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 
 import pytest
@@ -30,13 +31,19 @@ def plain(data: bytes) -> bytes:
     return re.sub(rb"\x1b\[[0-9;?]*[a-zA-Z]|[\x08\r]", b"", data)
 
 
+def default_sigint() -> None:
+    """In the child before it starts: Ctrl-C's SIGINT back to its default, as a terminal's shell starts a
+    program, even when the tests themselves run where it is ignored (a background job of a script)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(args: list[str], cwd, term: str = "xterm"):
     """``python -m tinyc ARGS`` (the installed package: the current directory is a temporary one) on a
     pseudo-terminal of 80x24."""
     env = {**os.environ, "TERM": term, "NO_COLOR": "1", "PROMPT_TOOLKIT_NO_CPR": "1"}
     env.pop("PYTHONPATH", None)
     return pexpect.spawn(sys.executable, ["-m", "tinyc", *args], cwd=str(cwd), env=env, timeout=60,
-                         dimensions=(24, 80))
+                         dimensions=(24, 80), preexec_fn=default_sigint)
 
 
 def finish(child) -> tuple[bytes, int]:

@@ -418,3 +418,26 @@ def test_part_sizes_are_the_same_with_and_without_the_flat_table(monkeypatch):
     fresh = OptimalSearch(g)
     assert (fresh._counts(S) == flat).all() and fresh._flat is None
     assert flat.sum() == g.size * len(S)
+
+
+@pytest.mark.parametrize("game, opening, total", [
+    ("bulls-cows", "9876", 26274),            # every opening of distinct digits: one class
+    ("mastermind", "3121", 5625),             # 1123 with its positions and colours permuted
+])
+def test_a_shipped_tree_moved_to_another_opening_of_its_class(game, opening, total):
+    from tinyc.solver.tree import relabel_tree
+    g = get_game(game)
+    doc = relabel_tree(g, packaged_tree(g.name), opening)
+    assert doc is not None and doc["tree"]["guess"] == opening == doc["opening"]
+    depths = [_replay_plain(g, doc["tree"], s) for s in g.codes]
+    assert sum(depths) == total == doc["total"]
+    assert evaluate(g, make_strategy("optimal", g, opening=opening)).total == total
+
+
+def test_no_symmetry_no_moved_tree():
+    from tinyc.solver.symmetry import code_map
+    from tinyc.solver.tree import relabel_tree
+    assert relabel_tree(MM, packaged_tree(MM.name), "1234") is None       # another opening class
+    assert code_map(get_game("hits-strikes"), "1234", "5678") is None     # no leading 0: no symmetry
+    move = code_map(get_game("bulls-cows-1to9"), "1234", "5173")
+    assert move("1234") == "5173" and score(move("1325"), move("4321")) == score("1325", "4321")

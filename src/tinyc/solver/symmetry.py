@@ -9,7 +9,7 @@ import numpy as np
 
 from .games import Game
 
-__all__ = ["Symmetry"]
+__all__ = ["Symmetry", "code_map"]
 
 
 class Symmetry:
@@ -91,3 +91,25 @@ class Symmetry:
         if len(self._cache) < (64 << 20) // max(1, n):      # at most 64 MB of masks
             self._cache[history] = reps
         return reps
+
+
+def code_map(game: Game, source: str, target: str):
+    """A symmetry of ``game`` that takes the code ``source`` to ``target`` (code texts), as a function
+    from code text to code text: a position permutation and a symbol permutation, both applied to every
+    code, which keep every score (bulls and cows count the same after it). None when the game has no
+    such symmetry (hits-strikes: no leading zero) or no symmetry takes one code to the other (Mastermind
+    1123 and 1234)."""
+    if not Symmetry(game).available:
+        return None
+    alphabet = game.alphabet
+    for perm in itertools.permutations(range(game.length)):
+        sigma: dict[str, str] = {}
+        if all(sigma.setdefault(source[perm[q]], target[q]) == target[q] for q in range(game.length)) \
+                and len(set(sigma.values())) == len(sigma):
+            free = iter(sorted(set(alphabet) - set(sigma.values())))
+            for ch in alphabet:                 # the other symbols: in order, onto those left
+                if ch not in sigma:
+                    sigma[ch] = next(free)
+            return lambda code, perm=perm, sigma=sigma: "".join(
+                sigma[code[perm[q]]] for q in range(len(code)))
+    return None

@@ -21,10 +21,11 @@ import numpy as np
 
 from .games import Game, GameError
 from .strategies.base import Strategy
+from .symmetry import code_map
 from .table import score_table
 
 __all__ = ["strategy_tree", "tree_stats", "tree_to_dot", "tree_to_text", "load_tree_file",
-           "packaged_tree", "save_tree", "TREE_DIR"]
+           "packaged_tree", "relabel_tree", "save_tree", "TREE_DIR"]
 
 TREE_DIR = "trees"
 
@@ -154,3 +155,19 @@ def packaged_tree(game: str, opening: str | None = None, max_depth: int | None =
             return json.load(f)
     except (OSError, ValueError, ModuleNotFoundError):
         return None
+
+
+def relabel_tree(game: Game, doc: dict, opening: str) -> dict | None:
+    """The tree document ``doc`` moved to start with ``opening`` (a code text) by a symmetry of the game
+    (``symmetry.code_map``): every guess, and every answer's secrets, mapped alike, so every total and
+    depth stays; an optimal tree stays optimal. None when no symmetry takes its opening to ``opening``."""
+    move = code_map(game, doc["opening"], opening)
+    if move is None:
+        return None
+
+    def node(n: dict) -> dict:
+        out = {**n, "guess": move(n["guess"])}
+        if "answers" in n:
+            out["answers"] = {a: node(c) for a, c in n["answers"].items()}
+        return out
+    return {**doc, "opening": opening, "tree": node(doc["tree"])}

@@ -93,7 +93,7 @@ class Optimal(TreeStrategy):
                  progress=None, jobs: int = 1, checkpoint: str | None = None,
                  report: str | None = None):
         from ..optimal import OptimalSearch, optimal_tree
-        from ..tree import packaged_tree
+        from ..tree import packaged_tree, relabel_tree
         Strategy.__init__(self, game, table)
         if opening is not None:
             opening = game.normalize(opening)
@@ -106,7 +106,9 @@ class Optimal(TreeStrategy):
             raise GameError("--jobs must be at least 1")
         doc = None if checkpoint else packaged_tree(game.name, None, max_depth)
         if not checkpoint and (doc is None or (opening is not None and doc["opening"] != opening)):
-            doc = packaged_tree(game.name, opening, max_depth)
+            shipped, doc = doc, packaged_tree(game.name, opening, max_depth)
+            if doc is None and shipped is not None and opening is not None:
+                doc = relabel_tree(game, shipped, opening)   # an opening of the same class
         if doc is None and (jobs > 1 or checkpoint):
             from ..exact import exact_tree
             doc = exact_tree(game, None if opening is None else game.code_id(opening),

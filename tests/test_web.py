@@ -310,6 +310,28 @@ def test_the_tc_shell_in_the_terminal(page):
     page.find_element("id", "tab-output").click()
 
 
+def test_the_gibson_dialects_shell_in_the_terminal(page):
+    from selenium.webdriver.support.ui import Select
+    page.find_element("id", "tab-terminal").click()
+    wait_text(page, "#terminal", lambda t: "tc>" in t)
+    dialect = Select(page.find_element("id", "dialect"))
+    before = dialect.first_selected_option.get_attribute("value")
+    dialect.select_by_value("gibson")
+    wait_text(page, "#terminal", lambda t: "dialect gibson: a new shell starts" in t)
+    keys = page.find_element("css selector", "#terminal .xterm-helper-textarea")
+    keys.send_keys('main [ printf "g%d%c", 6*7, 10 ]\n.main()\n')
+    text = ""
+    for _ in range(50):
+        text = call(page, "return tinyc.terminalText()")
+        if "g42" in text:
+            break
+        call(page, "return new Promise(r => setTimeout(r, 200))")
+    assert re.search(r"tc>\.main\(\)\s+g42", text), text
+    dialect.select_by_value(before)             # "" (from the file) or "pc": tiny-c/PC's shell again
+    wait_text(page, "#terminal", lambda t: "dialect pc: a new shell starts" in t)
+    page.find_element("id", "tab-output").click()
+
+
 def test_gibson_example_runs_in_its_dialect(page, tmp_path):
     source = (ROOT / "examples/gibson/hello.tc").read_text()
     r = page_run(page, source, dialect="gibson")

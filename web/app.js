@@ -264,7 +264,7 @@ window.addEventListener("hashchange", openShared);
 
 // ---- the tc> shell in a terminal: the line is edited here, each line is obeyed by tinyc.shell.Shell.
 // Keys typed while a line runs wait in `queue` (nothing typed is lost).
-const terminal = {term: null, line: "", queue: "", started: false, busy: false};
+const terminal = {term: null, line: "", queue: "", started: false, busy: false, dialect: "pc"};
 function shellStart() {
   if (!terminal.term) {
     const cols = Math.max(40, Math.floor(($("terminal").clientWidth || 720) / 9) - 1);
@@ -275,7 +275,8 @@ function shellStart() {
   if (terminal.started) return;
   terminal.started = true;
   terminal.busy = true;
-  call("shell-start", {}).then((text) => { terminal.term.write(text); shellDone(); },
+  terminal.dialect = $("dialect").value === "gibson" ? "gibson" : "pc";
+  call("shell-start", {dialect: terminal.dialect}).then((text) => { terminal.term.write(text); shellDone(); },
                                (e) => { terminal.term.write(`\r\n${e.message}\r\n`); shellDone(); });
 }
 function shellDone() {
@@ -313,6 +314,15 @@ function shellPump() {
     }
   }
 }
+// Another dialect chosen while the shell runs: a shell of that dialect starts (the old one's buffer is lost).
+$("dialect").addEventListener("change", () => {
+  const chosen = $("dialect").value === "gibson" ? "gibson" : "pc";
+  if (!terminal.started || chosen === terminal.dialect || terminal.busy) return;
+  terminal.term.write(`\r\n(dialect ${chosen}: a new shell starts)\r\n`);
+  terminal.started = false;
+  terminal.queue = terminal.line = "";
+  shellStart();
+});
 /** The terminal's text, line by line (for tests and for people who embed the page). */
 tinyc.terminalText = () => {
   const buffer = terminal.term ? terminal.term.buffer.active : null;

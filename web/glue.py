@@ -166,17 +166,26 @@ def view(source: str, name: str, dialect: str | None = None, entry: str = "main"
 
 class WebShell:
     """The ``tc>`` shell one line at a time: ``line(text, stdin)`` obeys a command and returns what the
-    shell wrote; a statement that reads input reads ``stdin`` (the page's input box)."""
+    shell wrote; a statement that reads input reads ``stdin`` (the page's input box).  ``dialect`` "pc":
+    tiny-c/PC's shell (:class:`~tinyc.shell.shell.Shell`); "gibson": the Gibson dialect's small shell
+    (a buffer, and ``.STATEMENT`` runs it as ``tc -r STATEMENT``; :mod:`tinyc.dialects.gibson.shell`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, dialect: str = "pc") -> None:
         from tinyc import Session
         from tinyc.machine.console import Console
-        from tinyc.shell.shell import Shell, banner
         self.out = CappedOutput(MAX_OUTPUT)
         self.console = Console(io.BytesIO(), self.out)
-        machine, workspace = Session(console=self.console).boot()
-        self.shell = Shell(machine, workspace)
-        self.console.write(banner())
+        if dialect == "gibson":
+            from tinyc.dialects.gibson.machine import BANNER
+            from tinyc.dialects.gibson.shell import GibsonShell
+            session = Session("gibson", console=self.console, quiet=True)
+            self.shell = GibsonShell(session)
+            self.console.write(BANNER)
+        else:
+            from tinyc.shell.shell import Shell, banner
+            machine, workspace = Session(console=self.console).boot()
+            self.shell = Shell(machine, workspace)
+            self.console.write(banner())
         self.exited = False
 
     def take(self) -> str:
@@ -200,9 +209,10 @@ class WebShell:
         self.console.inp = io.BytesIO(stdin.encode())
         self.console.at_eof = False
         try:
-            self.exited = self.shell.command(command.encode("utf-8", "surrogatepass")) or self.shell.exited
+            self.exited = bool(self.shell.command(command.encode("utf-8", "surrogatepass"))
+                               or getattr(self.shell, "exited", False))
         except KeyboardInterrupt:
-            self.shell.say(b"stopped")
+            self.console.write(b"stopped\r\n")
         except OutputClosed:
             pass  # take() says so
         if self.exited:

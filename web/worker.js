@@ -43,7 +43,7 @@ const ops = {
                                      stdin: a.stdin || "", engine: a.engine || null}),
   view: (a) => glue.view.callKwargs({source: a.source, name: a.name, dialect: a.dialect || null,
                                      entry: a.entry || "main", stdin: a.stdin || ""}),
-  "shell-start": () => { if (shell) shell.destroy(); shell = glue.WebShell(); return shell.start(); },
+  "shell-start": (a) => { if (shell) shell.destroy(); shell = glue.WebShell(a.dialect || "pc"); return shell.start(); },
   "shell-line": (a) => shell.line(a.line, a.stdin || ""),
 };
 

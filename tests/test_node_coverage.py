@@ -15,7 +15,8 @@ import typing
 import pytest
 
 from tinyc import ast
-from tinyc.engines.evaluator import Evaluator, visitors
+from tinyc.ast import visitors
+from tinyc.engines.evaluator import Evaluator
 from tinyc.dialects.gibson.evaluator import GibsonEvaluator
 from tinyc.driver.session import Session
 from tinyc.machine.console import Console

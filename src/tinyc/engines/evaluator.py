@@ -1,7 +1,7 @@
 """The reference evaluator: a tree-walking interpreter over the AST that reads like the reference.
 
 Each ``visit_<Node>`` method runs one node class of :mod:`tinyc.ast`: a statement of section 5 or an
-expression form of section 6.  :func:`visitors` finds them by name, once per evaluator class, so a
+expression form of section 6.  :func:`tinyc.ast.visitors` finds them by name, once per evaluator class, so a
 subclass (the Gibson dialect's evaluator, the tracer, the debugger) overrides a node by defining its
 ``visit_<Node>``.  Names are looked up when they run, through the three symbol levels of section 3.  The
 fast engine (:mod:`tinyc.engines.compiler`) runs the same linked program through the same engine
@@ -50,9 +50,6 @@ class _Again(Exception):
 MAX_LOCALS = 4096  # declarations one call may execute before error 18 (the variable table is full)
 
 
-visitors = ast.visitors  # the dispatch table of an evaluator class (one per class, made as it is made)
-
-
 class Evaluator:
     """Runs statements and calls of a linked program on a :class:`~tinyc.driver.interpreter.Machine`.
 
@@ -62,11 +59,11 @@ class Evaluator:
     """
 
     name = "reference"
-    _visit: ClassVar[dict[type[ast.Node], Visitor]]  # visitors(the class), set as each class is made
+    _visit: ClassVar[dict[type[ast.Node], Visitor]]  # ast.visitors(the class), set as each class is made
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._visit = visitors(cls)
+        cls._visit = ast.visitors(cls)
 
     def __init__(self, machine: Machine) -> None:
         self.m = machine
@@ -443,4 +440,4 @@ def binary(wrap: Callable[[int], int], op: str, a: int, b: int, at: int) -> int:
     return int(a != b)
 
 
-Evaluator._visit = visitors(Evaluator)
+Evaluator._visit = ast.visitors(Evaluator)

@@ -108,7 +108,7 @@ class ExpressionGen(FrameGen):
     # ---- expressions (section 6)
 
     def expr(self, n) -> E:
-        return self.visit[n.__class__](self, n)
+        return self._visit[n.__class__](self, n)
 
     def visit_Number(self, n) -> E:
         v = ((n.value - self.imin) & ((1 << self.bits) - 1)) + self.imin

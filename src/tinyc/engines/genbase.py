@@ -12,6 +12,10 @@ from .analysis import Analysis
 from .shapes import Walking
 from .options import ALL, Optimisations
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every start); mypy knows it
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
 
 class E:
     """A generated expression: Python ``code``; ``kind`` "int" or "bool"; value bounds lo..hi (raw ints);
@@ -33,29 +37,21 @@ class E:
 
 
 
-_TABLES: dict[type, dict] = {}
-
-
-def _dispatch(cls: type) -> dict:
-    """The dispatch table of a generator class (:func:`tinyc.ast.visitors`), made at its first use, when
-    every node class (a dialect's too) exists."""
-    table = _TABLES.get(cls)
-    if table is None:
-        table = _TABLES[cls] = visitors(cls)
-    return table
-
-
 class GenBase:
     """The generator's state for one function, and its output (lines, line map, temporaries)."""
 
     unchecked = False  # the version of a proven depth (recursion.py): no depth test, no ``_t``/``_d``
     VERSION_NODES = 400  # a body this size at most is generated twice (a fast and a checked version)
     walking: Walking | None = None  # the walk whose fast version is being generated (walks.py: ``walk_loop``)
+    _visit: ClassVar[dict]  # node class -> visit_<Node> (tinyc.ast.visitors), set as each class is made
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._visit = visitors(cls)
 
     def __init__(self, fname: str, params, body: list, resolve, int_bits: int, source=None,
                  toplevel: bool = False, size: int | None = None, max_depth: int | None = None,
                  opts: Optimisations = ALL):
-        self.visit = _dispatch(type(self))  # node class -> visit_<Node>, as the evaluators dispatch
         self.fname = fname
         self.opts = opts  # the optimisations applied (options.py): each one's switch is read where it acts
         self.params = params

@@ -37,7 +37,7 @@ class StatementGen(LoopOptGen):
         """The lines of statement ``s`` at indentation ``ind``: its ``visit_<Node>`` method writes them."""
         if not isinstance(s, (ast.Block, ast.Null)):
             self.comment(ind, s)
-        self.visit[s.__class__](self, s, ind)
+        self._visit[s.__class__](self, s, ind)
 
     def visit_Block(self, s: ast.Block, ind: int) -> None:
         for x in s.body:

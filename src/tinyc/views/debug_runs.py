@@ -56,6 +56,7 @@ class PcRunner:
     """The tiny-c/PC dialect: ``ws`` holds the program, ``entry`` is the statement a run types."""
 
     banner = b""
+    done = None   # tiny-c/PC prints nothing when a run ends
 
     def __init__(self, machine, workspace, entry: str = "main", fast: bool = False):
         self.m, self.ws, self.entry, self.fast = machine, workspace, entry, fast

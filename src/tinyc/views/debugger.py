@@ -71,19 +71,14 @@ class Places:
         return chunk.split(b"\0")[0].decode("latin-1")
 
 
-def runner_done(runner) -> str | None:
-    """The line a run that ends without an error prints after a blank line (Gibson's ``tc``: ``done``);
-    None where the dialect prints nothing (the run then only ends its last line)."""
-    return getattr(runner, "done", None)
-
-
 class Debugger:
     """One debugging session over ``console`` of the program of ``runner`` (:mod:`tinyc.views.debug_runs`).
 
     ``runner.start(debugger)`` makes a fresh engine for a run and returns ``(engine, places, go)``:
     ``go()`` runs the program and returns the tiny-c error it ended with (or None).  ``runner.names`` maps
     the program's and library's names to True for a function; ``runner.lines`` its lines by number;
-    ``runner.statements`` the numbers of those that hold code."""
+    ``runner.statements`` the numbers of those that hold code; ``runner.done`` the line a run that ends
+    without an error prints after a blank line (Gibson's ``done``), None for none."""
 
     def __init__(self, console: Console, runner, quiet: bool = False):
         self.console = console
@@ -193,8 +188,8 @@ class Debugger:
     def finished(self, error: TinyCError | None) -> None:
         if error is not None and not self.reported:
             self.say(self.report(error))
-        elif error is None and runner_done(self.runner) is not None:  # as the dialect ends a run
-            self.say("\n" if self.quiet else f"\n{runner_done(self.runner)}\n")
+        elif error is None and self.runner.done is not None:  # as the dialect ends a run (tc: done)
+            self.say("\n" if self.quiet else f"\n{self.runner.done}\n")
         elif error is None and self.console.last != b"\n":
             self.say("\n")
 

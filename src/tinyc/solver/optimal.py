@@ -192,9 +192,7 @@ class OptimalSearch:
                 return low
         # the least first-guess bound over all guesses: a useless guess (one part) bounds
         # m + LB(m), no less than any other guess's, since LB is superadditive
-        counts = self._counts(S)
-        counts[:, self._win_col] = 0
-        low = max(m + int(self.lb[counts].sum(axis=1).min()), int(self.lb[m]))
+        low = self._least_bound(self._counts(S), m)
         self.lower[key] = low
         return low
 
@@ -204,12 +202,21 @@ class OptimalSearch:
         all m codes in at most R parts, so its bound is at least m + the LB-sum of the most
         even such split (``_outside``). None when the codes of S do not settle it."""
         m = len(S)
-        sub = self._dense[self.full[np.ix_(S, S)]].astype(np.int64)
-        sub += (np.arange(m, dtype=np.int64) * self._kd)[:, None]
-        counts = np.bincount(sub.ravel(), minlength=m * self._kd).reshape(m, self._kd)
-        counts[:, self._win_col] = 0
-        best = max(m + int(self.lb[counts].sum(axis=1).min()), int(self.lb[m]))
+        best = self._least_bound(self._histograms(self._dense[self.full[np.ix_(S, S)]]), m)
         return best if best <= m + self._outside[m] else None
+
+    def _least_bound(self, counts: np.ndarray, m: int) -> int:
+        """The least first-guess bound ``m + sum LB(part)`` over the guesses whose part sizes
+        are the rows of ``counts`` (its winning column is cleared), and at least LB(m)."""
+        counts[:, self._win_col] = 0
+        return max(m + int(self.lb[counts].sum(axis=1).min()), int(self.lb[m]))
+
+    def _histograms(self, answers: np.ndarray) -> np.ndarray:
+        """Part sizes row by row: ``answers`` int (guesses, m), the dense answer of each guess
+        to each candidate -> int64 (guesses, answers seen), by one ``bincount``."""
+        rows = answers.shape[0]
+        flat = answers.astype(np.int32) + (np.arange(rows, dtype=np.int32) * self._kd)[:, None]
+        return np.bincount(flat.ravel(), minlength=rows * self._kd).reshape(rows, self._kd)
 
     def _counts(self, S: np.ndarray) -> np.ndarray:
         """Part sizes of every guess for candidate set S: int64 (n_codes, answers seen),
@@ -218,13 +225,11 @@ class OptimalSearch:
         for every guess g), built on first use: 4 bytes per pair (102 MB for bulls-cows'
         5040 codes), and 2 to 3 times faster than gathering S's columns of the score table,
         which is done instead for games whose table would exceed ``FLAT_BYTES``."""
-        offsets = np.arange(self.n, dtype=np.int32) * self._kd
         if self.n * self.n * 4 > self.FLAT_BYTES:       # too large: S's columns each time
-            flat = self._dense[self.full[:, S]].astype(np.int32) + offsets[:, None]
-            return np.bincount(flat.ravel(), minlength=self.n * self._kd).reshape(self.n, self._kd)
+            return self._histograms(self._dense[self.full[:, S]])
         if self._flat is None:
             self._flat = np.ascontiguousarray(self._dense[self.full.T], dtype=np.int32)
-            self._flat += offsets[None, :]
+            self._flat += (np.arange(self.n, dtype=np.int32) * self._kd)[None, :]
         counts = np.bincount(self._flat[S].ravel(), minlength=self.n * self._kd)
         return counts.reshape(self.n, self._kd)
 

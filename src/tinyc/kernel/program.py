@@ -35,6 +35,11 @@ class CellError(Exception):
     """A cell the kernel cannot take (a statement too long, a program too big): one line to show."""
 
 
+def _gibson_code(statement: str) -> str | None:
+    """A Gibson statement cell as ``-r`` code: None for ``main`` or ``main()`` (the program's own run)."""
+    return None if statement.strip() in ("main", "main()") else statement
+
+
 def _session(dialect: str, engine: str, console: KernelConsole):
     """The Session of ``dialect`` and ``engine`` over ``console``, with the machine options' defaults and the
     file sandbox of the kernel's current directory tree; Gibson's without its banner."""
@@ -150,7 +155,7 @@ class Program:
         """``statement`` run as ``tc -r STATEMENT`` runs it, the Gibson program as the application file (its
         ``#include`` files found beside the kernel's directory, then in the dialect's library)."""
         session = _session("gibson", self.engine, self.console)
-        code = None if statement.strip() in (b"main", b"main()") else statement.decode("latin-1")
+        code = _gibson_code(statement.decode("latin-1"))
         limit = sys.getrecursionlimit()
         with self._gibson_file() as path:
             try:
@@ -259,9 +264,8 @@ class Program:
         self.console.queued.clear()
         if self.dialect == "gibson":
             session = _session("gibson", self.engine, self.console)
-            entry = "main" if statement.strip() in ("main", "main()") else statement
             with self._gibson_file() as path:
-                return session.trace(path, entry, stdin)
+                return session.trace(path, _gibson_code(statement) or "main", stdin)
         return trace(self.text, statement, stdin=io.BytesIO(stdin), memory=self.session.memory,
                      files=self.session.files)
 
@@ -288,7 +292,7 @@ class Program:
         from ..driver.dialect import CannotStart
         from ..views.debug_runs import debug
         session = _session("gibson", self.engine, self.console)
-        code = None if statement.strip() in ("main", "main()") else statement
+        code = _gibson_code(statement)
         limit = sys.getrecursionlimit()
         with self._gibson_file() as path:
             try:

@@ -295,17 +295,22 @@ def test_a_recursion_too_deep_for_the_browser_is_reported_and_the_page_goes_on(p
     assert page_run(page, 'main [ pl "still here" ]', engine="")["stdout"] == "\r\nstill here\n"
 
 
-def test_the_tc_shell_in_the_terminal(page):
-    page.find_element("id", "tab-terminal").click()
-    wait_text(page, "#terminal", lambda t: "tc>" in t)
-    keys = page.find_element("css selector", "#terminal .xterm-helper-textarea")
-    keys.send_keys(".r hello.tc\n.main\n")  # typed at once: the second line waits for the first
+def typed_in_terminal(page, keys: str, shown: str) -> str:
+    """Type ``keys`` into the terminal at once, then its text once ``shown`` is in it (or after 10 s)."""
+    page.find_element("css selector", "#terminal .xterm-helper-textarea").send_keys(keys)
     text = ""
     for _ in range(50):
         text = call(page, "return tinyc.terminalText()")
-        if "Hello, world!" in text:
+        if shown in text:
             break
         call(page, "return new Promise(r => setTimeout(r, 200))")
+    return text
+
+
+def test_the_tc_shell_in_the_terminal(page):
+    page.find_element("id", "tab-terminal").click()
+    wait_text(page, "#terminal", lambda t: "tc>" in t)
+    text = typed_in_terminal(page, ".r hello.tc\n.main\n", "Hello, world!")  # the second line waits
     assert re.search(r"tc>\.main\s+Hello, world!", text), text
     page.find_element("id", "tab-output").click()
 
@@ -318,14 +323,7 @@ def test_the_gibson_dialects_shell_in_the_terminal(page):
     before = dialect.first_selected_option.get_attribute("value")
     dialect.select_by_value("gibson")
     wait_text(page, "#terminal", lambda t: "dialect gibson: a new shell starts" in t)
-    keys = page.find_element("css selector", "#terminal .xterm-helper-textarea")
-    keys.send_keys('main [ printf "g%d%c", 6*7, 10 ]\n.main()\n')
-    text = ""
-    for _ in range(50):
-        text = call(page, "return tinyc.terminalText()")
-        if "g42" in text:
-            break
-        call(page, "return new Promise(r => setTimeout(r, 200))")
+    text = typed_in_terminal(page, 'main [ printf "g%d%c", 6*7, 10 ]\n.main()\n', "g42")
     assert re.search(r"tc>\.main\(\)\s+g42", text), text
     dialect.select_by_value(before)             # "" (from the file) or "pc": tiny-c/PC's shell again
     wait_text(page, "#terminal", lambda t: "dialect pc: a new shell starts" in t)

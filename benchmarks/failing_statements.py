@@ -1,7 +1,7 @@
 """Loading a function whose statements do not parse: time per failing statement (issue 24).
 
 A statement that does not parse is an error only when it runs (reference section 14 item 16), so the
-loader keeps going after each one (src/tinyc/syntax/recovery.py).  This times, in-process, the load
+loader keeps going after each one (tinyc/syntax/recovery.py).  This times, in-process, the load
 (parse and link, what MC 11 does before a statement runs) of ``main [`` followed by N lines `` @`` and
 ``]``, for several N, on a freshly booted machine with tinyc's disk cache of parsed texts off; best of
 ``--repeat`` loads, in CPU seconds (the machine may be shared).  Goal: linear, and 10,000 failing statements in under a second.  Run:
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ["TINYC_NO_CACHE"] = "1"   # every load parses (set before tinyc reads it)
 
 from tinyc.driver import interpreter

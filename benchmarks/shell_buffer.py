@@ -1,7 +1,7 @@
 """Piping an N-line program into the tc> shell: the editing time, without the boot (issue 12).
 
 Each line typed or piped at ``tc>`` is inserted after the current line of the program buffer; with the
-line index of src/tinyc/shell/editor.py that costs the size of the line, so N lines cost O(N).  This times the
+line index of tinyc/shell/editor.py that costs the size of the line, so N lines cost O(N).  This times the
 shell's command loop over N program lines (4,000 by default) with pyperf, after the library has booted;
 the goal is under 0.2 s for 4,000 lines.  It also times 20 statements typed at ``tc>`` against an 80 KB
 buffer, one that links and one that does not (an unclosed ``[`` at its end, error 2; issue 24): each

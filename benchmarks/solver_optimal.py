@@ -3,7 +3,7 @@
     PYTHONPATH=. python benchmarks/solver_optimal.py --game mastermind --opening 1123
     PYTHONPATH=. python benchmarks/solver_optimal.py --game mastermind            # all 5 openings
     PYTHONPATH=. python benchmarks/solver_optimal.py --game bulls-cows-1to9 --opening 1234 \\
-        --write src/tinyc/solver/trees                                                  # ~minutes
+        --write tinyc/solver/trees                                                  # ~minutes
 
 For each run: the optimum, CPU and wall seconds, search nodes, the tree's own histogram, and
 the replay of the tree over every secret by ``evaluate`` (the ordinary scorer), which must

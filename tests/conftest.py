@@ -1,7 +1,37 @@
 """Shared test set-up: tinyc's user directories (history, caches) point into a temporary directory, so
-that no test writes to the real user's ones."""
+that no test writes to the real user's ones; and a guard that the tests test the installed tinyc."""
+
+import json
+import sys
+from importlib import metadata
+from pathlib import Path
 
 import pytest
+
+CHECKOUT = Path(__file__).resolve().parent.parent
+
+
+def _editable() -> bool:
+    """Whether tinyc is installed in editable mode (pip's direct_url.json says so, PEP 610)."""
+    try:
+        text = metadata.distribution("tinyc").read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return False
+    return bool(text) and json.loads(text).get("dir_info", {}).get("editable", False)
+
+
+def _guard_installed() -> None:
+    # With tinyc/ at the top of the checkout, `python -m pytest` (the current directory on sys.path) would test
+    # the checkout's files instead of the install: stop with the command to use.
+    import tinyc
+    where = Path(tinyc.__file__).resolve()
+    if CHECKOUT in where.parents and not _editable():
+        sys.exit(f"tests: tinyc was imported from the checkout ({where.parent}), not from an install; "
+                 "run the venv's pytest script (.venv/bin/pytest -q), not `python -m pytest`, "
+                 "or install in editable mode (pip install -e '.[test]')")
+
+
+_guard_installed()
 
 
 @pytest.fixture(autouse=True, scope="session")

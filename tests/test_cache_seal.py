@@ -37,7 +37,7 @@ class _Plant:
 def tinyc(cwd: Path, cache: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     env.pop("TINYC_NO_CACHE", None)
-    return subprocess.run([sys.executable, "-m", "tinyc", *args], capture_output=True, cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], capture_output=True, cwd=cwd, env=env,
                           timeout=120)
 
 

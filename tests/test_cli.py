@@ -1,4 +1,4 @@
-"""The tinyc command line: where options may stand, IPL boot, exit statuses (src/tinyc/cli/main.py)."""
+"""The tinyc command line: where options may stand, IPL boot, exit statuses (tinyc/cli/main.py)."""
 
 import subprocess
 import sys
@@ -7,7 +7,7 @@ import pytest
 
 
 def tinyc(*args, stdin=b""):
-    return subprocess.run([sys.executable, "-m", "tinyc", *args], input=stdin, capture_output=True, timeout=60)
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], input=stdin, capture_output=True, timeout=60)
 
 
 @pytest.fixture

@@ -20,14 +20,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def tinyc(*args, stdin=b""):
-    return subprocess.run([sys.executable, "-m", "tinyc", *args], input=stdin, capture_output=True, timeout=120)
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], input=stdin, capture_output=True, timeout=120)
 
 
 def on_terminal(*args: str) -> tuple[int, bytes]:
     """Run tinyc with stdin, stdout and stderr on a pseudo-terminal (UTF-8 locale); (status, bytes shown)."""
     master, slave = pty.openpty()
     env = dict(os.environ, LC_ALL="C.UTF-8", LANG="C.UTF-8", TERM="dumb")
-    p = subprocess.Popen([sys.executable, "-m", "tinyc", *args], stdin=slave, stdout=slave, stderr=slave, env=env)
+    p = subprocess.Popen([sys.executable, "-P", "-m", "tinyc", *args], stdin=slave, stdout=slave, stderr=slave, env=env)
     os.close(slave)
     out = b""
     while True:

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def tinyc(*args, stdin=b"", env=None, cwd=None):
     e = dict(os.environ, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "tinyc", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], input=stdin, capture_output=True,
                           timeout=120, env=e, cwd=cwd)
 
 

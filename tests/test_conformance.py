@@ -146,7 +146,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def tinyc(*args, stdin=b"", cwd=None):
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "tinyc", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], input=stdin, capture_output=True,
                           timeout=120, cwd=cwd, env=env)
 
 

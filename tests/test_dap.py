@@ -19,7 +19,7 @@ class Client:
     keeping the events that came before it in ``events``."""
 
     def __init__(self, *options: str):
-        self.proc = subprocess.Popen([sys.executable, "-m", "tinyc", "dap", *options], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-P", "-m", "tinyc", "dap", *options], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.seq = 0
         self.events: list[dict] = []

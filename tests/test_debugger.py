@@ -36,7 +36,7 @@ CASES = {
 
 
 def session(args: list[str], commands: bytes) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tinyc", *args], input=commands, capture_output=True,
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], input=commands, capture_output=True,
                           cwd=HERE, timeout=120)
 
 

@@ -92,9 +92,9 @@ PROGRAMS = [("examples/fact.tc", ""), ("examples/sieve.tc", ""), ("examples/stri
 @pytest.mark.parametrize("program,typed", PROGRAMS)
 def test_a_programs_output_under_the_debugger_is_that_of_tinyc_run(program: str, typed: str) -> None:
     entry = ["--entry", "bca"] if "bca" in program else []
-    run = subprocess.run([sys.executable, "-m", "tinyc", "run", program, *entry], input=typed.encode(),
+    run = subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", program, *entry], input=typed.encode(),
                          capture_output=True, cwd=ROOT, timeout=120)
-    debug = subprocess.run([sys.executable, "-m", "tinyc", "debug", program, *entry],
+    debug = subprocess.run([sys.executable, "-P", "-m", "tinyc", "debug", program, *entry],
                            input=f"b nothere9\nr\n{typed}q\n".encode(), capture_output=True, cwd=ROOT, timeout=120)
     assert run.returncode == 0 and debug.returncode == 0, debug.stderr
     shown = debug.stdout.decode("latin-1").replace("(tc-db) ", "").replace("nothere9 is not a function: no breakpoint set\n", "")
@@ -105,7 +105,7 @@ def test_ctrl_c_pauses_the_running_program_in_the_debugger() -> None:
     pexpect = pytest.importorskip("pexpect")
     env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1"}
     env.pop("PYTHONPATH", None)
-    child = pexpect.spawn(sys.executable, ["-m", "tinyc", "debug", "loop.tc"], cwd=str(HERE), env=env,
+    child = pexpect.spawn(sys.executable, ["-P", "-m", "tinyc", "debug", "loop.tc"], cwd=str(HERE), env=env,
                           timeout=60, encoding="latin-1", preexec_fn=default_sigint)
     try:
         child.expect_exact("(tc-db) ")
@@ -151,7 +151,7 @@ def test_the_terminal_prompt_completes_and_keeps_a_history(tmp_path) -> None:
     env = {**os.environ, "TERM": "xterm", "NO_COLOR": "1", "PROMPT_TOOLKIT_NO_CPR": "1",
            "XDG_STATE_HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path)}
     env.pop("PYTHONPATH", None)
-    child = pexpect.spawn(sys.executable, ["-m", "tinyc", "debug", str(HERE / "fact.tc")], cwd=str(tmp_path),
+    child = pexpect.spawn(sys.executable, ["-P", "-m", "tinyc", "debug", str(HERE / "fact.tc")], cwd=str(tmp_path),
                           env=env, timeout=60, dimensions=(24, 80), preexec_fn=default_sigint)
     try:
         child.expect(PROMPT)

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "src" / "tinyc"
+PACKAGE = ROOT / "tinyc"
 CHECKED = ["ast.py", "errors.py", "link", "syntax", "engines/evaluator.py", "engines/arith.py", "engines/cdiv.py"]
 
 

@@ -30,7 +30,7 @@ def pixels(png: Path):
 
 
 def tinyc(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tinyc", *args], cwd=cwd, capture_output=True, timeout=120,
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], cwd=cwd, capture_output=True, timeout=120,
                           stdin=subprocess.DEVNULL, env={**os.environ, "TINYC_NO_CACHE": "1"})
 
 

@@ -1,4 +1,4 @@
-"""The shell's program buffer (src/tinyc/shell/editor.py): the line index agrees with a plain recount after any
+"""The shell's program buffer (tinyc/shell/editor.py): the line index agrees with a plain recount after any
 sequence of edits, appends and runs; a paste leaves the last pasted line current; ``.r`` of any name."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def tinyc(*args: str, cwd: Path, stdin: bytes = b"") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tinyc", *args], input=stdin, capture_output=True, cwd=cwd,
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], input=stdin, capture_output=True, cwd=cwd,
                           timeout=120)
 
 
@@ -74,7 +74,7 @@ def test_an_internal_error_keeps_the_output_printed_before_it(tmp_path, dialect,
 def test_a_closed_pipe_stops_an_endless_writer(tmp_path, dialect, engine):
     # tinyc run p.tc | head -1: the program stops at the first broken pipe, quietly, as Python programs end
     (tmp_path / "p.tc").write_text('main [ while 1 [ pl "yes" ] ]\n')
-    proc = subprocess.Popen([sys.executable, "-m", "tinyc", "run", "p.tc", "--engine", engine, "--dialect", dialect],
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "tinyc", "run", "p.tc", "--engine", engine, "--dialect", dialect],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
     assert proc.stdout is not None and proc.stderr is not None
     assert b"yes" in b"".join(proc.stdout.readline() for _ in range(4))  # after the Gibson banner

@@ -10,7 +10,7 @@ import sys
 
 
 def run(cwd, *args):
-    return subprocess.run([sys.executable, "-m", "tinyc", "run", "-q", "--dialect", "gibson", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", "-q", "--dialect", "gibson", *args], cwd=cwd,
                           capture_output=True, timeout=60, stdin=subprocess.DEVNULL,
                           env={**os.environ, "TINYC_NO_CACHE": "1"})
 

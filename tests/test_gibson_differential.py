@@ -1,7 +1,7 @@
 """Differential test of the Gibson dialect: random programs give the same bytes on both engines.
 
 The programs are built to exercise what makes the fast engine fall back to the reference evaluator
-(src/tinyc/dialects/gibson/compiler.py): functions that return a bare local or parameter (late reads, section 3.9 of
+(tinyc/dialects/gibson/compiler.py): functions that return a bare local or parameter (late reads, section 3.9 of
 gibson-dialect.md), a function that changes a global the caller reads in the same expression, char and
 int assignments in both directions, two calls in one expression, printf of calls, array parameters,
 division by zero and subscripts out of range (their reports).  Each program runs in-process on the

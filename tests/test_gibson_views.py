@@ -14,7 +14,7 @@ UNBALANCED = b'#include pps/library.tc\nmain [\n  int i\n'
 
 
 def tinyc(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tinyc", *args], cwd=cwd, capture_output=True, timeout=120)
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], cwd=cwd, capture_output=True, timeout=120)
 
 
 @pytest.mark.parametrize("view", ["tokens", "parse", "ast", "link", "check"])
@@ -93,9 +93,9 @@ def test_compile_says_which_functions_fall_back_and_stops_on_a_link_error(tmp_pa
 
 @pytest.mark.parametrize("path", [p for p in EXAMPLES if p.name != "house.tc"], ids=lambda p: p.name)
 def test_trace_keeps_the_output_of_a_run(path):
-    run = subprocess.run([sys.executable, "-m", "tinyc", "run", "-q", str(path)], cwd=ROOT, input=b"50\n25\n",
+    run = subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", "-q", str(path)], cwd=ROOT, input=b"50\n25\n",
                          capture_output=True, timeout=120)
-    traced = subprocess.run([sys.executable, "-m", "tinyc", "trace", "--limit", "50", str(path)], cwd=ROOT,
+    traced = subprocess.run([sys.executable, "-P", "-m", "tinyc", "trace", "--limit", "50", str(path)], cwd=ROOT,
                             input=b"50\n25\n", capture_output=True, timeout=120)
     ran = run.stdout.split(b"\nlib line 45 (cursor pr[871])SYMERR")[0]  # gs at the end of the input (G 4.3)
     assert traced.stdout.rstrip(b"\n ") == ran.replace(b"KILL, stopped by user", b"").rstrip(b"\n ")

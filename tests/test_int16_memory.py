@@ -22,7 +22,7 @@ ENGINES = ["reference", "fast"]
 
 def tinyc(cwd: Path, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TINYC_")}
-    return subprocess.run([sys.executable, "-m", "tinyc", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], input=stdin, capture_output=True,
                           cwd=cwd, env=env, timeout=120)
 
 

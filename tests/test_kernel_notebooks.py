@@ -23,7 +23,7 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "docs" / "notebooks"
 @pytest.fixture(scope="module")
 def specs(tmp_path_factory) -> KernelSpecManager:
     prefix = tmp_path_factory.mktemp("prefix")
-    subprocess.run([sys.executable, "-m", "tinyc.kernel", "install", "--prefix", str(prefix)], check=True,
+    subprocess.run([sys.executable, "-P", "-m", "tinyc.kernel", "install", "--prefix", str(prefix)], check=True,
                    capture_output=True, timeout=120)
     return KernelSpecManager(kernel_dirs=[str(prefix / "share/jupyter/kernels")], ensure_native_kernel=False)
 

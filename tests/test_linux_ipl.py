@@ -55,7 +55,7 @@ ask [
 def tinyc(args: list[str], commands: list[bytes], cwd: Path) -> bytes:
     """``python -m tinyc ARGS`` with ``commands`` piped in (one per line); its whole output."""
     env = dict(os.environ)
-    done = subprocess.run([sys.executable, "-m", "tinyc", *args], input=b"\n".join(commands) + b"\n",
+    done = subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], input=b"\n".join(commands) + b"\n",
                           capture_output=True, cwd=cwd, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     assert b"Traceback" not in done.stderr

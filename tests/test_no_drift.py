@@ -6,7 +6,7 @@ Docstrings are read from the source (nothing is imported to find them): the Sphi
 ``tinyc.a.b`` names.  A dotted name is resolved by importing its longest module prefix and looking up the
 rest as attributes; a role's unqualified name is looked up in the module of the docstring (its globals,
 then the attributes of its classes).  The pages of docs/ (and the README) are searched for dotted
-``tinyc.`` names and ``src/tinyc/...`` paths, which must exist in the source tree.
+``tinyc.`` names and ``tinyc/...`` paths, which must exist in the source tree.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SRC = ROOT / "src"
-PACKAGE = SRC / "tinyc"
+SRC = ROOT
+PACKAGE = ROOT / "tinyc"
 
 ROLE = re.compile(r":(?:mod|func|class|meth|attr|exc|data|obj):`~?([^`<>]+?)(?:\s*<([^`>]+)>)?`")
 DOTTED = re.compile(r"(?<![\w/.\-])tinyc(?:\.[A-Za-z_]\w*)+")
 MAP_ROW = re.compile(r"\| `(tinyc(?:\.\w+)*)` \|")
 MAP_FILE = re.compile(r"`([\w/]+\.(?:py|lark))`")
-PATH = re.compile(r"(?<![\w/.\-])src/tinyc(?:/[\w.\-]+)*/?")
+PATH = re.compile(r"(?<![\w/.\-])tinyc(?:/[\w.\-]+)*/?")
 
 # references that are stale in files other sessions of issue 25 are moving or reworking: (file, name)
 # -> why it is left; the test fails when one of them is fixed, so that the entry is removed with it

@@ -39,7 +39,7 @@ def test_pygments_finds_the_tiny_c_lexer_by_entry_point():
 
 def test_programs_and_examples_are_package_data():
     setuptools = PYPROJECT["tool"]["setuptools"]
-    assert setuptools["package-dir"] == {"": "src", "tinyc.programs": "programs", "tinyc.examples": "examples"}
+    assert setuptools["package-dir"] == {"tinyc.programs": "programs", "tinyc.examples": "examples"}
     assert {"tinyc.programs", "tinyc.examples"} <= set(setuptools["packages"])
     assert "*.tc" in setuptools["package-data"]["tinyc.programs"]
 

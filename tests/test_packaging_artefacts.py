@@ -2,7 +2,7 @@
 ``python -m build``, with no warning, and every file the package opens at run time is in both.
 
 The build is the real one (setuptools, no build isolation, so no download), run once in a temporary directory
-from a copy of the source files: a data file added under ``src/tinyc``, ``programs/`` or ``examples/``
+from a copy of the source files: a data file added under ``tinyc``, ``programs/`` or ``examples/``
 that the packaging does not ship fails here.
 """
 
@@ -41,8 +41,8 @@ def source_files() -> list[str]:
 
 def installed_name(rel: str) -> str | None:
     """Where a source file lands in the wheel (``tinyc/...``), or None for files outside the package."""
-    if rel.startswith("src/tinyc/"):
-        return rel[len("src/"):]
+    if rel.startswith("tinyc/"):
+        return rel
     for top in ("programs/", "examples/"):
         if rel.startswith(top):
             return "tinyc/" + rel
@@ -101,7 +101,7 @@ def test_a_missing_data_file_says_the_installation_is_incomplete(tmp_path):
     (copy / "dialects" / "gibson" / "lib" / "library.tc").unlink()
     program = tmp_path / "hello.tc"
     program.write_text('main [ ps "hi" ]\n')  # no #include: the dialect's library.tc
-    done = subprocess.run([sys.executable, "-m", "tinyc", "run", "--dialect", "gibson", str(program)],
+    done = subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", "--dialect", "gibson", str(program)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(tmp_path / "site"), "TINYC_NO_CACHE": "1"})
     assert done.returncode == 70, done.stderr

@@ -37,7 +37,7 @@ main [
 def run(tmp_path: Path, source: str, *options: str, stdin: bytes = b"", engine: str = "reference"):
     program = tmp_path / "prog.tc"
     program.write_text(source)
-    return subprocess.run([sys.executable, "-m", "tinyc", "run", "-q", "--engine", engine, *options, str(program)],
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", "-q", "--engine", engine, *options, str(program)],
                           cwd=tmp_path, input=stdin, capture_output=True, timeout=60,
                           env={**os.environ, "TINYC_NO_CACHE": "1"})
 

@@ -32,7 +32,7 @@ def tinyc(cwd: Path, *args: str, memory_limit: int | None = None) -> subprocess.
     def limit():  # an address-space limit: a call that reads gigabytes fails (MemoryError) under it
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
-    return subprocess.run([sys.executable, "-m", "tinyc", *args], capture_output=True, cwd=cwd, timeout=120,
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *args], capture_output=True, cwd=cwd, timeout=120,
                           stdin=subprocess.DEVNULL, preexec_fn=limit if memory_limit else None)
 
 
@@ -119,7 +119,7 @@ def test_a_program_cannot_write_into_the_cache_directory(work, tmp_path):
     (cache / "tinyc").mkdir(parents=True)
     (cache / "tinyc" / "p.tc").write_text('main [ pn writefile("prog-0-0.pickle","x","x",1) ]\n')
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
-    done = subprocess.run([sys.executable, "-m", "tinyc", "run", "p.tc"], capture_output=True,
+    done = subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", "p.tc"], capture_output=True,
                           cwd=cache / "tinyc", env=env, timeout=120)
     assert done.stdout.split() == [b"Unit", b"1", b"open", b"-1"], done.stderr
     assert not (cache / "tinyc" / "prog-0-0.pickle").exists()
@@ -208,7 +208,7 @@ def test_gibson_getproperty_of_dev_zero_stops(work):
 def test_the_shell_is_sandboxed_and_takes_the_switches(work):
     line = b'.pn fopen(1,"../outside/secret.txt",0,1)\n'
     for switch, expected in (([], b" -1"), (["--allow-files", "../outside"], b" 0")):
-        done = subprocess.run([sys.executable, "-m", "tinyc", *switch], input=line, capture_output=True,
+        done = subprocess.run([sys.executable, "-P", "-m", "tinyc", *switch], input=line, capture_output=True,
                               cwd=work, timeout=120)
         assert expected + b"\r\ntc>" in done.stdout.replace(b"\r\r", b"\r"), done.stdout
 

@@ -14,7 +14,7 @@ import tinyc
 from tinyc.driver.dialect import UnknownDialect, find
 from tinyc.machine.console import Console
 
-SRC = Path(tinyc.__file__).resolve().parent  # the installed package (a wheel's copy, or src/tinyc)
+SRC = Path(tinyc.__file__).resolve().parent  # the installed package (a wheel's copy, or tinyc)
 ROOT = Path(__file__).resolve().parent.parent  # the checkout: its tests, benchmarks and examples
 HELLO_GIBSON = ROOT / "examples" / "gibson" / "hello.tc"
 
@@ -163,7 +163,7 @@ def test_the_shell_takes_the_gibson_dialect(tmp_path, monkeypatch):
     import subprocess
     import sys
     typed = b'main [ pn 6*7 ]\n.main()\n.pn 1+2\n.x\n'
-    done = subprocess.run([sys.executable, "-m", "tinyc", "--dialect", "gibson"], input=typed, cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-P", "-m", "tinyc", "--dialect", "gibson"], input=typed, cwd=tmp_path,
                           capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(b"***  TINY-C VERSION 1.0") and b" 42\n" in done.stdout and b" 3\n" in done.stdout

@@ -166,7 +166,7 @@ def test_run_reads_program_input_with_line_editing():
 def test_ctrl_c_ends_tinyc_run_with_status_130(tmp_path):
     prog = tmp_path / "loop.tc"
     prog.write_bytes(b"main [ while(1) ; ]\n")
-    p = subprocess.Popen([sys.executable, "-m", "tinyc", "run", str(prog)], stdin=subprocess.DEVNULL,
+    p = subprocess.Popen([sys.executable, "-P", "-m", "tinyc", "run", str(prog)], stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(1.5)
     p.send_signal(signal.SIGINT)
@@ -175,7 +175,7 @@ def test_ctrl_c_ends_tinyc_run_with_status_130(tmp_path):
 
 
 def test_end_of_input_is_still_error_99_status_1():
-    r = subprocess.run([sys.executable, "-m", "tinyc", "run", "-"], input=b"main [ pn gn ]\n",
+    r = subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", "-"], input=b"main [ pn gn ]\n",
                        capture_output=True, timeout=60)
     assert (r.returncode, r.stderr) == (1, b"stopped\n")
 

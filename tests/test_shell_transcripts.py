@@ -2,7 +2,7 @@
 
 Each tests/transcripts/NAME.in is fed to ``python -m tinyc --echo`` on stdin, in a scratch directory
 holding a copy of tests/transcripts/files/; stdout must equal NAME.out byte for byte (CR LF included).
-To refresh a golden file after a deliberate change: ``TINYC_REGOLD=1 python -m pytest tests/test_shell_transcripts.py``
+To refresh a golden file after a deliberate change: ``TINYC_REGOLD=1 .venv/bin/pytest tests/test_shell_transcripts.py``
 and read the diff before committing it.
 """
 
@@ -38,7 +38,7 @@ def scratch(tmp_path: Path) -> Path:
 
 
 def run_tinyc(cwd: Path, stdin: bytes, *options: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tinyc", *options], input=stdin, cwd=cwd, env=_env(),
+    return subprocess.run([sys.executable, "-P", "-m", "tinyc", *options], input=stdin, cwd=cwd, env=_env(),
                           capture_output=True, timeout=60)
 
 
@@ -73,7 +73,7 @@ def test_strip_cr_option_applies_to_the_shell(scratch: Path):
 def test_ctrl_c_stops_an_endless_loop_and_keeps_the_buffer(scratch: Path):
     """SIGINT while a statement runs: `stopped`, then the shell goes on with the program intact."""
     (scratch / "loop.tc").write_bytes(b"loop [\n  int n\n  while(1) ++n\n]\n")
-    proc = subprocess.Popen([sys.executable, "-m", "tinyc", "--echo"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "tinyc", "--echo"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, cwd=scratch, env=_env())
     proc.stdin.write(b".r loop.tc\n.loop\n")
     proc.stdin.flush()
@@ -96,7 +96,7 @@ def test_sample_session_in_docs_is_current(tmp_path: Path):
     """docs/shell.md shows a session (two shell commands, then the output); it must be what tinyc prints."""
     block = (ROOT / "docs" / "shell.md").read_text().split("```\n")[1]
     make_file, session, expected = block.split("\n", 2)
-    tinyc = f"{sys.executable} -m tinyc"
+    tinyc = f"{sys.executable} -P -m tinyc"
     for command in (make_file, session):
         assert command.startswith("$ ")
     result = subprocess.run(make_file[2:] + "; " + session[2:].replace("| tinyc", "| " + tinyc),

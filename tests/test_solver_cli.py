@@ -148,7 +148,7 @@ def test_plot(capsys, tmp_path):
 
 def test_python_dash_m():
     env = dict(os.environ, PYTHONPATH=ROOT)
-    p = subprocess.run([sys.executable, "-m", "tinyc.solver", "score", "--game", "mastermind",
+    p = subprocess.run([sys.executable, "-P", "-m", "tinyc.solver", "score", "--game", "mastermind",
                         "1122", "1221"], capture_output=True, text=True, env=env, cwd=ROOT)
     assert p.returncode == 0 and p.stdout.strip() == "1122 1221: 2 bulls 2 cows (bc.tc score 4)"
 

@@ -131,7 +131,7 @@ def _parts_in(path):
 
 
 def _start(path):
-    cmd = [sys.executable, "-m", "tinyc.solver", "tree", "--game", "mastermind", "--strategy",
+    cmd = [sys.executable, "-P", "-m", "tinyc.solver", "tree", "--game", "mastermind", "--strategy",
            "optimal", "--jobs", "2", "--checkpoint", path, "--json"]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)

@@ -152,7 +152,7 @@ def test_ctrl_c_stops_the_workers_too():
     import subprocess
     import sys
     import time
-    p = subprocess.Popen([sys.executable, "-m", "tinyc.solver", "evaluate", "--game", "hex",
+    p = subprocess.Popen([sys.executable, "-P", "-m", "tinyc.solver", "evaluate", "--game", "hex",
                           "--strategy", "knuth", "--jobs", "2"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True)
     time.sleep(3)
@@ -170,7 +170,7 @@ def test_a_lost_worker_is_a_clear_error():
     import subprocess
     import sys
     import time
-    p = subprocess.Popen([sys.executable, "-m", "tinyc.solver", "evaluate", "--game", "hex",
+    p = subprocess.Popen([sys.executable, "-P", "-m", "tinyc.solver", "evaluate", "--game", "hex",
                           "--strategy", "knuth", "--jobs", "2"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True)
     time.sleep(3)

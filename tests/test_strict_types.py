@@ -19,7 +19,7 @@ STRICT = ["tinyc.ast", "tinyc.errors", "tinyc.link.*", "tinyc.engines.evaluator"
 def _files() -> list[str]:
     out = []
     for module in STRICT:
-        path = ROOT / "src" / Path(*module.split("."))
+        path = ROOT / Path(*module.split("."))
         out.append(str(path.parent if path.name == "*" else path.with_suffix(".py")))
     return out
 

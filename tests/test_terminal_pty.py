@@ -42,7 +42,7 @@ def spawn(args: list[str], cwd, term: str = "xterm"):
     pseudo-terminal of 80x24."""
     env = {**os.environ, "TERM": term, "NO_COLOR": "1", "PROMPT_TOOLKIT_NO_CPR": "1"}
     env.pop("PYTHONPATH", None)
-    return pexpect.spawn(sys.executable, ["-m", "tinyc", *args], cwd=str(cwd), env=env, timeout=60,
+    return pexpect.spawn(sys.executable, ["-P", "-m", "tinyc", *args], cwd=str(cwd), env=env, timeout=60,
                          dimensions=(24, 80), preexec_fn=default_sigint)
 
 

@@ -38,7 +38,7 @@ def load_glue():
 def tinyc_run(tmp: Path, source: str, *options: str, stdin: bytes = b"") -> dict:
     """`tinyc run program.tc OPTIONS` in ``tmp``, as the page's result dict (text as the page decodes it)."""
     (tmp / "program.tc").write_bytes(source.encode())
-    done = subprocess.run([sys.executable, "-m", "tinyc", "run", "program.tc", *options], cwd=tmp,
+    done = subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", "program.tc", *options], cwd=tmp,
                           input=stdin, capture_output=True)
     return {"stdout": done.stdout.decode(), "stderr": done.stderr.decode(), "status": done.returncode}
 
@@ -87,7 +87,7 @@ def test_glue_play_stops_where_the_program_waits_for_a_line(glue):
 
 def test_glue_views_and_shell(glue, tmp_path):
     (tmp_path / "program.tc").write_text(ERROR_PROGRAM)
-    tokens = subprocess.run([sys.executable, "-m", "tinyc", "tokens", "program.tc"], cwd=tmp_path,
+    tokens = subprocess.run([sys.executable, "-P", "-m", "tinyc", "tokens", "program.tc"], cwd=tmp_path,
                             capture_output=True, text=True).stdout
     assert glue.view(ERROR_PROGRAM, "tokens") == tokens
     assert "no view 'nope'" in glue.view(ERROR_PROGRAM, "nope")
@@ -210,7 +210,7 @@ def test_each_stage_view(page, tmp_path):
         text = wait_text(page, f'#view[data-view="{name}"]', lambda t: t != "…")
         assert mark in text, (name, text[:300])
     (tmp_path / "program.tc").write_text(INPUT_PROGRAM)
-    ast = subprocess.run([sys.executable, "-m", "tinyc", "ast", "program.tc"], cwd=tmp_path,
+    ast = subprocess.run([sys.executable, "-P", "-m", "tinyc", "ast", "program.tc"], cwd=tmp_path,
                          capture_output=True, text=True).stdout
     assert call(page, "return tinyc.view('ast')") == ast
 

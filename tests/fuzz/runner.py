@@ -204,7 +204,7 @@ def piped_session(data: bytes, seconds: int = 10) -> Outcome:
     def limit():
         resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
     with sandbox() as d:
-        p = subprocess.run([sys.executable, "-m", "tinyc"], input=data, capture_output=True, cwd=d,
+        p = subprocess.run([sys.executable, "-P", "-m", "tinyc"], input=data, capture_output=True, cwd=d,
                            preexec_fn=limit)
     if p.returncode < 0:
         sig = -p.returncode

@@ -35,7 +35,7 @@ DEFAULT_RANDOM_DIVISOR = 8
 
 
 def system_file() -> bytes:
-    """The project's own system file (library, ``endlibrary``, a small shell), ``src/tinyc/lib/system.ipl``."""
+    """The project's own system file (library, ``endlibrary``, a small shell), ``tinyc/lib/system.ipl``."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tinyc/ (os.path: no pathlib on a start)
     with open(os.path.join(here, "lib", "system.ipl"), "rb") as f:  # package data
         return f.read()

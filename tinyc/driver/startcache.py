@@ -1,6 +1,6 @@
 """A disk cache of parsed texts, so that ``tinyc run`` and the shell start without parsing again.
 
-The library (``src/tinyc/lib/system.ipl``) is the same text at the same address on every start, and so is a
+The library (``tinyc/lib/system.ipl``) is the same text at the same address on every start, and so is a
 program run again.  The fast engine's code for a function is kept here too (:func:`code`), keyed by
 everything the code generator reads.  Their ASTs (and the scan of the system file) are pickled in the user's cache
 directory (:mod:`tinyc.dirs`: ``~/.cache/tinyc`` on Linux; the environment variable ``TINYC_NO_CACHE``

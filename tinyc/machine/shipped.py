@@ -30,9 +30,8 @@ class ProgramFileError(Exception):
 def _shipped_dirs() -> list[str]:
     here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # tinyc/
     dirs = [os.path.join(here, d) for d in ("programs", "examples", "lib")]  # installed: package data
-    src = os.path.dirname(here)
-    checkout = os.path.dirname(src)               # src/tinyc/ in a checkout (an editable install)
-    if os.path.basename(src) == "src" and os.path.isfile(os.path.join(checkout, "pyproject.toml")):
+    checkout = os.path.dirname(here)              # tinyc/ in a checkout (an editable install)
+    if os.path.isfile(os.path.join(checkout, "pyproject.toml")) and os.path.isdir(os.path.join(checkout, "programs")):
         dirs += [os.path.join(checkout, "programs"), os.path.join(checkout, "examples")]
     return [d for d in dirs if os.path.isdir(d)]
 

@@ -79,7 +79,7 @@ def load(program: bytes = b"", statement: str | None = None, int_bits: int = 32,
     """Boot a library in ``session`` (by default a new reference-engine Session of ``int_bits`` and ``memory``)
     on a machine of the engine ``engine`` makes (default: the session's), and load ``program``.
 
-    ``system`` is a system file's text (default: src/tinyc/lib/system.ipl); its part before ``endlibrary``
+    ``system`` is a system file's text (default: tinyc/lib/system.ipl); its part before ``endlibrary``
     becomes the library level.
     CR bytes are dropped from the program, as ``.r`` drops them.  Raises ValueError if the program does
     not fit the ``pr`` buffer (90000 bytes; 12000 with 16-bit ints, section 14 item 21).
@@ -262,7 +262,7 @@ def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) 
 
 
 def ast_dump(text: str | bytes | Loaded, statement: str | None = None, **machine) -> str:
-    """Our AST (src/tinyc/ast.py), one node a line: the node type and its plain fields, indented children
+    """Our AST (tinyc/ast.py), one node a line: the node type and its plain fields, indented children
     (labelled by field when the role is not obvious: cond, then, else, left, right...), then the source
     span ``line:col-line:col`` (end exclusive) and ``@address`` of its first byte.  Raises TinyCError.
     """

@@ -319,7 +319,7 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
 
     ``inp``/``out`` are the program's binary input and output, ``trace_out`` a text stream for the trace;
     ``shared`` says the two outputs end up in one place (then a trace line never starts mid-line);
-    ``system`` is a system file's text to take the library from (default src/tinyc/lib/system.ipl);
+    ``system`` is a system file's text to take the library from (default tinyc/lib/system.ipl);
     ``files`` the file sandbox (:class:`tinyc.machine.sandbox.FileSandbox`; None: the default one).
     Returns ``(loaded, error, cursor)``; ``loaded.workspace.report(error, cursor)`` is the tiny-c report.
     """

@@ -137,11 +137,13 @@ class Codegen(WalkGen):
             text, umap = u.generate()
         except Unsupported:
             text = None
-        if text is None or re.search(r"\b_[td]\b", text):  # it needs the frame's place or depth after all
+        # it needs the frame's place or depth after all? (comments left out: in tinyc compile's view they
+        # hold program text, which may name _t)
+        if text is None or re.search(r"\b_[td]\b", re.sub(r"#.*", "", text)):
             del self.nodes[n0:]
             return None
         self.dispatch = guard
-        return text.splitlines(), umap, u.views
+        return text[:-1].split("\n"), umap, u.views  # (the generator's own line ends: never splitlines)
 
     # ---- allocation in value space (frames grow from _t)
 

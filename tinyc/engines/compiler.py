@@ -164,13 +164,15 @@ class FastEngine:
         gen.room = link.room
         return gen
 
-    def generate(self, name, params, body, link: Linkage, toplevel=False, source=True):
+    def generate(self, name, params, body, link: Linkage, toplevel=False):
         """(factory code, line map, nodes) for one function body; raises Unsupported, also when the
-        Python would exceed CPython's limits (nesting, recursion in the compiler, memory)."""
+        Python would exceed CPython's limits (nesting, recursion in the compiler, memory).  The code
+        has no comments of program text: it depends on the AST and the link's shapes alone (the keys
+        of both code caches), never on the bytes the program's text holds when it is first called."""
         filename = f"<{self.label} {name} {next(_serial)}>"
         try:
             with _python_depth():
-                gen = self.codegen(name, params, body, link, toplevel, source)
+                gen = self.codegen(name, params, body, link, toplevel, False)
                 src, linemap = gen.generate()
                 module = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError) as e:
@@ -270,8 +272,7 @@ class FastEngine:
         return call
 
     def _source(self, node) -> str | None:
-        """The first line of a statement's tiny-c text, for the comments in the generated code."""
-        data = self.m.memory.data
-        text = bytes(data[node.pos:min(node.end, node.pos + 200)]).split(b"\n")[0]
-        # after a run a string's closing quote is a NUL (section 2), which Python source cannot hold
-        return text.replace(b"\0", b'"').decode("latin-1").rstrip() or None
+        """The first line of a statement's tiny-c text, made safe (:func:`.genbase.safe_comment`), for the
+        comments of ``tinyc compile``'s view; the code the engine runs has none."""
+        from .genbase import safe_comment  # (the generator's module: a run that loads cached code skips it)
+        return safe_comment(bytes(self.m.memory.data[node.pos:min(node.end, node.pos + 200)]))

@@ -17,6 +17,24 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar
 
 
+# a comment of program text keeps printable ASCII as it is and writes every other byte \xNN: no byte of
+# the program can end the comment (Python ends a line at LF and CR; str.splitlines at VT, FF, FS, GS, RS
+# and NEL too)
+_ESCAPED = tuple(chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02x}" for b in range(256))
+
+
+def safe_comment(text: bytes, limit: int = 200) -> str | None:
+    """The text of a comment of generated Python made from program bytes (``tinyc compile``'s view only):
+    the first line of ``text`` (it ends at LF or CR, in both dialects), at most ``limit`` bytes of it,
+    with a NUL shown as ``"`` (a string's closing quote after a run, section 2) and every other byte
+    that is not printable ASCII written ``\\xNN``.  The result holds only characters 0x20..0x7E, so
+    Python sees one comment, and so does any splitting of the generated text into lines.  None for a
+    line that is empty or blank.  The one way program text enters generated source (docs/security.md,
+    "Program bytes never become code")."""
+    line = text[:limit].split(b"\n")[0].split(b"\r")[0].replace(b"\0", b'"')
+    return "".join([_ESCAPED[b] for b in line]).rstrip() or None
+
+
 class E:
     """A generated expression: Python ``code``; ``kind`` "int" or "bool"; value bounds lo..hi (raw ints);
     ``pure``: evaluating it has no side effect and cannot fail; ``name``: the code is a plain Python name
@@ -101,6 +119,7 @@ class GenBase:
             self.linemap[len(self.lines) + 1] = at  # +1: the factory's def line comes first
 
     def comment(self, ind: int, node) -> None:
+        """A comment line with the statement's text, in ``tinyc compile``'s view (``source``); none at run time."""
         text = self.source(node)
         if text:
             self.emit(ind, "# " + text)

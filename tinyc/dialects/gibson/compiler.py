@@ -343,14 +343,6 @@ class GibsonFastEngine(FastEngine):
         gen.lookup = link.lookup
         return gen
 
-    def _source(self, node) -> str | None:
-        """The statement's first line for the comments of the generated code (CR ends a line too)."""
-        text = super()._source(node)
-        if not text:
-            return None
-        line = text.replace("\r", "\n").split("\n")[0]
-        return "".join(c if c >= " " or c == "\t" else " " for c in line).rstrip() or None
-
     def run(self, stmts):
         m = self.m
         from ...engines.fastrt import Linkage

@@ -252,3 +252,37 @@ def gibson_differential(source: bytes, stdin: bytes = b"", seconds: float = 3.0)
     if fast != ref:
         return Outcome("mismatch-" + ("output" if fast[0] != ref[0] else "status"), "", ref, fast)
     return Outcome("ok", "", ref, fast)
+
+
+# ---- programs that write into their own text (issue 35 item 1)
+
+def poke_differential(source: bytes, gibson: bool = False, stdin: bytes = b"", seconds: float = 3.0,
+                      check_code: bool = True) -> Outcome:
+    """Both engines on a program that pokes its own text (:mod:`fuzz.gen_pokes`), under the oracles of
+    :mod:`fuzz.oracle`: every generated function is checked (kind "generated-code" when the generator's
+    output depends on the program's bytes), and the process may not start a process, write a file outside
+    the run's directory or the cache, or let generated code raise an audited event ("escape").  Then as
+    :func:`differential` (or :func:`gibson_differential`).  ``check_code=False``: the process oracle
+    alone (what finds an injection by its effects)."""
+    import builtins
+    import tempfile
+    from tinyc import dirs
+    from .oracle import Forbidden, Guard, checked_generation
+    roots = (os.path.join(os.path.realpath(tempfile.gettempdir()), "tinyc-fuzz-"),  # sandbox()'s directories
+             os.path.realpath(dirs.cache_dir()) + os.sep)
+    guard = Guard.get()
+    run = gibson_differential if gibson else differential
+    try:
+        with (checked_generation() if check_code else contextlib.nullcontext([])) as made, \
+                guard.watch(*roots) as escapes:
+            outcome = run(source, stdin, seconds=seconds)
+    except Forbidden as e:
+        outcome = Outcome("escape", f"refused: {e}")
+    if getattr(builtins, "TINYC_INJECTED", None) is not None:
+        del builtins.TINYC_INJECTED
+        escapes.append("a payload set builtins.TINYC_INJECTED")
+    if escapes:
+        return Outcome("escape", "; ".join(escapes)[:2000], outcome.ref, outcome.fast)
+    if made:
+        return Outcome("generated-code", "\n".join(made)[:4000], outcome.ref, outcome.fast)
+    return outcome

@@ -1,7 +1,7 @@
 """The long fuzzing campaign: many seeded programs and shell sessions, in worker processes.
 
     python -m tests.fuzz.campaign --programs 100000 --frames 10000 --files 10000 --gibson 20000 \
-        --sessions 10000 --piped 2000 --jobs 2 --out DIR
+        --sessions 10000 --piped 2000 --pokes 10000 --jobs 2 --out DIR
 
 Each item is made from its own seed (``random.Random(kind, seed)``), so a failure is reproduced with
 ``python -m tests.fuzz.campaign --show KIND SEED``.  Workers run chunks of seeds; a worker that dies (a
@@ -35,6 +35,9 @@ def item(kind: str, seed: int) -> bytes:
     r = random.Random(f"{kind}-{seed}")
     if kind == "frame":
         return frame_program(r).encode("latin-1")
+    if kind == "pokes":  # programs that poke their own text (issue 35 item 1); a quarter in Gibson's dialect
+        from fuzz import gen_pokes
+        return gen_pokes.program(r, gibson=r.random() < 0.25)
     if kind == "files":
         return file_program(r).encode("latin-1")
     if kind == "gibson":
@@ -47,8 +50,10 @@ def item(kind: str, seed: int) -> bytes:
 
 
 def run_item(kind: str, seed: int):
-    from fuzz.runner import differential, gibson_differential, piped_session, shell_differential
+    from fuzz.runner import differential, gibson_differential, piped_session, poke_differential, shell_differential
     data = item(kind, seed)
+    if kind == "pokes":
+        return poke_differential(data, gibson=data.startswith(b"#include"), stdin=STDIN, seconds=3.0)
     bits = 16 if random.Random(seed).random() < 0.15 else 32
     if kind in ("program", "frame", "files"):
         return differential(data, STDIN, int_bits=bits, seconds=3.0)
@@ -77,8 +82,10 @@ def campaign(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     queues = []
     for kind, n in (("program", args.programs), ("frame", args.frames), ("files", args.files),
-                    ("gibson", args.gibson), ("session", args.sessions), ("piped", args.piped)):
-        chunk = {"program": 250, "frame": 250, "files": 250, "gibson": 250, "session": 100, "piped": 25}[kind]
+                    ("gibson", args.gibson), ("session", args.sessions), ("piped", args.piped),
+                    ("pokes", args.pokes)):
+        chunk = {"program": 250, "frame": 250, "files": 250, "gibson": 250, "session": 100, "piped": 25,
+                 "pokes": 250}[kind]
         queues.append([(kind, s, min(chunk, args.seed + n - s)) for s in range(args.seed, args.seed + n, chunk)])
     todo = []  # interleaved in proportion, so that a campaign stopped early has run every kind
     total = sum(len(q) for q in queues)
@@ -146,6 +153,7 @@ def main(argv=None) -> int:
     ap.add_argument("--gibson", type=int, default=500, help="programs of the Gibson dialect, valid and mutated")
     ap.add_argument("--sessions", type=int, default=100)
     ap.add_argument("--piped", type=int, default=20)
+    ap.add_argument("--pokes", type=int, default=0, help="programs that poke their own text (issue 35 item 1)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="fuzz-out")

@@ -114,3 +114,20 @@ def program(r: random.Random, gibson: bool = False) -> bytes:
                 ops.append((how, target, byte))
         ops.append(call)
     return _assemble(head, funcs, ops)
+
+
+def every_byte(values, gibson: bool = False, payload: str = PAYLOADS[-1]) -> bytes:
+    """A program with, for each byte of ``values``, a function of each form of :func:`_templates` (payloads
+    at the indentations that reached Python before issue 35: 8, 4, 12 and 16 spaces), whose ``main``
+    writes the byte over each function's marker just before it first calls it (through the ``char``
+    parameter; MC 16 for odd bytes in tiny-c/PC), and then calls them all once more."""
+    head = "#include pps/library.tc\n" if gibson else ""
+    funcs, ops, calls = [], [], []
+    for byte in values:
+        for form, ind in enumerate((8, 4, 12, 16)):
+            fn, call = _templates(len(funcs), " " * ind + payload + " #")[form]
+            how = "mc16" if byte % 2 and not gibson else "param"
+            ops += [(how, len(head) + sum(map(len, funcs)) + fn.index("X"), byte), call]
+            funcs.append(fn)
+            calls.append(call)
+    return _assemble(head, funcs, ops + calls)

@@ -257,13 +257,14 @@ def gibson_differential(source: bytes, stdin: bytes = b"", seconds: float = 3.0)
 # ---- programs that write into their own text (issue 35 item 1)
 
 def poke_differential(source: bytes, gibson: bool = False, stdin: bytes = b"", seconds: float = 3.0,
-                      check_code: bool = True) -> Outcome:
+                      check_code: bool = True, scramble: bool = True) -> Outcome:
     """Both engines on a program that pokes its own text (:mod:`fuzz.gen_pokes`), under the oracles of
     :mod:`fuzz.oracle`: every generated function is checked (kind "generated-code" when the generator's
     output depends on the program's bytes), and the process may not start a process, write a file outside
     the run's directory or the cache, or let generated code raise an audited event ("escape").  Then as
     :func:`differential` (or :func:`gibson_differential`).  ``check_code=False``: the process oracle
-    alone (what finds an injection by its effects)."""
+    alone (what finds an injection by its effects); ``scramble=False``: the code check on the bytes the
+    program poked only (:func:`fuzz.oracle.check_function`)."""
     import builtins
     import tempfile
     from tinyc import dirs
@@ -273,7 +274,7 @@ def poke_differential(source: bytes, gibson: bool = False, stdin: bytes = b"", s
     guard = Guard.get()
     run = gibson_differential if gibson else differential
     try:
-        with (checked_generation() if check_code else contextlib.nullcontext([])) as made, \
+        with (checked_generation(scramble) if check_code else contextlib.nullcontext([])) as made, \
                 guard.watch(*roots) as escapes:
             outcome = run(source, stdin, seconds=seconds)
     except Forbidden as e:

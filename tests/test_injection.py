@@ -27,7 +27,6 @@ from fuzz.oracle import checked_generation
 from fuzz.runner import differential, gibson_differential, poke_differential
 from tinyc.driver import startcache
 from tinyc.engines import compiler
-from tinyc.engines.genbase import safe_comment
 
 MARK = "__import__('builtins').TINYC_INJECTED = 1"
 # (form of gen_pokes._templates, poked byte, payload indentation): each ran MARK on the old engine
@@ -106,6 +105,7 @@ def test_the_code_cache_keeps_what_the_current_text_would_make(tmp_path, monkeyp
 
 
 def test_safe_comment_keeps_printable_ascii_and_escapes_the_rest():
+    from tinyc.engines.genbase import safe_comment
     every = bytes(b for b in range(256) if b not in b"\n\r")
     text = safe_comment(every)
     assert text is not None and set(text) <= set(map(chr, range(0x20, 0x7F)))

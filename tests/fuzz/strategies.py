@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from . import gen_gibson
+from . import gen_gibson, gen_pokes
 from .gen import frame_program, mutate, program, session
 from .gen_files import file_program
 
@@ -30,3 +30,7 @@ gibson_programs = randoms.map(lambda r: gen_gibson.program(r).encode("latin-1"))
 
 gibson_mutated = randoms.map(lambda r: gen_gibson.mutate(r, gen_gibson.program(r)))
 """Gibson-dialect programs after one to three mutations."""
+
+pokes = randoms.map(lambda r: gen_pokes.program(r, gibson=r.random() < 0.25))
+"""Programs that poke bytes into their own text before calling its functions (issue 35 item 1); those of
+the Gibson dialect start with ``#include``."""

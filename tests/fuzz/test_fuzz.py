@@ -10,14 +10,16 @@ run-out CPU budget of the fast engine fails.  The long campaign is
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from fuzz import gen
-from fuzz.runner import differential, gibson_differential, piped_session, shell_differential
-from fuzz.strategies import file_programs, frames, gibson_mutated, gibson_programs, mutated, programs, sessions
+from fuzz.runner import differential, gibson_differential, piped_session, poke_differential, shell_differential
+from fuzz.strategies import (file_programs, frames, gibson_mutated, gibson_programs, mutated, pokes, programs,
+                             sessions)
 
 def bounded(n):
     return settings(derandomize=True, deadline=None, database=None, print_blob=True, max_examples=n,
@@ -99,15 +101,36 @@ def test_gibson_mutated_programs_agree(src):
     check(gibson_differential(src, STDIN, seconds=3.0), src)
 
 
+@pytest.fixture(scope="module")
+def own_cache(tmp_path_factory):
+    """A start-up cache of this module's own: the poked programs' functions are generated (and checked)
+    the first time, and later programs with the same functions run them from it, as users' do."""
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if saved is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = saved
+
+
+@bounded(40)
+@given(pokes)
+def test_programs_that_poke_their_text_do_nothing_else(own_cache, src):
+    """No generated code but the generator's, no child process, no file outside the run's directory, no
+    event raised by generated code (fuzz.oracle); and both engines agree."""
+    check(poke_differential(src, gibson=src.startswith(b"#include"), stdin=STDIN, seconds=3.0), src)
+
+
 def test_the_long_campaign_runs_each_kind(tmp_path, capsys):
     """A few items of each kind through ``python -m tests.fuzz.campaign`` (worker processes), as a long
     campaign runs them (docs/fuzzing.md)."""
     from fuzz import campaign
     status = campaign.main(["--programs", "3", "--files", "3", "--gibson", "4", "--sessions", "2", "--piped", "1",
-                            "--jobs", "2", "--out", str(tmp_path)])
+                            "--pokes", "3", "--jobs", "2", "--out", str(tmp_path)])
     summary = capsys.readouterr().out
     assert status == 0, summary
-    for kind in ("program", "files", "gibson", "session", "piped"):
+    for kind in ("program", "files", "gibson", "session", "piped", "pokes"):
         assert f'"{kind}:' in summary
 
 

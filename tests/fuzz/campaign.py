@@ -85,7 +85,7 @@ def campaign(args) -> int:
                     ("gibson", args.gibson), ("session", args.sessions), ("piped", args.piped),
                     ("pokes", args.pokes)):
         chunk = {"program": 250, "frame": 250, "files": 250, "gibson": 250, "session": 100, "piped": 25,
-                 "pokes": 250}[kind]
+                 "pokes": 25}[kind]
         queues.append([(kind, s, min(chunk, args.seed + n - s)) for s in range(args.seed, args.seed + n, chunk)])
     todo = []  # interleaved in proportion, so that a campaign stopped early has run every kind
     total = sum(len(q) for q in queues)

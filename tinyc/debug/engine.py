@@ -1,8 +1,8 @@
 """The debugger's engines: the reference evaluators of both dialects with a hook before each statement,
-at each call and return, and at each error (issue 27; :mod:`tinyc.views.debugger` drives them).  A dialect's
+at each call and return, and at each error (issue 27; :mod:`tinyc.debug.debugger` drives them).  A dialect's
 evaluator gets the hooks the same way (:mod:`tinyc.dialects.gibson.debug`).
 
-Like :mod:`tinyc.views.tracer`, the hooks are added by subclassing the evaluator.  The hooks call the
+Like :mod:`tinyc.debug.tracer`, the hooks are added by subclassing the evaluator.  The hooks call the
 debugger ``session`` (an object with ``statement``, ``calling``, ``returned``, ``failed`` and ``popped``
 methods), which may read commands and run expressions before the program goes on.  The engines keep
 their own stack of :class:`CallInfo`, one per active tiny-c call, because the evaluators keep the
@@ -109,8 +109,8 @@ class DebugMixin:
     def failed_compiled(self, info: CallInfo, error: TinyCError, mark: int) -> None:
         """An error in the compiled call ``info`` (or in compiled calls it made): the debugger stops at it,
         the compiled calls on the stack, the failing one with its locals where they can be found
-        (:func:`~tinyc.views.debug_fast.rebuilt_frame`, :func:`~tinyc.views.debug_fast.copied_frame`)."""
-        from .debug_fast import compiled_calls, copied_frame, rebuilt_frame
+        (:func:`~tinyc.debug.fast.rebuilt_frame`, :func:`~tinyc.debug.fast.copied_frame`)."""
+        from .fast import compiled_calls, copied_frame, rebuilt_frame
         ev = cast(Any, self)
         calls = compiled_calls(error)
         link = self.fast.link if self.fast is not None else None

@@ -16,7 +16,7 @@ import pytest
 from tinyc.cli import main as cli
 from tinyc.machine.console import align_report, for_terminal
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def tinyc(*args, stdin=b""):

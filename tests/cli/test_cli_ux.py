@@ -10,7 +10,7 @@ import pytest
 
 from tinyc.cli import main as cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def tinyc(*args, stdin=b"", env=None, cwd=None):

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).parent / "debugger"
+HERE = Path(__file__).resolve().parents[1] / "debugger"
 FACT = (HERE / "fact.tc").resolve()
 
 

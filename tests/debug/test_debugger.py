@@ -5,7 +5,7 @@ input lines among the commands, as with Gibson's ``tc -d``) and compares stdout 
 ``mirror`` follows Gibson's documented session (Documents/debugExample.txt of his repository) on a
 program of our own; ``modern`` uses every command of a modern debugger; ``extras`` the long names and the rest; ``bad`` the bad input;
 ``memory`` ``b FILE:LINE`` and ``x ADDR [N]``, the memory dump.
-Regenerate an ``.out`` after a deliberate change with ``TINYC_REGEN=1 pytest tests/test_debugger.py``.
+Regenerate an ``.out`` after a deliberate change with ``TINYC_REGEN=1 pytest tests/debug/test_debugger.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).parent / "debugger"
+HERE = Path(__file__).resolve().parents[1] / "debugger"
 
 CASES = {
     # name: (command line after `tinyc`, command file)

@@ -22,8 +22,8 @@ from tinyc.driver.session import Session
 from tinyc.machine.console import Console
 from tinyc.debug.debugger import Debugger
 
-HERE = Path(__file__).parent / "debugger"
-ROOT = Path(__file__).parent.parent
+HERE = Path(__file__).resolve().parents[1] / "debugger"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def default_sigint() -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from tinyc.dialects.gibson.drawing import DrawError, gibson_viewer_command, render
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]
 DRAW = HERE / "draw"
 EXAMPLES = HERE.parent / "examples"
 

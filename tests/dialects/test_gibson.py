@@ -19,7 +19,7 @@ import pytest
 from tinyc import Session
 from tinyc.cli import main as cli
 
-HERE = Path(__file__).parent / "conformance" / "gibson"
+HERE = Path(__file__).resolve().parents[1] / "conformance" / "gibson"
 CASES = sorted(p.stem for p in HERE.glob("*.tc"))
 ENGINES = ["reference", "fast"]
 
@@ -53,7 +53,7 @@ def test_case(name, engine, monkeypatch, tmp_path):
 
 # ---- the examples, the automatic choice of the dialect, the library's layout
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "gibson"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "gibson"
 EXAMPLE_INPUT = {"guess": b"50\n25\n37\n31\n28\n29\n30\n"}
 
 
@@ -168,7 +168,7 @@ def test_dialects_are_found_by_name_and_announce_themselves():
 
 def test_dialects_doc_names_existing_cases():
     import re
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "dialects.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "dialects.md").read_text()
     named = {n.strip() for m in re.finditer(r"\[([a-z0-9_, ]+)\]", doc) for n in m.group(1).split(",")}
     named = {n for n in named if re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)+", n)}
     assert named and named <= set(CASES), sorted(named - set(CASES))

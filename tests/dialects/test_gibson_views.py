@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples" / "gibson").glob("*.tc"))
 BAD = b'#include pps/library.tc\nmain [\n  int i\n  i = j + 1\n  foo(i)\n]\nfoo int a [ return a + ) ]\n'
 UNBALANCED = b'#include pps/library.tc\nmain [\n  int i\n'

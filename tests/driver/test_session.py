@@ -15,7 +15,7 @@ from tinyc.driver.dialect import UnknownDialect, find
 from tinyc.machine.console import Console
 
 SRC = Path(tinyc.__file__).resolve().parent  # the installed package (a wheel's copy, or tinyc)
-ROOT = Path(__file__).resolve().parent.parent  # the checkout: its tests, benchmarks and examples
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: its tests, benchmarks and examples
 HELLO_GIBSON = ROOT / "examples" / "gibson" / "hello.tc"
 
 

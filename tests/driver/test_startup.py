@@ -15,7 +15,7 @@ import pytest
 from tinyc import dirs
 from tinyc.cli import main as cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 NOT_ON_THE_RUN_PATH = [
     "lark",                  # the parser: only when a text is not in the cache

@@ -6,7 +6,7 @@ import pytest
 
 from engine_harness import both, run_program
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.tc"))
 
 

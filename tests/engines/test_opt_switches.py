@@ -26,7 +26,7 @@ import test_opt_walks
 from engine_harness import run_program
 from tinyc.engines.options import ALL, NAMES, NONE, Optimisations, from_switches, only
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True, scope="module")

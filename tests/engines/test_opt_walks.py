@@ -14,7 +14,7 @@ import pytest
 
 from engine_harness import both, run_program
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 BIG = {"memory": 1 << 17}
 
 WALKS = [

@@ -17,7 +17,7 @@ pytest.importorskip("ipykernel")
 from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402
 from jupyter_client.manager import KernelManager  # noqa: E402
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "docs" / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "docs" / "notebooks"
 
 
 @pytest.fixture(scope="module")

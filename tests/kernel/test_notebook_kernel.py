@@ -1,7 +1,7 @@
 """The magics in a real Jupyter kernel (issue 23): a small notebook, built with nbformat, runs through
 nbclient in ipykernel, as ``jupyter lab`` would run it, and its output cells are checked.
 
-ipykernel's ``sys.stdout`` is a text stream without ``.buffer``: terminal IPython (tests/test_notebook.py)
+ipykernel's ``sys.stdout`` is a text stream without ``.buffer``: terminal IPython (tests/cli/test_notebook.py)
 cannot show what breaks there.  The kernel is the Python running these tests (its kernelspec is written
 into a temporary directory, so no kernelspec of the user's is used) and its current directory is a
 temporary one, so it imports the installed tinyc, not the checkout.

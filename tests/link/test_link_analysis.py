@@ -29,7 +29,7 @@ from tinyc.machine.console import Console
 from tinyc import Session
 from tinyc.driver.workspace import Workspace
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted([*ROOT.glob("programs/*.tc"), *ROOT.glob("benchmarks/programs/*.tc"), *ROOT.glob("examples/*.tc")])
 CONFORMANCE = sorted(ROOT.glob("tests/conformance/*.tc"))  # some stop at a link error: nothing to check
 

@@ -16,7 +16,7 @@ import pytest
 from test_programs import GAME, TABLE, bca_expected, code_of
 from tinyc.solver import make_strategy, play
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENGINES = ["reference", "fast"]
 
 

@@ -22,7 +22,7 @@ import pytest
 
 from test_programs import bca_expected, code_of, solver_guesses
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 IPL = ROOT / "tests" / "ipl" / "linux_shell.ipl"
 CRLF = b"\r\n"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]
 DOCS = HERE.parent / "docs"
 ENGINES = ["reference", "fast"]
 

@@ -28,7 +28,7 @@ import pytest
 
 from tinyc.cli import main as cli
 
-HERE = Path(__file__).parent / "conformance"
+HERE = Path(__file__).resolve().parents[1] / "conformance"
 CASES = sorted(p.stem for p in HERE.glob("*.tc"))
 ENGINES = ["reference"] + (["fast"] if importlib.util.find_spec("tinyc.engines.compiler") else [])
 
@@ -141,7 +141,7 @@ def test_random_golden_files_follow_the_formula(name):
 
 # ---- the command line itself (subprocess): IPL boot and the tiny-c shell of system.ipl
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def tinyc(*args, stdin=b"", cwd=None):

@@ -23,7 +23,7 @@ from tinyc.machine.console import Console
 from tinyc.shell.shell import Shell
 from tinyc.solver import bc_code, evaluate, get_game, make_strategy, play, score, score_table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAME = get_game("bulls-cows-1to9")
 TABLE = score_table(GAME)
 GUESS = re.compile(rb"Guess (\d+): (\d{4})   score\? $")  # the prompt waiting for an answer

@@ -12,7 +12,7 @@ import ast as pyast
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tinyc"
 CHECKED = ["ast.py", "errors.py", "link", "syntax", "engines/evaluator.py", "engines/arith.py", "engines/cdiv.py"]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import grimp
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STAGES = ["tinyc.kernel", "tinyc.cli", "tinyc.shell", "tinyc.views", "tinyc.machine", "tinyc.engines", "tinyc.link", "tinyc.syntax"]
 
 

@@ -13,7 +13,7 @@ import tinyc
 from tinyc import dirs
 from tinyc.cli import main as cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 

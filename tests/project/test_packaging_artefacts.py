@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SKIPPED_PARTS = {".git", ".venv", "__pycache__", "build", "dist", ".hypothesis", ".pytest_cache", ".benchmarks",
                  "fuzz-out", ".mypy_cache", ".import_linter_cache"}
 

@@ -12,7 +12,7 @@ from tinyc.machine.console import Console
 from tinyc import Session
 from tinyc.driver.workspace import Workspace
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _make_tour():

@@ -19,7 +19,7 @@ from tinyc.shell.shell import Shell, banner
 from tinyc.driver.workspace import Workspace
 
 _MACHINE = None
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def fresh(capacity: int = 2000):

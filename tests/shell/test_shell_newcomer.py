@@ -1,4 +1,4 @@
-"""Issue 26's shell items at a terminal (prompt_toolkit pipe input, as tests/test_shell_terminal.py drives
+"""Issue 26's shell items at a terminal (prompt_toolkit pipe input, as tests/shell/test_shell_terminal.py drives
 it) and that a pipe keeps the original's bytes: hints for quit/exit/help, .h at 40 columns, numbered
 listings, undo, a fresh buffer, an expression's value, a binary file read, and the current line after a
 run (the original's rule, documented)."""
@@ -12,7 +12,7 @@ import pytest
 from test_shell_terminal import CTRL_D, HELLO, run
 from test_shell_terminal_ux import piped
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 
 Each tests/transcripts/NAME.in is fed to ``python -m tinyc --echo`` on stdin, in a scratch directory
 holding a copy of tests/transcripts/files/; stdout must equal NAME.out byte for byte (CR LF included).
-To refresh a golden file after a deliberate change: ``TINYC_REGOLD=1 .venv/bin/pytest tests/test_shell_transcripts.py``
+To refresh a golden file after a deliberate change: ``TINYC_REGOLD=1 .venv/bin/pytest tests/shell/test_shell_transcripts.py``
 and read the diff before committing it.
 """
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).parent / "transcripts"
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parents[1] / "transcripts"
+ROOT = Path(__file__).resolve().parents[2]
 CASES = sorted(p.stem for p in HERE.glob("*.in"))
 
 

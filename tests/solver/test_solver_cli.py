@@ -10,7 +10,7 @@ import pytest
 from tinyc.solver.cli import main
 from tinyc.solver.games import get_game, score
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run(capsys, *argv):

@@ -21,7 +21,8 @@ from tinyc.dialects.gibson.evaluator import GibsonEvaluator
 from tinyc.driver.session import Session
 from tinyc.machine.console import Console
 from tinyc.syntax.parser import parse_program
-from tinyc.views import stages, tracer
+from tinyc.debug import tracer
+from tinyc.views import stages
 
 STATEMENTS = set(typing.get_args(ast.Stmt))
 EXPRESSIONS = set(typing.get_args(ast.Expr))

@@ -12,7 +12,7 @@ import pytest
 
 from tinyc.views.format import FormatError, format_source
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SHIPPED = sorted([*ROOT.glob("programs/*.tc"), *ROOT.glob("examples/*.tc"), *ROOT.glob("examples/gibson/*.tc")])
 INPUT = b"50\n25\n37\n1234\n1,2\n0\nq\n"

@@ -7,7 +7,8 @@ not when the real library grows.  Regenerate one by printing the call and review
 import pytest
 
 from tinyc.cli import main as cli
-from tinyc.views import stages as views, tracer as trace
+from tinyc.debug import tracer as trace
+from tinyc.views import stages as views
 
 LIB = (b"/* a two-function library for tests\nint last\npn int n [ MC 32,1; MC n,14 ]\n"
        b"ps char s(0) [ MC s,s+2,13 ]\nendlibrary\n")

@@ -24,7 +24,7 @@ import pytest
 
 from system_tools import need
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 ERROR_PROGRAM = "main [\n  int a(3)\n  pn a(7)\n]\n"
 INPUT_PROGRAM = 'main [\n  int n\n  ps "number? "\n  n = gn\n  pn n * 2\n]\n'
@@ -227,7 +227,7 @@ def choose_example(driver, name: str) -> None:
 
 
 def test_bc_is_played_through_two_guesses(page):
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "tests" / "programs"))
     from test_programs import SHOWN, code_of
     choose_example(page, "bc.tc")
     page.find_element("id", "stdin").clear()

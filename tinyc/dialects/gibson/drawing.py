@@ -35,7 +35,9 @@ from typing import TYPE_CHECKING, Any, Callable
 if TYPE_CHECKING:
     from ...machine.sandbox import FileSandbox
 
-GIBSON_VIEWER = re.compile(rb"^\s*python[0-9.]*\s+(?:\S*/)?cairopy\.py\s+(\S+)\s*$")
+# "python cairopy.py NAME" (Gibson's pyGraphicsLib.tc), "py cairopy.py NAME" (Lee Bradley's copy), python3;
+# the interpreter and cairopy.py may have a path, and nothing else may stand on the line
+GIBSON_VIEWER = re.compile(rb"^\s*(?:\S*/)?(?:py|python|python3)\s+(?:\S*/)?cairopy\.py\s+(\S+)\s*$")
 
 
 class DrawError(Exception):
@@ -182,7 +184,7 @@ def render(draw: Path, png: Path | None = None) -> Picture:
 
 def gibson_viewer_command(command: bytes) -> str | None:
     """The drawing's name when ``command`` is the one Gibson's graphics library runs to show a picture
-    (``python cairopy.py NAME``), else None."""
+    (``python cairopy.py NAME``; ``py`` or ``python3`` for ``python``, either with a path), else None."""
     found = GIBSON_VIEWER.match(command)
     return found.group(1).decode("latin-1") if found else None
 

@@ -118,6 +118,9 @@ def test_a_drawing_outside_the_current_directory_is_refused(tmp_path):
 
 # ---- issue 35 item 3: draw files are data, checked against an allow-list, drawn within bounds
 
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from fuzz.draw_fuzz import check_one, draw_files  # noqa: E402
 from tinyc.dialects.gibson import drawing  # noqa: E402
 
 
@@ -190,3 +193,12 @@ def test_a_program_goes_on_after_a_bad_draw_file(tmp_path):
     done = tinyc("run", "-q", str(program), cwd=tmp_path)
     assert done.returncode == 0 and b" 256\non" in done.stdout, done.stdout + done.stderr
     assert b"tinyc: bad.draw:2: 999 is out of range (0 to 28)" in done.stderr and b"Traceback" not in done.stderr
+
+
+@settings(max_examples=15, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(text=draw_files())
+def test_fuzz_no_draw_file_crashes_hangs_or_signals_the_renderer(tmp_path, text):
+    """A short run of tests/fuzz/draw_fuzz.py (the long one: python -m tests.fuzz.draw_fuzz): every random
+    draw file gives a picture or a DrawError, no signal stops the child, no rendering passes its bound."""
+    check_one(text, tmp_path)

@@ -55,7 +55,7 @@ def test_a_picture_differs_when_a_command_is_dropped(tmp_path):
 
 
 @pytest.mark.parametrize("line,message", [
-    ("window 10", "window takes a width and a height"),
+    ("window 10", "window takes 2 arguments, not 1"),
     ("move_to 1 2", "move_to before window"),
     ("window 10 10\narc 1 2 3 0.5 90", "whole degrees"),
     ("window 10 10\nmove_to __import__('os') 1", "is not a number"),
@@ -83,7 +83,7 @@ def test_the_draw_command_reports_a_bad_file_without_a_traceback(tmp_path):
     (tmp_path / "bad.draw").write_text("window 5 5\nfrobnicate 1\nshow\n")
     done = tinyc("draw", "bad.draw", cwd=tmp_path)
     assert done.returncode == 1
-    assert b"line 2: unknown draw command 'frobnicate'" in done.stderr and b"Traceback" not in done.stderr
+    assert b"tinyc: bad.draw:2: unknown draw command 'frobnicate'" in done.stderr and b"Traceback" not in done.stderr
     done = tinyc("draw", "missing.draw", cwd=tmp_path)
     assert done.returncode == 1 and b"cannot read" in done.stderr
 
@@ -113,3 +113,92 @@ def test_a_drawing_outside_the_current_directory_is_refused(tmp_path):
     assert done.returncode == 0 and b"on" in done.stdout
     assert b"a drawing stays in the current directory tree" in done.stderr
     assert not (tmp_path.parent / "escape.png").exists()
+
+
+
+# ---- issue 35 item 3: draw files are data, checked against an allow-list, drawn within bounds
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from fuzz.draw_fuzz import check_one, draw_files  # noqa: E402
+from tinyc.dialects.gibson import drawing  # noqa: E402
+
+
+@pytest.mark.parametrize("line,message", [
+    ("set_source 1", "unknown draw command 'set_source'"),         # was exit 70 (a TypeError)
+    ("set_operator 999", "999 is out of range (0 to 28)"),         # was SIGABRT (a cairo assertion)
+    ("set_antialias 7", "7 is out of range (0 to 6)"),
+    ("window 16384 16384", "16384 is out of range (1 to 8192)"),   # was 1 GiB
+    ("window 8192 8192", "larger than 16777216 pixels"),
+    ("move_to nan 1", "'nan' is not a number"),
+    ("move_to 1e400 1", "out of range"),
+    ("move_to 1 2 3", "move_to takes 2 arguments, not 3"),
+    ("scale 1e9 1", "out of range"),
+    ("setdash " + "1 " * 70 + "0", "setdash takes up to 64 dash lengths"),
+    ("setdash -1 0", "-1 is out of range"),
+    ("showtext " + "x" * 1001, "a text of 1001 characters"),
+    ("__class__", "unknown draw command"),
+])
+def test_a_bad_command_is_reported_with_file_and_line_and_nothing_runs(tmp_path, line, message):
+    (tmp_path / "bad.draw").write_text(f"window 10 10\n{line}\nshow\n")
+    done = tinyc("draw", "bad.draw", cwd=tmp_path)
+    assert done.returncode == 1 and b"Traceback" not in done.stderr
+    assert done.stderr.decode().startswith(f"tinyc: bad.draw:2: ") and message in done.stderr.decode()
+
+
+def test_the_issue_arc_is_refused_before_it_reaches_cairo(tmp_path):
+    """``arc 50 50 1e300 0 360`` spun in cairo's native code, where Ctrl-C cannot stop it."""
+    (tmp_path / "a.draw").write_text("window 100 100\narc 50 50 1e300 0 360\nshow\n")
+    with pytest.raises(DrawError) as e:
+        render(tmp_path / "a.draw")
+    assert e.value.line == 2 and "1e300 is out of range" in str(e.value)
+    assert not (tmp_path / "a.png").exists()
+
+
+def test_the_lines_before_a_bad_one_are_drawn(tmp_path):
+    (tmp_path / "p.draw").write_text("window 10 10\nshow\nfrob\n")
+    with pytest.raises(DrawError) as e:
+        render(tmp_path / "p.draw")
+    assert e.value.line == 3 and (tmp_path / "p.png").is_file()
+
+
+def test_a_file_has_a_bounded_number_of_commands(monkeypatch, tmp_path):
+    monkeypatch.setattr(drawing, "MAX_COMMANDS", 5)
+    (tmp_path / "p.draw").write_text("window 10 10\n" + "stroke\n" * 5)
+    with pytest.raises(DrawError) as e:
+        render(tmp_path / "p.draw")
+    assert e.value.line == 6 and "more than 5 commands" in str(e.value)
+
+
+def test_rendering_stops_at_its_cpu_time_bound(monkeypatch, tmp_path):
+    """Checked commands can still cost much CPU time (a big window painted over and over): the child that
+    draws stops at CPU_SECONDS, reported as a DrawError, and tinyc goes on."""
+    import time
+    monkeypatch.setattr(drawing, "CPU_SECONDS", 1)
+    (tmp_path / "slow.draw").write_text("window 4096 4096\n" + "paint\n" * 20000 + "show\n")
+    began = time.monotonic()
+    with pytest.raises(DrawError) as e:
+        render(tmp_path / "slow.draw")
+    assert "more than 1 seconds of CPU time" in str(e.value) and e.value.signal is not None
+    assert time.monotonic() - began < 30
+
+
+def test_a_program_goes_on_after_a_bad_draw_file(tmp_path):
+    """The in-run render uses the same checker: a bad command is FILE:LINE on stderr, the system call
+    returns a failed command's status (1 << 8), and the program goes on."""
+    program = tmp_path / "p.tc"
+    program.write_text('#include pps/library.tc\nmain [\n int u\n u = fopen "bad.draw", "w"\n'
+                       ' fputs "window 10 10", u; fputc 10, u; fputs "set_operator 999", u; fputc 10, u\n'
+                       ' fclose u\n pn system("python cairopy.py bad")\n pl "on"\n]\n')
+    done = tinyc("run", "-q", str(program), cwd=tmp_path)
+    assert done.returncode == 0 and b" 256\non" in done.stdout, done.stdout + done.stderr
+    assert b"tinyc: bad.draw:2: 999 is out of range (0 to 28)" in done.stderr and b"Traceback" not in done.stderr
+
+
+@settings(max_examples=15, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(text=draw_files())
+def test_fuzz_no_draw_file_crashes_hangs_or_signals_the_renderer(tmp_path, text):
+    """A short run of tests/fuzz/draw_fuzz.py (the long one: python -m tests.fuzz.draw_fuzz): every random
+    draw file gives a picture or a DrawError, no signal stops the child, no rendering passes its bound."""
+    check_one(text, tmp_path)

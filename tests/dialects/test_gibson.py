@@ -3,7 +3,8 @@
 Each case is ``NAME.tc`` run as ``tinyc run --dialect gibson NAME.tc`` from the case directory, with
 ``NAME.out`` the exact stdout bytes (banner, program output, ``done`` or the error report: that dialect
 writes everything to stdout), ``NAME.in`` optional stdin, ``NAME.args`` optional options (shell
-quoting), ``NAME.status`` the exit status if not 0.  The expected outputs come from the worked examples
+quoting), ``NAME.status`` the exit status if not 0, ``NAME.err`` the exact stderr where it matters
+(MC 0's dump).  The expected outputs come from the worked examples
 of gibson-dialect.md section 8 (the original's own output) and from the rules of sections 2-6.
 """
 
@@ -49,6 +50,8 @@ def test_case(name, engine, monkeypatch, tmp_path):
     assert out.decode("latin-1") == base.with_suffix(".out").read_bytes().decode("latin-1")
     expected_status = int(base.with_suffix(".status").read_text()) if base.with_suffix(".status").exists() else 0
     assert status == expected_status, err
+    if base.with_suffix(".err").exists():
+        assert err == base.with_suffix(".err").read_bytes().decode("latin-1")
 
 
 # ---- the examples, the automatic choice of the dialect, the library's layout

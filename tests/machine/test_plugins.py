@@ -50,6 +50,30 @@ def test_pigra_draws_the_canvas_the_c_draws(tmp_path, engine):
     assert expected in done.stdout
 
 
+def _limited_memory():
+    """The child's address space capped at 1 GiB: a plug-in that grows without bound fails there (a
+    MemoryError) instead of taking the machine's memory."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("n,options", [(100000, ("--memory", "200000")), (2147483647, ())])
+def test_a_plugin_holds_no_more_than_memory_allows(tmp_path, engine, n, options):
+    """Issue 35 item 6: pigra's n-gon of n points counts them against --memory; beyond it the MC stops with
+    error 19 (TMVLERR) and the dialect's report, in bounded memory and time (each point is 8 bytes: 100000
+    of them do not fit in 200000 bytes, 2**31 - 1 in no memory tinyc allows)."""
+    source = f"#loadMC pigra\n#include pps/library.tc\nmain [\n MC 1001\n MC 40,40,25,{n},1005\n pl \"after\"\n]\n"
+    program = tmp_path / "prog.tc"
+    program.write_text(source)
+    done = subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", "-q", "--engine", engine, *options,
+                           str(program)], cwd=tmp_path, capture_output=True, timeout=60,
+                          env={**os.environ, "TINYC_NO_CACHE": "1"}, preexec_fn=_limited_memory)
+    assert done.returncode == 0, done.stderr
+    assert b"MC 1005 not defined" in done.stdout and b"TMVLERR" in done.stdout, done.stdout + done.stderr
+    assert b"\nafter" not in done.stdout and b"Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_pifib_gives_the_fibonacci_numbers_of_the_published_run(tmp_path, engine):
     source = ('#loadMC pifib\n#include pps/library.tc\nfib int n [ return MC(n, 1001) ]\n'

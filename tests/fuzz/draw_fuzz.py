@@ -6,7 +6,7 @@ assertion, SIGXCPU at the CPU-time bound, SIGKILL) and no rendering takes longer
 
 The lines mix the allow-list's commands with plausible arguments (in range, at the edges of the ranges, past
 them), cairo methods and Python names outside it, and junk words (non-finite numbers, Python syntax,
-unbalanced quotes, huge literals).  ``tests/test_drawing.py`` runs a short derandomized subset; the long run:
+unbalanced quotes, huge literals).  ``tests/dialects/test_drawing.py`` runs a short derandomized subset; the long run:
 
     .venv/bin/python -m tests.fuzz.draw_fuzz --cases 300 [--seed 1]
 

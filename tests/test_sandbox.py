@@ -269,3 +269,70 @@ def test_a_drawing_goes_through_the_sandbox(work):
     done = both(work, "-q", "g.tc")
     assert done.stdout == b" 256\n" and b"stays in the current directory tree" in done.stderr
     assert not (work.parent / "outside" / "target.png").exists()
+
+
+# ---- issue 35: what is checked is what is opened; code files
+
+SWAPPER = '''
+import os, sys, time
+work, outside, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+os.chdir(work)
+end = time.monotonic() + seconds
+while time.monotonic() < end:   # d: a real directory, then a link to outside, again and again
+    os.rename("d", "d.real")
+    os.symlink(outside, "d")
+    os.unlink("d")
+    os.rename("d.real", "d")
+'''
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or sys.platform == "win32", reason="symbolic links, POSIX")
+def test_a_directory_swapped_for_a_link_during_opens_never_leads_out(work, monkeypatch):
+    # the check-then-open race of issue 35 item 4: the path is resolved and checked while d is a real
+    # directory, then opened by name after d became a link to outside.  A second process swaps d in a loop
+    # while this one reads d/f.txt and writes d/new.txt through the sandbox.
+    from tinyc.machine.sandbox import FileSandbox
+    outside = work.parent / "outside"
+    (outside / "f.txt").write_bytes(SECRET)
+    (work / "d").mkdir()
+    (work / "d" / "f.txt").write_bytes(b"inside")
+    monkeypatch.chdir(work)
+    box = FileSandbox()
+    swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, str(work), str(outside), "4"])
+    read, refused = set(), 0
+    try:
+        while swapper.poll() is None:
+            for name, mode in (("d/f.txt", "rb"), ("d/new.txt", "wb")):
+                try:
+                    with box.open(name, mode) as f:
+                        if mode == "rb":
+                            read.add(f.read())
+                        else:
+                            f.write(b"written")
+                except OSError:
+                    refused += 1
+    finally:
+        swapper.wait(timeout=30)
+    assert swapper.returncode == 0
+    assert read == {b"inside"} and refused > 0
+    assert not (outside / "new.txt").exists()
+
+
+@pytest.mark.parametrize("name", ["cairocffi.py", "lark.PY", "evil.pth", "m.cpython-311-x86_64-linux-gnu.so",
+                                  "tinyc.pyc", ".git/hooks/pre-commit", "sub/.git/config"])
+def test_a_program_may_not_write_code_files_without_the_opt_in(work, name):
+    # issue 35 item 2: a program that writes cairocffi.py (or a .pth, a git hook) where Python or git will
+    # run it.  MC 3 fails as any refused open (-1), and stderr says why and names the opt-in.
+    (work / "sub").mkdir()
+    for d in (work / ".git" / "hooks", work / "sub" / ".git"):
+        d.mkdir(parents=True)
+    (work / "w.tc").write_text(f'char s(4)\nmain [ strcpy s,"abc"; pn writefile("{name}",s,s+2,1) ]\n')
+    done = both(work, "w.tc")
+    assert done.returncode == 0 and done.stdout.split() == [b"Unit", b"1", b"open", b"-1"], done.stdout
+    assert done.stderr == (f"tinyc: {name}: a program may not create or overwrite Python code (*.py, *.pth, "
+                           f"...) or files under .git/; --allow-write-code allows it\n").encode()
+    assert not (work / name).exists()
+    opened = both(work, "--allow-write-code", "w.tc")
+    assert opened.stdout.split() == [b"3"] and (work / name).read_bytes() == b"abc"
+    (work / "r.tc").write_text(f'char b(100)\nmain [ pn readfile("{name}",b,b+99,1) ]\n')
+    assert both(work, "r.tc").stdout.split() == [b"3"]  # reading one is not refused

@@ -84,6 +84,10 @@ def is_code_file(path: str) -> bool:
     return low.endswith(CODE_SUFFIXES) or any(part in CODE_DIRS for part in low.split(os.sep)[:-1])
 
 
+class Outside(Refused):
+    """A path outside the trees the sandbox allows (for this kind of open)."""
+
+
 class CodeFileRefused(Refused):
     """A write of a code file (:func:`is_code_file`) without the opt-in; its message says which."""
 
@@ -173,10 +177,11 @@ class FileSandbox:
         roots = [cwd, *self.allowed] + ([] if write else [*self.readable, *self.program_dirs, *shipped])
         return path if any(_under(path, r) for r in roots) else None
 
-    def open(self, name: str, mode: str) -> IO[bytes]:
+    def open(self, name: str, mode: str, note: bool = True) -> IO[bytes]:
         """``open(name, mode)`` for a binary ``mode`` (``rb``, ``wb``, ``ab``, ``r+b``, ``w+b``, ``a+b``)
-        within the sandbox; raises :class:`Refused` (:class:`CodeFileRefused` for a code file written
-        without the opt-in; its note is also written once on stderr) or another OSError when it cannot be
+        within the sandbox; raises :class:`Refused` (:class:`Outside` for a path outside the allowed trees,
+        :class:`CodeFileRefused` for a code file written without the opt-in: with ``note``, its message is
+        also written on stderr, once per sandbox) or another OSError when it cannot be
         opened.  Only a regular file is opened, unless ``anywhere``.  The path checked is the path opened
         (:func:`_open_beneath`): no link or swapped directory leads out between the check and the open."""
         write = mode[0] in "wa" or "+" in mode
@@ -184,8 +189,10 @@ class FileSandbox:
         if path is None:
             if write and not self.anywhere and not self.code_writes and self.permits(name) is not None \
                     and is_code_file(_real(name)):
-                raise self._code_refused(name)
-            raise Refused(f"{name}: outside the file sandbox")
+                raise self._code_refused(name, note)
+            if str(name) and "\0" not in str(name):
+                raise Outside(f"{name}: outside the file sandbox")
+            raise Refused(f"{name!r}: not a file name")
         if self.anywhere:
             return open(path, mode)
         flags = _FLAGS[mode[0]] | (os.O_RDWR if "+" in mode else 0)
@@ -212,10 +219,10 @@ class FileSandbox:
             os.close(fd)
             raise
 
-    def _code_refused(self, name: str) -> CodeFileRefused:
+    def _code_refused(self, name: str, note: bool) -> CodeFileRefused:
         message = (f"{name}: a program may not create or overwrite Python code (*.py, *.pth, ...) or files "
                    f"under .git/; {CODE_OPT_IN} allows it")
-        if not self.warned_code:  # the machine call reports a failed open; this says why, once
+        if note and not self.warned_code:  # the machine call reports a failed open; this says why, once
             import sys
             sys.stderr.write(f"tinyc: {message}\n")
             self.warned_code = True

@@ -336,3 +336,61 @@ def test_a_program_may_not_write_code_files_without_the_opt_in(work, name):
     assert opened.stdout.split() == [b"3"] and (work / name).read_bytes() == b"abc"
     (work / "r.tc").write_text(f'char b(100)\nmain [ pn readfile("{name}",b,b+99,1) ]\n')
     assert both(work, "r.tc").stdout.split() == [b"3"]  # reading one is not refused
+
+
+# ---- issue 35 item 2: the current directory never shadows tinyc's dependencies
+
+SHADOWS = ("cairocffi", "lark", "prompt_toolkit", "tinyc")
+HOUSE = (Path(__file__).parent / "draw" / "house.expected.draw").read_text()  # a drawing that shows
+DRAWS = '#include library.tc\nmain [ pn system("python cairopy.py pic") ]\n'
+
+
+def plant(folder: Path, marker: Path, with_tinyc: bool = True) -> None:
+    """Modules named as tinyc and its dependencies, and a .pth file, in ``folder``: each that runs notes
+    its name in ``marker``."""
+    for name in SHADOWS if with_tinyc else SHADOWS[:-1]:
+        (folder / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write({name!r} + '\\n')\n")
+    (folder / "evil.pth").write_text(f"import os; open({str(marker)!r}, 'a').write('pth\\n')\n")
+
+
+@pytest.mark.parametrize("how", ["-m", "-P -m", "script"])
+def test_files_in_the_current_directory_are_not_imported_by_the_cli(work, how):
+    # a Gibson draw imports cairocffi lazily, and with no start-up cache the parser imports lark: from the
+    # current directory before the fix (`python -m tinyc` puts it first on sys.path).  Under plain -m the
+    # package itself is found first in the current directory (Python's rule): tinyc.py is planted only for
+    # the safe forms, -P and the installed script.
+    marker = work.parent / "imported.txt"
+    plant(work, marker, with_tinyc=how != "-m")
+    (work / "pic.draw").write_text(HOUSE)
+    (work / "g.tc").write_text(DRAWS)
+    command = {"-m": [sys.executable, "-m", "tinyc"], "-P -m": [sys.executable, "-P", "-m", "tinyc"],
+               "script": [str(Path(sys.executable).parent / "tinyc")]}[how]
+    done = subprocess.run([*command, "run", "-q", "g.tc"], capture_output=True, cwd=work, timeout=120,
+                          stdin=subprocess.DEVNULL, env={**os.environ, "TINYC_NO_CACHE": "1"})
+    assert done.returncode == 0 and done.stdout == b" 0\n", done.stderr
+    assert (work / "pic.png").exists()
+    assert not marker.exists(), marker.read_text()
+
+
+MAGIC_RUN = '''
+import sys
+sys.path.insert(0, "")  # as IPython and ipykernel start: the current directory first
+from IPython.core.interactiveshell import InteractiveShell
+ip = InteractiveShell.instance()
+ip.run_line_magic("load_ext", "tinyc")
+exec(sys.argv[1])       # the program's files appear after the notebook loaded tinyc (the same run)
+ip.run_cell_magic("tinyc", "-q", sys.argv[2])
+'''
+
+
+def test_files_in_the_current_directory_are_not_imported_by_the_magics(work):
+    pytest.importorskip("IPython")
+    marker = work.parent / "imported.txt"
+    (work / "pic.draw").write_text(HOUSE)
+    planting = ("".join(f"open({str(work / (n + '.py'))!r}, 'w').write(\"open({str(marker)!r}, 'a').write({n!r})\\n\")\n"
+                        for n in SHADOWS))
+    done = subprocess.run([sys.executable, "-P", "-c", MAGIC_RUN, planting, DRAWS], capture_output=True, cwd=work,
+                          timeout=120, stdin=subprocess.DEVNULL, env={**os.environ, "TINYC_NO_CACHE": "1"})
+    assert done.returncode == 0 and b" 0" in done.stdout, done.stderr
+    assert (work / "pic.png").exists() and (work / "lark.py").exists()
+    assert not marker.exists(), marker.read_text()

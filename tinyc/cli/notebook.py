@@ -14,8 +14,10 @@
 
 Program text is the cell's UTF-8 bytes, and is shown back the same way.  The options are those of the
 command line (``--int-bits 16``, ``--memory``, ``--engine`` ...), the file sandbox's included: a cell's
-program opens files only in the notebook's current directory tree unless ``--allow-files PATH`` or
-``--allow-files-anywhere`` says otherwise (docs/security.md).
+program opens files only in the notebook's current directory tree unless ``--allow-read PATH``,
+``--allow-write PATH`` or ``--allow-files-anywhere`` says otherwise, as on the command line
+(docs/security.md).  While a magic runs, ``sys.path`` holds neither ``''`` nor the current directory, so
+what a program writes there is never imported by tinyc's lazy imports.
 """
 
 from __future__ import annotations
@@ -368,8 +370,10 @@ class TinyCMagics(Magics):
             print(_input_note(args.input, "tinyc_trace"), end="", file=sys.stderr)
 
     def _guard(self, action):
+        from .. import _StartDirOff
         try:
-            action()
+            with _StartDirOff():  # a program's cairocffi.py or lark.py is not what a lazy import finds
+                action()
         except MagicError as e:
             if str(e):
                 print(str(e), file=sys.stderr)

@@ -83,11 +83,13 @@ def _degrees(word: str, line: int) -> float:
 
 
 class Renderer:
-    """Replays draw-file lines on a cairo surface; ``png`` is where ``show`` writes the picture."""
+    """Replays draw-file lines on a cairo surface; ``png`` is where ``show`` writes the picture, through
+    ``files`` (a program's sandbox: the path checked is the file written) when given."""
 
-    def __init__(self, png: Path):
+    def __init__(self, png: Path, files: FileSandbox | None = None):
         self.cairo = _cairo()
         self.png = png
+        self.files = files
         self.ctx: Any = None
         self.surface: Any = None
         self.picture = Picture()
@@ -159,24 +161,36 @@ class Renderer:
 
     def show(self) -> None:
         self.ctx.stroke()
-        self.png.parent.mkdir(parents=True, exist_ok=True)
-        self.surface.write_to_png(str(self.png))
+        if self.files is not None:
+            with self.files.open(str(self.png), "wb") as f:
+                self.surface.write_to_png(f)
+        else:
+            self.png.parent.mkdir(parents=True, exist_ok=True)
+            self.surface.write_to_png(str(self.png))
         self.picture.png = self.png
         self.picture.shown.append(self.png)
 
 
-def render(draw: Path, png: Path | None = None) -> Picture:
+def render(draw: Path, png: Path | None = None, files: FileSandbox | None = None) -> Picture:
     """Render the draw file ``draw`` (text, see the module docstring) to ``png`` (default: the draw file's
-    name with ``.png``), as Gibson's cairopy.py does.  Raises DrawError (with the line) for a bad line, a
-    missing file, or a missing cairo library."""
+    name with ``.png``), as Gibson's cairopy.py does; both opened through the sandbox ``files`` when given.
+    Raises DrawError (with the line) for a bad line, a file that cannot be read or written, or a missing
+    cairo library."""
     target = png if png is not None else draw.with_suffix(".png")
     try:
-        text = draw.read_text(encoding="latin-1")
+        if files is not None:
+            with files.open(str(draw), "rb") as f:
+                text = f.read().decode("latin-1")
+        else:
+            text = draw.read_text(encoding="latin-1")
     except OSError as e:
         raise DrawError(0, f"cannot read {draw}: {e.strerror or e}") from None
-    renderer = Renderer(target)
+    renderer = Renderer(target, files)
     for number, line in enumerate(text.splitlines(), 1):
-        renderer.line(line, number)
+        try:
+            renderer.line(line, number)
+        except OSError as e:  # the picture cannot be written (the sandbox refused it, a full disk)
+            raise DrawError(number, f"cannot write {target}: {e.strerror or e}") from None
     return renderer.picture
 
 
@@ -201,7 +215,7 @@ def draw_for_program(name: str, files: FileSandbox | None = None,
         sys.stderr.write(f"tinyc: {name}.draw: a drawing stays in the current directory tree\n")
         return 1 << 8
     try:
-        picture = render(path.with_name(path.name + ".draw"), path.with_name(path.name + ".png"))
+        picture = render(path.with_name(path.name + ".draw"), path.with_name(path.name + ".png"), files)
     except DrawError as e:
         sys.stderr.write(f"tinyc: cannot draw {name}.draw: {e}\n")
         return 1 << 8

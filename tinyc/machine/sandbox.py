@@ -1,20 +1,25 @@
-"""The file sandbox: which files a tiny-c program may open (issue 24, docs/security.md).
+"""The file sandbox: which files a tiny-c program may open (issues 24 and 35, docs/security.md).
 
 The file machine calls of both dialects (PC: MC 3; Gibson: ``fopen``, ``readfile``, ``writefile``,
-``getproperty``) and Gibson's ``#include`` lines open files only through :meth:`FileSandbox.open` (or
-:meth:`FileSandbox.permits`).  By default a program reaches:
+``getproperty``), Gibson's ``#include`` lines and drawings, and the shell's ``.r``/``.o``/``.w`` open files
+only through :meth:`FileSandbox.open` (or :meth:`FileSandbox.permits`).  By default a program reaches:
 
-* the current directory tree: read and write;
+* the current directory tree: read and write, but no code file (:func:`is_code_file`: ``*.py``, ``*.pth``,
+  ``*.so`` ..., anything under ``.git/``) is created or overwritten;
 * each program file's own directory tree (its includes and data files) and the files shipped with tinyc
   (its library, programs and examples): read only;
 
 and nothing else.  The path is resolved first (symbolic links and ``..`` followed), so a link or a
-``../..`` out of an allowed tree is outside it.  tinyc's own cache directory is outside it whatever the
-tree (its key seals the start-up cache).  Only regular files are opened: devices, FIFOs and sockets
-(``/dev/zero``, ``/dev/full``, a named pipe) are refused.  ``--allow-files PATH`` adds a tree (read and
-write); ``--allow-files-anywhere`` lifts every check (the program may then open whatever the user can).
-A refused open raises :class:`Refused`, an ``OSError``: each machine call reports it as the original
-reports a failed open (a negative unit or the dialect's error number).
+``../..`` out of an allowed tree is outside it, and the resolved path is then opened one component at a
+time without following links (:func:`_open_beneath`), so that what was checked is what is opened.
+tinyc's own cache directory is outside it whatever the tree (its key seals the start-up cache).  Only
+regular files are opened: devices, FIFOs and sockets (``/dev/zero``, ``/dev/full``, a named pipe) are
+refused.  ``--allow-read PATH`` adds a tree to read, ``--allow-write PATH`` (``--allow-files PATH``) one
+to read and write, ``--allow-write-code`` lets code files be written; ``--allow-files-anywhere`` lifts
+every check (the program may then open whatever the user can).  :class:`Policy` holds the sandbox with
+Gibson's ``--allow-system`` and ``--allow-plugins``: one object for every door.  A refused open raises
+:class:`Refused`, an ``OSError``: each machine call reports it as the original reports a failed open (a
+negative unit or the dialect's error number).
 """
 
 from __future__ import annotations

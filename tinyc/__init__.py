@@ -16,21 +16,6 @@ if TYPE_CHECKING:
 __all__ = ["Session", "__version__", "load_ipython_extension"]
 
 
-class _StartDirOff:
-    """A context in which ``sys.path`` holds neither ``''`` nor the current directory, restored after: the
-    ``%%tinyc`` magics run in it, since IPython and Jupyter put ``''`` first and a program's files (a
-    ``cairocffi.py`` it wrote) must not be what tinyc's lazy imports find (issue 35, docs/security.md)."""
-
-    def __enter__(self):
-        import os
-        here = os.getcwd()
-        self.saved = list(_sys.path)
-        _sys.path[:] = [p for p in _sys.path if p and os.path.abspath(p) != here]
-
-    def __exit__(self, *exc):
-        _sys.path[:] = self.saved + [p for p in _sys.path if p not in self.saved]  # keep what was added
-
-
 # `python -m tinyc ...` (and `-m tinyc.kernel`) put the current directory first on sys.path: drop it before
 # anything that directory could shadow is imported (lark, cairocffi, prompt_toolkit...).  Python sets
 # sys.argv[0] to "-m" while it imports the package of the module it runs; `python -P -m tinyc`

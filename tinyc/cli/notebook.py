@@ -33,6 +33,21 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from ..machine.console import Console, align_report
 
 
+class _StartDirOff:
+    """A context in which ``sys.path`` holds neither ``''`` nor the current directory, restored after: the
+    ``%%tinyc`` magics run in it, since IPython and Jupyter put ``''`` first and a program's files (a
+    ``cairocffi.py`` it wrote) must not be what tinyc's lazy imports find (issue 35, docs/security.md)."""
+
+    def __enter__(self):
+        import os
+        here = os.getcwd()
+        self.saved = list(sys.path)
+        sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != here]
+
+    def __exit__(self, *exc):
+        sys.path[:] = self.saved + [p for p in sys.path if p not in self.saved]  # keep what was added
+
+
 class MagicError(Exception):
     """Bad magic arguments: shown as one line."""
 
@@ -370,7 +385,6 @@ class TinyCMagics(Magics):
             print(_input_note(args.input, "tinyc_trace"), end="", file=sys.stderr)
 
     def _guard(self, action):
-        from .. import _StartDirOff
         try:
             with _StartDirOff():  # a program's cairocffi.py or lark.py is not what a lazy import finds
                 action()

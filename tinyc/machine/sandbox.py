@@ -27,6 +27,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (at every start); mypy knows it
 if TYPE_CHECKING:
@@ -77,9 +78,10 @@ CODE_OPT_IN = "--allow-write-code"  # (%allow write-code in the kernel)
 
 # O_PATH (Linux): a directory needs only search permission to be walked through, as open() by name needs
 _DIR_FLAGS = getattr(os, "O_PATH", os.O_RDONLY) | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-# the component walk needs openat(2) (dir_fd) and O_NOFOLLOW; without them (Windows, Pyodide) the checked
-# path is opened by name as before
-_WALK = bool(_NOFOLLOW) and getattr(os, "O_DIRECTORY", 0) != 0 and os.open in os.supports_dir_fd
+# the component walk needs openat(2) (dir_fd) and O_NOFOLLOW; without them (Windows), and in Pyodide's
+# in-memory disk (one process: nothing swaps a directory), the checked path is opened by name as before
+_WALK = (bool(_NOFOLLOW) and getattr(os, "O_DIRECTORY", 0) != 0 and os.open in os.supports_dir_fd
+         and sys.platform not in ("emscripten", "wasi"))
 
 
 def is_code_file(path: str) -> bool:
@@ -228,7 +230,6 @@ class FileSandbox:
         message = (f"{name}: a program may not create or overwrite Python code (*.py, *.pth, ...) or files "
                    f"under .git/; {CODE_OPT_IN} allows it")
         if note and not self.warned_code:  # the machine call reports a failed open; this says why, once
-            import sys
             sys.stderr.write(f"tinyc: {message}\n")
             self.warned_code = True
         return CodeFileRefused(message)

@@ -81,6 +81,17 @@ def test_allow_files_and_allow_files_anywhere_widen_the_sandbox(work):
     assert (work.parent / "outside" / "new.txt").read_bytes() == b"abc"
 
 
+def test_allow_read_reads_and_does_not_write(work):
+    # issue 35: --allow-read PATH is the read-only opt-in (--allow-write PATH, --allow-files PATH: both)
+    (work / "p.tc").write_text('char b(100)\nmain [ pn readfile("../outside/secret.txt",b,b+99,1); ps b;\n'
+                               '  pn writefile("../outside/new.txt",b,b+3,1) ]\n')
+    done = both(work, "--allow-read", "../outside", "p.tc")
+    assert done.stdout.split() == [b"12" + SECRET, b"Unit", b"1", b"open", b"-1"], done.stdout
+    assert not (work.parent / "outside" / "new.txt").exists()
+    assert both(work, "--allow-write", "../outside", "p.tc").stdout.split()[-1] == b"4"
+    assert (work.parent / "outside" / "new.txt").read_bytes() == SECRET[:4]
+
+
 def test_the_programs_own_directory_is_readable_not_writable(work):
     # a program kept in ~ and run from a scratch folder must not write ~/.bashrc
     own = work.parent / "own"

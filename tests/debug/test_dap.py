@@ -18,9 +18,9 @@ class Client:
     """A DAP client over a ``tinyc dap`` subprocess: ``request`` sends one and returns its response,
     keeping the events that came before it in ``events``."""
 
-    def __init__(self, *options: str):
+    def __init__(self, *options: str, cwd: Path | None = None):
         self.proc = subprocess.Popen([sys.executable, "-P", "-m", "tinyc", "dap", *options], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
         self.seq = 0
         self.events: list[dict] = []
 
@@ -216,3 +216,28 @@ def test_pause_stops_the_running_program_and_breakpoints_set_then_take_effect() 
     assert c.request("disconnect")["success"]
     code, err = c.close()
     assert code == 0 and b"Traceback" not in err
+
+
+def test_a_launched_program_keeps_the_servers_sandbox(tmp_path) -> None:
+    # issue 35: the debugger's launch is a door too.  The server's --allow-... options widen the sandbox;
+    # a launch request (the project's launch.json: someone else's file) cannot.
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.txt").write_text("SECRET\n")
+    (tmp_path / "work").mkdir()
+    program = tmp_path / "work" / "peek.tc"
+    program.write_text('main [ pn fopen(1,"../outside/secret.txt",0,1) ]\n')
+    for options, opened in (((), " -1"), (("--allow-read", "../outside"), " 0")):
+        c = Client(*options, cwd=tmp_path / "work")
+        c.request("initialize")
+        c.request("launch", program=str(program))
+        c.request("configurationDone")
+        assert c.event("exited")["body"]["exitCode"] == 0
+        assert c.output().strip() == opened.strip(), options
+        c.request("disconnect")
+        assert c.close()[0] == 0
+    c = Client(cwd=tmp_path / "work")
+    c.request("initialize")
+    reply = c.request("launch", program=str(program), allowFilesAnywhere=True)
+    assert not reply["success"] and "cannot widen the sandbox" in reply["message"]
+    c.request("disconnect")
+    assert c.close()[0] == 0

@@ -135,7 +135,7 @@ def shell_reply(kc, msg_id: str, timeout: float = 60) -> dict:
 def test_the_kernelspec_and_the_language_info(kernel, tmp_path):
     km, kc, _ = kernel
     spec = install(tmp_path).get_kernel_spec("tinyc")
-    assert spec.argv[:3] == [sys.executable, "-m", "tinyc.kernel"] and spec.language == "tinyc"
+    assert spec.argv[:4] == [sys.executable, "-P", "-m", "tinyc.kernel"] and spec.language == "tinyc"
     assert spec.interrupt_mode == "signal"
     sent = kc.kernel_info()
     info = shell_reply(kc, sent)["content"]["language_info"]
@@ -177,9 +177,9 @@ def test_a_definition_the_linker_refuses_is_not_added(kernel):
     assert execute(kc, ".1\n.p 1000").stdout == before and execute(kc, "pn twice 1").stdout == " 2"
 
 
-def test_dot_cells_are_shell_commands(kernel, tmp_path):
-    _, kc, _ = kernel
-    program = tmp_path / "five.tc"
+def test_dot_cells_are_shell_commands(kernel):
+    _, kc, tmp = kernel
+    program = tmp / "five.tc"  # in the kernel's directory: .r reads within the sandbox (issue 35)
     program.write_text("five [ return 5 ]\n")
     run = execute(kc, f".r {program}\n.pn five")
     assert run.stdout.startswith(" 18\n") and run.stdout.endswith(" 5")
@@ -343,3 +343,56 @@ def test_bad_cells_say_what_is_accepted(kernel, cell, says):
     run = execute(kc, cell)
     assert run.status == "error" and run.error[0].startswith(says)
     assert execute(kc, "pn 1").stdout == " 1"
+
+
+# ---- issue 35: a shared notebook's cells keep the sandbox; %allow asks the person at the front end
+
+def test_dot_r_and_w_keep_the_sandbox_until_the_front_end_allows(kernel, tmp_path):
+    _, kc, _ = kernel
+    (tmp_path / "seven.tc").write_text("seven [ return 7 ]\n")
+    run = execute(kc, f".r {tmp_path}/seven.tc\n.w {tmp_path}/copy.tc\n.w {kernel[2]}/evil.py")
+    assert "Not allowed: outside the sandbox (--allow-read PATH) -3" in run.stdout
+    assert "Not allowed: outside the sandbox (--allow-write PATH) -1" in run.stdout
+    assert "--allow-write-code allows it -1" in run.stdout
+    assert not (tmp_path / "copy.tc").exists() and not (kernel[2] / "evil.py").exists()
+    asked = f"%allow read {tmp_path}"
+    refused = execute(kc, asked)  # a front end that sends no input (nbclient, papermill) cannot say yes
+    assert refused.status == "error" and "not allowed: this front end sends no input" in refused.error[0]
+    said_no = execute(kc, asked, inputs=["n"])
+    assert said_no.status == "error" and said_no.prompts == [
+        f"this notebook asks for --allow-read {tmp_path} (docs/security.md): allow it? [y/N] "]
+    queued = execute(kc, f"%input y\n{asked}")  # the notebook cannot answer its own question
+    assert queued.status == "error"
+    assert execute(kc, "%allow").stdout.startswith("allowed: the default sandbox")
+    assert "Not allowed" in execute(kc, f".r {tmp_path}/seven.tc").stdout
+    said_yes = execute(kc, asked, inputs=["y"])
+    assert said_yes.status == "ok" and said_yes.stdout == f"allowed: --allow-read {tmp_path}\n"
+    assert execute(kc, f".r {tmp_path}/seven.tc\n.pn seven").stdout.endswith(" 7")
+    assert execute(kc, "%allow").stdout == f"allowed: --allow-read {tmp_path}\n"
+    bad = execute(kc, "%allow everything")
+    assert bad.status == "error" and bad.error[0].startswith("%allow everything: accepted: %allow [read PATH|")
+
+
+def test_files_in_the_notebooks_directory_are_not_imported_by_the_kernel(tmp_path):
+    # issue 35 item 2: Jupyter starts the kernel in the notebook's directory; modules a program wrote there
+    # (or found there) are imported neither at the start nor by the lazy cairocffi import of a drawing
+    marker = tmp_path / "imported.txt"
+    work = tmp_path / "work"
+    work.mkdir()
+    for name in ("cairocffi", "lark", "tinyc", "prompt_toolkit"):
+        (work / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write({name!r} + '\\n')\n")
+    (work / "evil.pth").write_text(f"import os; open({str(marker)!r}, 'a').write('pth\\n')\n")
+    km = KernelManager(kernel_name="tinyc", kernel_spec_manager=install(tmp_path / "prefix"))
+    km.start_kernel(cwd=str(work), env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1", "TINYC_NO_CACHE": "1"})
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=120)
+        execute(kc, "%dialect gibson")
+        execute(kc, '#include pps/pyGraphicsLib.tc\npic [ start "kpic", 40, 30; rectangle 5, 5, 20, 10; show ]')
+        run = execute(kc, ".pic")
+        assert run.status == "ok" and any(m["msg_type"] == "display_data" for m in run.messages)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    assert not marker.exists(), marker.read_text()

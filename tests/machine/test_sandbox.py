@@ -81,6 +81,17 @@ def test_allow_files_and_allow_files_anywhere_widen_the_sandbox(work):
     assert (work.parent / "outside" / "new.txt").read_bytes() == b"abc"
 
 
+def test_allow_read_reads_and_does_not_write(work):
+    # issue 35: --allow-read PATH is the read-only opt-in (--allow-write PATH, --allow-files PATH: both)
+    (work / "p.tc").write_text('char b(100)\nmain [ pn readfile("../outside/secret.txt",b,b+99,1); ps b;\n'
+                               '  pn writefile("../outside/new.txt",b,b+3,1) ]\n')
+    done = both(work, "--allow-read", "../outside", "p.tc")
+    assert done.stdout.split() == [b"12" + SECRET, b"Unit", b"1", b"open", b"-1"], done.stdout
+    assert not (work.parent / "outside" / "new.txt").exists()
+    assert both(work, "--allow-write", "../outside", "p.tc").stdout.split()[-1] == b"4"
+    assert (work.parent / "outside" / "new.txt").read_bytes() == SECRET[:4]
+
+
 def test_the_programs_own_directory_is_readable_not_writable(work):
     # a program kept in ~ and run from a scratch folder must not write ~/.bashrc
     own = work.parent / "own"
@@ -269,3 +280,128 @@ def test_a_drawing_goes_through_the_sandbox(work):
     done = both(work, "-q", "g.tc")
     assert done.stdout == b" 256\n" and b"stays in the current directory tree" in done.stderr
     assert not (work.parent / "outside" / "target.png").exists()
+
+
+# ---- issue 35: what is checked is what is opened; code files
+
+SWAPPER = '''
+import os, sys, time
+work, outside, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+os.chdir(work)
+end = time.monotonic() + seconds
+while time.monotonic() < end:   # d: a real directory, then a link to outside, again and again
+    os.rename("d", "d.real")
+    os.symlink(outside, "d")
+    os.unlink("d")
+    os.rename("d.real", "d")
+'''
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or sys.platform == "win32", reason="symbolic links, POSIX")
+def test_a_directory_swapped_for_a_link_during_opens_never_leads_out(work, monkeypatch):
+    # the check-then-open race of issue 35 item 4: the path is resolved and checked while d is a real
+    # directory, then opened by name after d became a link to outside.  A second process swaps d in a loop
+    # while this one reads d/f.txt and writes d/new.txt through the sandbox.
+    from tinyc.machine.sandbox import FileSandbox
+    outside = work.parent / "outside"
+    (outside / "f.txt").write_bytes(SECRET)
+    (work / "d").mkdir()
+    (work / "d" / "f.txt").write_bytes(b"inside")
+    monkeypatch.chdir(work)
+    box = FileSandbox()
+    swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, str(work), str(outside), "4"])
+    read, refused = set(), 0
+    try:
+        while swapper.poll() is None:
+            for name, mode in (("d/f.txt", "rb"), ("d/new.txt", "wb")):
+                try:
+                    with box.open(name, mode) as f:
+                        if mode == "rb":
+                            read.add(f.read())
+                        else:
+                            f.write(b"written")
+                except OSError:
+                    refused += 1
+    finally:
+        swapper.wait(timeout=30)
+    assert swapper.returncode == 0
+    assert read == {b"inside"} and refused > 0
+    assert not (outside / "new.txt").exists()
+
+
+@pytest.mark.parametrize("name", ["cairocffi.py", "lark.PY", "evil.pth", "m.cpython-311-x86_64-linux-gnu.so",
+                                  "tinyc.pyc", ".git/hooks/pre-commit", "sub/.git/config"])
+def test_a_program_may_not_write_code_files_without_the_opt_in(work, name):
+    # issue 35 item 2: a program that writes cairocffi.py (or a .pth, a git hook) where Python or git will
+    # run it.  MC 3 fails as any refused open (-1), and stderr says why and names the opt-in.
+    (work / "sub").mkdir()
+    for d in (work / ".git" / "hooks", work / "sub" / ".git"):
+        d.mkdir(parents=True)
+    (work / "w.tc").write_text(f'char s(4)\nmain [ strcpy s,"abc"; pn writefile("{name}",s,s+2,1) ]\n')
+    done = both(work, "w.tc")
+    assert done.returncode == 0 and done.stdout.split() == [b"Unit", b"1", b"open", b"-1"], done.stdout
+    assert done.stderr == (f"tinyc: {name}: a program may not create or overwrite Python code (*.py, *.pth, "
+                           f"...) or files under .git/; --allow-write-code allows it\n").encode()
+    assert not (work / name).exists()
+    opened = both(work, "--allow-write-code", "w.tc")
+    assert opened.stdout.split() == [b"3"] and (work / name).read_bytes() == b"abc"
+    (work / "r.tc").write_text(f'char b(100)\nmain [ pn readfile("{name}",b,b+99,1) ]\n')
+    assert both(work, "r.tc").stdout.split() == [b"3"]  # reading one is not refused
+
+
+# ---- issue 35 item 2: the current directory never shadows tinyc's dependencies
+
+SHADOWS = ("cairocffi", "lark", "prompt_toolkit", "tinyc")
+HOUSE = (Path(__file__).parent / "draw" / "house.expected.draw").read_text()  # a drawing that shows
+DRAWS = '#include library.tc\nmain [ pn system("python cairopy.py pic") ]\n'
+
+
+def plant(folder: Path, marker: Path, with_tinyc: bool = True) -> None:
+    """Modules named as tinyc and its dependencies, and a .pth file, in ``folder``: each that runs notes
+    its name in ``marker``."""
+    for name in SHADOWS if with_tinyc else SHADOWS[:-1]:
+        (folder / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write({name!r} + '\\n')\n")
+    (folder / "evil.pth").write_text(f"import os; open({str(marker)!r}, 'a').write('pth\\n')\n")
+
+
+@pytest.mark.parametrize("how", ["-m", "-P -m", "script"])
+def test_files_in_the_current_directory_are_not_imported_by_the_cli(work, how):
+    # a Gibson draw imports cairocffi lazily, and with no start-up cache the parser imports lark: from the
+    # current directory before the fix (`python -m tinyc` puts it first on sys.path).  Under plain -m the
+    # package itself is found first in the current directory (Python's rule): tinyc.py is planted only for
+    # the safe forms, -P and the installed script.
+    marker = work.parent / "imported.txt"
+    plant(work, marker, with_tinyc=how != "-m")
+    (work / "pic.draw").write_text(HOUSE)
+    (work / "g.tc").write_text(DRAWS)
+    command = {"-m": [sys.executable, "-m", "tinyc"], "-P -m": [sys.executable, "-P", "-m", "tinyc"],
+               "script": [str(Path(sys.executable).parent / "tinyc")]}[how]
+    done = subprocess.run([*command, "run", "-q", "g.tc"], capture_output=True, cwd=work, timeout=120,
+                          stdin=subprocess.DEVNULL, env={**os.environ, "TINYC_NO_CACHE": "1"})
+    assert done.returncode == 0 and done.stdout == b" 0\n", done.stderr
+    assert (work / "pic.png").exists()
+    assert not marker.exists(), marker.read_text()
+
+
+MAGIC_RUN = '''
+import sys
+sys.path.insert(0, "")  # as IPython and ipykernel start: the current directory first
+from IPython.core.interactiveshell import InteractiveShell
+ip = InteractiveShell.instance()
+ip.run_line_magic("load_ext", "tinyc")
+exec(sys.argv[1])       # the program's files appear after the notebook loaded tinyc (the same run)
+ip.run_cell_magic("tinyc", "-q", sys.argv[2])
+'''
+
+
+def test_files_in_the_current_directory_are_not_imported_by_the_magics(work):
+    pytest.importorskip("IPython")
+    marker = work.parent / "imported.txt"
+    (work / "pic.draw").write_text(HOUSE)
+    planting = ("".join(f"open({str(work / (n + '.py'))!r}, 'w').write(\"open({str(marker)!r}, 'a').write({n!r})\\n\")\n"
+                        for n in SHADOWS))
+    done = subprocess.run([sys.executable, "-P", "-c", MAGIC_RUN, planting, DRAWS], capture_output=True, cwd=work,
+                          timeout=120, stdin=subprocess.DEVNULL, env={**os.environ, "TINYC_NO_CACHE": "1"})
+    assert done.returncode == 0 and b" 0" in done.stdout, done.stderr
+    assert (work / "pic.png").exists() and (work / "lark.py").exists()
+    assert not marker.exists(), marker.read_text()

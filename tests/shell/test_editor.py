@@ -93,11 +93,11 @@ def test_a_pasted_block_leaves_its_last_line_current():
     assert ws.text == b"\none\ntwo\nthree\nfour\n" and buf.lo == 4
 
 
-def shell_session(commands: bytes) -> bytes:
+def shell_session(commands: bytes, *options: str) -> bytes:
     p = argparse.ArgumentParser()
     machine_options(p)
     out = io.BytesIO()
-    m, ws = boot(p.parse_args([]), Console(io.BytesIO(commands), out))
+    m, ws = boot(p.parse_args(list(options)), Console(io.BytesIO(commands), out))
     assert Shell(m, ws).loop() == 0
     return out.getvalue()[len(banner()):]
 
@@ -108,12 +108,12 @@ def test_read_of_a_name_with_a_nul_is_file_not_found():
 
 
 def test_read_of_an_endless_file_stops_at_the_capacity():
-    out = shell_session(b".r /dev/zero\n./\n")
+    out = shell_session(b".r /dev/zero\n./\n", "--allow-files-anywhere")  # else outside the sandbox
     assert out == b"tc>\r\nToo big -2\r\ntc> 0 0 0 90000\r\ntc>\r\n"
 
 
 def test_read_of_a_directory_is_file_not_found(tmp_path):
-    out = shell_session(b".r " + str(tmp_path).encode() + b"\n")
+    out = shell_session(b".r " + str(tmp_path).encode() + b"\n", "--allow-read", str(tmp_path))
     assert out.startswith(b"tc>\r\nFile not found -1\r\n")
 
 

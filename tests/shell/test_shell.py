@@ -112,7 +112,8 @@ def test_wont_fit_keeps_the_buffer():
     assert shell.ws.text == b"\n12345678\nab\n"
 
 
-def test_read_too_big_and_missing_leave_the_buffer(tmp_path):
+def test_read_too_big_and_missing_leave_the_buffer(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the shell's .r and .w stay in the sandbox: the current tree (issue 35)
     big = tmp_path / "big.tc"
     big.write_bytes(b"x" * 20 + b"\n")
     shell, out = session(f".r {big}\n.r {tmp_path}/none.tc\n./\n".encode(), b"keep\n", capacity=12)
@@ -120,7 +121,8 @@ def test_read_too_big_and_missing_leave_the_buffer(tmp_path):
     assert shell.ws.text == b"\nkeep\n"
 
 
-def test_read_strips_cr_and_ends_the_last_line(tmp_path):
+def test_read_strips_cr_and_ends_the_last_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the shell's .r and .w stay in the sandbox: the current tree (issue 35)
     f = tmp_path / "dos.tc"
     f.write_bytes(b"a\r\nb")
     shell, out = session(f".r {f}\n".encode())
@@ -129,7 +131,8 @@ def test_read_strips_cr_and_ends_the_last_line(tmp_path):
 
 
 @pytest.mark.parametrize("engine", ["reference", "fast"])
-def test_a_program_runs_again_and_writes_back_its_quotes(tmp_path, engine):
+def test_a_program_runs_again_and_writes_back_its_quotes(tmp_path, engine, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the shell's .r and .w stay in the sandbox: the current tree (issue 35)
     """A run turns closing quotes into NUL (section 2); the next run and .w must not mind."""
     target = tmp_path / "out.tc"
     shell, out = session(f".hello\n.hello\n.w {target}\n".encode(), HELLO, engine=engine)
@@ -143,7 +146,8 @@ def test_print_shows_nul_string_ends_as_quotes():
     assert out.endswith(b'tc> ps "Hello world"\ntc>\r\n')
 
 
-def test_write_failure_is_reported(tmp_path):
+def test_write_failure_is_reported(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the shell's .r and .w stay in the sandbox: the current tree (issue 35)
     _, out = session(f".w {tmp_path}/no/such/dir/f.tc\n".encode(), HELLO)
     assert out == b" 0 4 31 89969\r\n\r\ncannot write file -1\r\ntc>\r\n"
 
@@ -248,3 +252,17 @@ def test_a_buffer_that_does_not_link_is_parsed_once_until_it_is_edited(monkeypat
     assert out.count(b"err  2") == 4 and b" 42" in out and out.endswith(b"tc> 5\r\ntc>\r\n")
     parsed = [text for text in parsed if "cached_link_g" in text]  # not the system file the boot parses
     assert len(parsed) == 2  # once with the error, once after the edit that closes the [
+
+
+def test_read_and_write_keep_the_sandbox(tmp_path, monkeypatch):
+    # issue 35 item 5: .r and .w (the kernel's and the notebook's too) open what a program may open
+    (tmp_path / "work").mkdir()
+    (tmp_path / "secret.tc").write_bytes(b"secret [ ]\n")
+    monkeypatch.chdir(tmp_path / "work")
+    shell, out = session(b".r ../secret.tc\n.w ../out.tc\n.w evil.py\n.w ok.tc\n", HELLO)
+    assert out == (b"\r\nNot allowed: outside the sandbox (--allow-read PATH) -3\r\ntc> 0 4 31 89969\r\n"
+                   b"\r\nNot allowed: outside the sandbox (--allow-write PATH) -1\r\ntc> 0 4 31 89969\r\n"
+                   b"\r\nNot allowed: a program may not create or overwrite Python code (*.py, *.pth, ...) or files "
+                   b"under .git/; --allow-write-code allows it -1\r\ntc> 0 4 31 89969\r\n 31\r\ntc>\r\n")
+    assert not (tmp_path / "out.tc").exists() and not (tmp_path / "work" / "evil.py").exists()
+    assert (tmp_path / "work" / "ok.tc").read_bytes() == HELLO

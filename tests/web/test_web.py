@@ -100,6 +100,21 @@ def test_glue_views_and_shell(glue, tmp_path):
     assert shell.line(".x") == "\r\n" and shell.exited
 
 
+def test_the_glue_keeps_the_default_sandbox(glue, tmp_path):
+    # issue 35: a share link is someone else's program.  The playground gives no --allow-... option: its
+    # runs and its tc> shell keep the default sandbox (the worker's home), code files included.
+    (tmp_path / "secret.txt").write_text("SECRET\n")
+    peek = f'char b(100)\nmain [ pn readfile("{tmp_path}/secret.txt",b,b+99,1); pn writefile("evil.py",b,b+2,1) ]\n'
+    done = glue.run(peek)
+    assert done["status"] == 0 and "SECRET" not in done["stdout"] and done["stdout"].split()[-1] == "-1"
+    assert "--allow-write-code allows it" in done["stderr"]
+    assert not (tmp_path / "home" / "evil.py").exists()
+    shell = glue.WebShell()
+    shell.start()
+    assert "Not allowed: outside the sandbox" in shell.line(f".r {tmp_path}/secret.txt")
+    assert "Not allowed: a program may not create" in shell.line(".w evil.py")
+
+
 # ---- the site in Chromium ------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

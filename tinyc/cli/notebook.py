@@ -14,8 +14,10 @@
 
 Program text is the cell's UTF-8 bytes, and is shown back the same way.  The options are those of the
 command line (``--int-bits 16``, ``--memory``, ``--engine`` ...), the file sandbox's included: a cell's
-program opens files only in the notebook's current directory tree unless ``--allow-files PATH`` or
-``--allow-files-anywhere`` says otherwise (docs/security.md).
+program opens files only in the notebook's current directory tree unless ``--allow-read PATH``,
+``--allow-write PATH`` or ``--allow-files-anywhere`` says otherwise, as on the command line
+(docs/security.md).  While a magic runs, ``sys.path`` holds neither ``''`` nor the current directory, so
+what a program writes there is never imported by tinyc's lazy imports.
 """
 
 from __future__ import annotations
@@ -29,6 +31,21 @@ from typing import Callable
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 
 from ..machine.console import Console, align_report
+
+
+class _StartDirOff:
+    """A context in which ``sys.path`` holds neither ``''`` nor the current directory, restored after: the
+    ``%%tinyc`` magics run in it, since IPython and Jupyter put ``''`` first and a program's files (a
+    ``cairocffi.py`` it wrote) must not be what tinyc's lazy imports find (issue 35, docs/security.md)."""
+
+    def __enter__(self):
+        import os
+        here = os.getcwd()
+        self.saved = list(sys.path)
+        sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != here]
+
+    def __exit__(self, *exc):
+        sys.path[:] = self.saved + [p for p in sys.path if p not in self.saved]  # keep what was added
 
 
 class MagicError(Exception):
@@ -369,7 +386,8 @@ class TinyCMagics(Magics):
 
     def _guard(self, action):
         try:
-            action()
+            with _StartDirOff():  # a program's cairocffi.py or lark.py is not what a lazy import finds
+                action()
         except MagicError as e:
             if str(e):
                 print(str(e), file=sys.stderr)

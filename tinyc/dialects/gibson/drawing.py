@@ -41,6 +41,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -270,13 +271,35 @@ json.dump(result, sys.stdout)
 """
 
 
-def _draw(commands: list[tuple[int, list]], png: Path) -> tuple[tuple[int, int], list[Path], DrawError | None]:
+def _draw(commands: list[tuple[int, list]], png: Path,
+          files: FileSandbox | None = None) -> tuple[tuple[int, int], list[Path], DrawError | None]:
     """Replay checked ``commands`` in the child process: (the last window's size, the pictures written, the
-    DrawError that stopped it or None)."""
+    DrawError that stopped it or None). The child writes into a private temporary folder; the picture is
+    copied to ``png`` here, through the sandbox ``files`` when given (what is checked is what is written)."""
+    with tempfile.TemporaryDirectory(prefix="tinyc-draw-") as scratch:
+        size, shown, error = _draw_in(commands, Path(scratch) / "picture.png")
+        if shown:
+            try:
+                _copy_out(shown[-1], png, files)
+            except OSError as e:
+                return size, [], DrawError(0, f"cannot write {png}: {e.strerror or e}")
+            shown = [png] * len(shown)
+    return size, shown, error
+
+
+def _copy_out(made: Path, png: Path, files: FileSandbox | None) -> None:
+    data = made.read_bytes()
+    if files is not None:
+        with files.open(str(png), "wb") as f:
+            f.write(data)
+    else:
+        png.parent.mkdir(parents=True, exist_ok=True)
+        png.write_bytes(data)
+
+
+def _draw_in(commands: list[tuple[int, list]], png: Path) -> tuple[tuple[int, int], list[Path], DrawError | None]:
     allowed = sorted(set(COMMANDS) | {"arc", "arc_negative", "set_dash", "set_source_rgb", "show_text"})
     job = json.dumps({"png": str(png), "allowed": allowed, "commands": [c for _, c in commands]})
-    if commands and any(c[0] == "show" for _, c in commands):
-        png.parent.mkdir(parents=True, exist_ok=True)
     try:
         done = subprocess.run([sys.executable, "-I", "-c", CHILD % {"cpu": CPU_SECONDS, "mem": ADDRESS_SPACE}],
                               input=job.encode(), capture_output=True, timeout=3 * CPU_SECONDS + 10)
@@ -303,14 +326,15 @@ def _draw(commands: list[tuple[int, list]], png: Path) -> tuple[tuple[int, int],
     return size, shown, error  # type: ignore[return-value]
 
 
-def render(draw: Path, png: Path | None = None) -> Picture:
+def render(draw: Path, png: Path | None = None, files: FileSandbox | None = None) -> Picture:
     """Render the draw file ``draw`` (text, see the module docstring) to ``png`` (default: the draw file's
     name with ``.png``), as Gibson's cairopy.py does.  Raises DrawError (with the line) for a bad line, a
     missing or too large file, a missing cairo library, or a rendering stopped at its bounds; the lines
-    before a bad one are drawn first (a ``show`` among them writes the picture)."""
+    before a bad one are drawn first (a ``show`` among them writes the picture). With ``files`` (a program's
+    sandbox) the draw file is read and the picture written through it."""
     target = png if png is not None else draw.with_suffix(".png")
     try:
-        with open(draw, "rb") as f:
+        with (files.open(str(draw), "rb") if files is not None else open(draw, "rb")) as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as e:
         raise DrawError(0, f"cannot read {draw}: {e.strerror or e}") from None
@@ -319,7 +343,7 @@ def render(draw: Path, png: Path | None = None) -> Picture:
     commands, viewer, bad = check(data.decode("latin-1"))
     picture = Picture(viewer=viewer)
     if commands:
-        size, shown, error = _draw(commands, target)
+        size, shown, error = _draw(commands, target, files)
         picture.size, picture.shown = size, shown
         picture.png = shown[-1] if shown else None
         bad = error or bad
@@ -349,7 +373,7 @@ def draw_for_program(name: str, files: FileSandbox | None = None,
         sys.stderr.write(f"tinyc: {name}.draw: a drawing stays in the current directory tree\n")
         return 1 << 8
     try:
-        picture = render(path.with_name(path.name + ".draw"), path.with_name(path.name + ".png"))
+        picture = render(path.with_name(path.name + ".draw"), path.with_name(path.name + ".png"), files)
     except DrawError as e:  # the program goes on, as Gibson's tc goes on when python fails
         sys.stderr.write(f"tinyc: {e.where(name + '.draw')}\n")
         return 1 << 8

@@ -12,7 +12,7 @@ from tinyc.cli.options import machine_options
 from tinyc.machine.console import Console
 from tinyc.driver.session import boot
 from tinyc.shell.shell import Shell, banner
-from tinyc.views.debug_runs import shell_debugger
+from tinyc.debug.runs import shell_debugger
 
 TWICE = b"/*\ntwice int n [\n  return n*2\n]\nmain [ pn twice(21) ]\n"
 

@@ -20,7 +20,7 @@ import pytest
 
 from tinyc.driver.session import Session
 from tinyc.machine.console import Console
-from tinyc.views.debugger import Debugger
+from tinyc.debug.debugger import Debugger
 
 HERE = Path(__file__).parent / "debugger"
 ROOT = Path(__file__).parent.parent

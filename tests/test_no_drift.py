@@ -134,7 +134,7 @@ def docstring_references() -> list[tuple[str, str, bool]]:
 
 
 # pages that describe a JavaScript object named tinyc: there a dotted name is checked only when it starts
-# with a module of the package (tinyc.views.trace), the rest being that object's members (tinyc.run)
+# with a module of the package (tinyc.debug.trace), the rest being that object's members (tinyc.run)
 JAVASCRIPT = {"docs/web.md": "window.tinyc, the playground's JavaScript API"}
 
 

@@ -1,4 +1,4 @@
-"""``tinyc dap``: the Debug Adapter Protocol server of :mod:`tinyc.views.dap` on stdin/stdout.
+"""``tinyc dap``: the Debug Adapter Protocol server of :mod:`tinyc.debug.dap` on stdin/stdout.
 
 The options given here (machine and dialect options) apply to every program a client launches; a
 ``launch`` request's ``dialect`` overrides ``--dialect``."""
@@ -26,7 +26,7 @@ def runner_factory(base: argparse.Namespace):
     from ..driver.dialect import CannotStart
     from ..driver.session import Session
     from ..machine.shipped import ProgramFileError, find_program
-    from ..views.dap import DapError
+    from ..debug.dap import DapError
     from .options import chosen_dialect
 
     def make_runner(arguments: dict, console):
@@ -53,5 +53,5 @@ def runner_factory(base: argparse.Namespace):
 def command(args: argparse.Namespace) -> int:
     """Serve one adapter session on the standard streams; 0 when the client disconnects."""
     import sys
-    from ..views.dap import serve
+    from ..debug.dap import serve
     return serve(sys.stdin.buffer, sys.stdout.buffer, runner_factory(args))

@@ -1,4 +1,4 @@
-"""``tinyc debug FILE...`` and ``tinyc run -d FILE...``: the debugger of :mod:`tinyc.views.debugger`."""
+"""``tinyc debug FILE...`` and ``tinyc run -d FILE...``: the debugger of :mod:`tinyc.debug.debugger`."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def command(args: argparse.Namespace) -> int:
     Gibson's ``tc -d``); 0 when it ends, 2 for bad command-line use or a program that cannot start."""
     from ..driver.dialect import CannotStart
     from ..driver.session import Session
-    from ..views.debug_runs import debug
+    from ..debug.runs import debug
     from .options import UsageError, chosen_dialect
     if "-" in args.files:
         raise UsageError("debug: the commands are read from standard input: give the program as a FILE")
@@ -48,6 +48,6 @@ def terminal_console(args: argparse.Namespace, words) -> Console:
     history and completion of ``words()`` and the debugger's commands; piped, plain lines."""
     if not args.echo and sys.stdin.isatty() and sys.stdout.isatty():
         from ..shell.terminal import DebugConsole
-        from ..views.debug_commands import COMMANDS
+        from ..debug.commands import COMMANDS
         return DebugConsole(lambda: sorted(set(COMMANDS) | set(words())), strip_cr=args.strip_cr)
     return Console(strip_cr=args.strip_cr, echo=args.echo)

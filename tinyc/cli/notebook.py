@@ -55,7 +55,7 @@ def _parser(name: str, entry: bool = False, calls: bool = False, dialect: bool =
         p.add_argument("--entry", default="main", help="statement to run (default: main)")
         p.add_argument("--input", default=None, help="the program's standard input (\\n for a line end)")
     if calls:
-        from ..views.tracer import DEFAULT_LIMIT
+        from ..debug.tracer import DEFAULT_LIMIT
         p.add_argument("--calls", action="store_true", help="show only calls and returns")
         p.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
                        help=f"trace lines to show before the program runs on untraced (default {DEFAULT_LIMIT})")
@@ -198,10 +198,10 @@ class TinyCMagics(Magics):
             print(_shown(report), end="", file=sys.stderr)
 
     def _debug(self, args, commands: str | None) -> None:
-        """``%%tinyc --debug``: a debugging session of the cell's program (:mod:`tinyc.views.debugger`)
+        """``%%tinyc --debug``: a debugging session of the cell's program (:mod:`tinyc.debug.debugger`)
         reading ``commands`` (the cell's, after its ``---`` line) or ``--commands``, as ``tinyc debug``
         reads its standard input: the program's input lines go among the commands."""
-        from ..views.debug_runs import PcRunner, debug
+        from ..debug.runs import PcRunner, debug
         if args.input is not None:
             raise MagicError("--input: with --debug, the program's input lines go among the debugger's commands")
         if commands is not None and args.commands is not None:
@@ -240,7 +240,7 @@ class TinyCMagics(Magics):
         import tempfile
         from ..driver.dialect import CannotStart
         from ..driver.session import Session
-        from ..views.debug_runs import debug
+        from ..debug.runs import debug
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = self._cell_file(tmp)
             session = Session.from_args(args, console, dialect, [])
@@ -351,7 +351,7 @@ class TinyCMagics(Magics):
 
     def _trace(self, line, cell):
         from ..driver.session import file_sandbox
-        from ..views.tracer import trace
+        from ..debug.tracer import trace
         if cell is None and line.strip() and not line.strip().startswith("-"):
             line = "--entry " + shlex.quote(line.strip())
         args = self._args(_parser("tinyc_trace", entry=True, calls=True), line)

@@ -1,4 +1,4 @@
-"""``tinyc trace FILE``: the statement tracer of :mod:`tinyc.views.tracer` on the command line."""
+"""``tinyc trace FILE``: the statement tracer of :mod:`tinyc.debug.tracer` on the command line."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 from ..driver.session import file_sandbox, memory_ok
 from ..driver.workspace import LINE
-from ..views.tracer import DEFAULT_LIMIT, report, run_traced, same_destination
+from ..debug.tracer import DEFAULT_LIMIT, report, run_traced, same_destination
 from .options import machine_options
 from .stage_views import read_program
 

@@ -59,7 +59,7 @@ class Dialect:
       link) of a program file, or the report of the stage that rejects it (the notebook's magics);
     * ``trace``: ``"module:attr"`` of ``trace(session, path, entry, stdin, calls, limit) -> transcript``;
     * ``debugger``: ``"module:attr"`` of ``runner(session, files, entry, code)``, the program as the debugger
-      runs it (:mod:`tinyc.views.debugger`);
+      runs it (:mod:`tinyc.debug.debugger`);
     * ``lexis``: ``"module:attr"`` of its lexical rules for ``tinyc fmt`` (:class:`tinyc.views.format.Lexis`).
     """
 

@@ -259,7 +259,7 @@ class Program:
     def trace(self, statement: str) -> str:
         """The traced run of ``statement`` (one line per statement run), the queued input its input;
         in the Gibson dialect through its ``trace`` hook, ``statement`` run as ``-r`` code."""
-        from ..views.tracer import trace
+        from ..debug.tracer import trace
         stdin = b"".join(line + b"\n" for line in self.console.queued)
         self.console.queued.clear()
         if self.dialect == "gibson":
@@ -270,12 +270,12 @@ class Program:
                      files=self.session.files)
 
     def debug(self, statement: bytes) -> None:
-        """A debugging session of ``statement`` against the program (:mod:`tinyc.views.debugger`): its
+        """A debugging session of ``statement`` against the program (:mod:`tinyc.debug.debugger`): its
         commands and the program's input lines are the queued lines, then asked of the front end.  Raises
         CellError when a Gibson program cannot start (a missing include or plug-in)."""
         if self.dialect == "gibson":
             return self._debug_gibson(statement.decode("latin-1"))
-        from ..views.debug_runs import shell_debugger
+        from ..debug.runs import shell_debugger
         limit = sys.getrecursionlimit()
         try:
             with self.console.streaming():
@@ -290,7 +290,7 @@ class Program:
         """The Gibson program under the debugger, through its dialect's ``debugger`` hook, ``statement``
         run as ``-r`` code unless it is ``main``."""
         from ..driver.dialect import CannotStart
-        from ..views.debug_runs import debug
+        from ..debug.runs import debug
         session = _session("gibson", self.engine, self.console)
         code = _gibson_code(statement)
         limit = sys.getrecursionlimit()

@@ -371,7 +371,7 @@ class Shell:
 
     def debug(self, text: bytes) -> bool:
         """``.debug STATEMENT``: run ``text`` (``main`` when none is given) against the program under the
-        debugger (:mod:`tinyc.views.debugger`); the shell goes on when its session ends."""
+        debugger (:mod:`tinyc.debug.debugger`); the shell goes on when its session ends."""
         assert self.debugger is not None
         self.console.flush()
         try:

@@ -88,7 +88,7 @@ def _check(args: argparse.Namespace, g, views) -> int:
 def _trace(args: argparse.Namespace, path: str, session: Session) -> int:
     """``tinyc trace``: the program's output on stdout, the trace and any report on stderr."""
     from .tracer import run_traced
-    from ...views.tracer import same_destination
+    from ...debug.tracer import same_destination
     code = None if args.entry == "main" else args.entry
     report, status = run_traced(session, path, code, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls,
                                 args.limit, args.library, same_destination(sys.stdout, sys.stderr))

@@ -1,6 +1,6 @@
 """The debugger in the Gibson dialect (the dialect's ``debugger`` hook): a fresh program memory laid out and
 linked at each ``r``, as ``tc`` does at each start, run by the dialect's evaluator with the debugger's hooks
-(:mod:`tinyc.views.debug_engine`)."""
+(:mod:`tinyc.debug.engine`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 from ...errors import TinyCError
 from ...machine.shipped import ProgramFileError, find_program
-from ...views.debug_engine import DebugMixin
-from ...views.debug_runs import _statements, file_line
-from ...views.debugger import Debugger, Places
+from ...debug.engine import DebugMixin
+from ...debug.runs import _statements, file_line
+from ...debug.debugger import Debugger, Places
 from .evaluator import GibsonEvaluator
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it

@@ -378,7 +378,7 @@ def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]
 
 
 def parse_typed(code: str, base: int, outer: list[Level]) -> list[ast.Stmt]:
-    """Statements typed at the debugger (:mod:`tinyc.views.debugger`), parsed as a ``-r`` seed is: ``code``
+    """Statements typed at the debugger (:mod:`tinyc.debug.debugger`), parsed as a ``-r`` seed is: ``code``
     lies at address ``base`` of the program memory, its names resolve in ``outer`` (levels keyed by
     canonical name: the selected frame's locals, the application's globals, the libraries).  A statement
     that does not parse becomes an ErrorStmt."""

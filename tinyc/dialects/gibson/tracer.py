@@ -1,5 +1,5 @@
 """``tinyc trace`` for the Gibson dialect: its reference evaluator with the tracer's hooks
-(:class:`tinyc.views.tracer.Tracer`), the program laid out and linked as ``tinyc run`` does
+(:class:`tinyc.debug.tracer.Tracer`), the program laid out and linked as ``tinyc run`` does
 (:mod:`tinyc.dialects.gibson.machine`).
 
 The dialect's own ``if`` and ``while`` rules (gibson-dialect.md 3.3) stay those of
@@ -23,7 +23,7 @@ from ...driver.session import Session
 from .calls import QuietExit
 from .files import close_units
 from .plugins import PluginError, find as find_plugin
-from ...views.tracer import Tracer, traced_console
+from ...debug.tracer import Tracer, traced_console
 
 
 class GibsonTracer(Tracer, GibsonEvaluator):

@@ -74,7 +74,7 @@ def shell(session: Session, args) -> int:
     terminals, else the plain shell on ``session``'s console; ``args`` the command line's options."""
     if sys.stdin.isatty() and sys.stdout.isatty():
         from ...shell.terminal import run_terminal
-        from ...views.debug_runs import shell_debugger
+        from ...debug.runs import shell_debugger
         return run_terminal(args, shell_debugger)
     from ...shell.shell import Shell
     try:
@@ -138,5 +138,5 @@ DIALECT = Dialect(
     library="lib/system.ipl", search_paths=(), machine_calls="tinyc.machine.machine_calls:PC_CALLS",
     engines={"reference": "tinyc.engines.evaluator:Evaluator", "fast": "tinyc.dialects.pc:fast_engine"},
     run="tinyc.dialects.pc:run", tools=TOOLS, shell="tinyc.dialects.pc:shell", view="tinyc.views.stages:file_view",
-    trace="tinyc.views.tracer:trace_file", debugger="tinyc.views.debug_runs:pc_runner",
+    trace="tinyc.debug.tracer:trace_file", debugger="tinyc.debug.runs:pc_runner",
     lexis="tinyc.views.format:PC_LEXIS")

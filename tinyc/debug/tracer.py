@@ -30,7 +30,7 @@ from ..driver.interpreter import Machine
 from ..driver.session import Session
 from ..machine.memory import DEFAULT_MEMORY
 from ..link.symbols import Symbol
-from .stages import load
+from ..views.stages import load
 
 DEFAULT_LIMIT = 1000
 

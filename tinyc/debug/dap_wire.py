@@ -1,4 +1,4 @@
-"""The Debug Adapter Protocol's framing (``tinyc dap``, :mod:`tinyc.views.dap`): each message is a header
+"""The Debug Adapter Protocol's framing (``tinyc dap``, :mod:`tinyc.debug.dap`): each message is a header
 ``Content-Length: N`` (other header lines are allowed and ignored), a blank line (CR LF), then N bytes of
 UTF-8 JSON.  No small well-kept Python library does only this, so it is written here (about 40 lines).
 """

@@ -1,8 +1,8 @@
 """The debugger's engines: the reference evaluators of both dialects with a hook before each statement,
-at each call and return, and at each error (issue 27; :mod:`tinyc.views.debugger` drives them).  A dialect's
+at each call and return, and at each error (issue 27; :mod:`tinyc.debug.debugger` drives them).  A dialect's
 evaluator gets the hooks the same way (:mod:`tinyc.dialects.gibson.debug`).
 
-Like :mod:`tinyc.views.tracer`, the hooks are added by subclassing the evaluator.  The hooks call the
+Like :mod:`tinyc.debug.tracer`, the hooks are added by subclassing the evaluator.  The hooks call the
 debugger ``session`` (an object with ``statement``, ``calling``, ``returned``, ``failed`` and ``popped``
 methods), which may read commands and run expressions before the program goes on.  The engines keep
 their own stack of :class:`CallInfo`, one per active tiny-c call, because the evaluators keep the
@@ -50,7 +50,7 @@ class DebugMixin:
         self.session = session
         self.frames = [CallInfo("", None, ast.Null(0, 0), None, 0)]
         self.quiet = 0  # > 0 while the debugger evaluates an expression: no stops
-        self.fast: Any = None  # the DebugFastEngine this evaluator is the reference of (debug_fast.py), if any
+        self.fast: Any = None  # the DebugFastEngine this evaluator is the reference of (fast.py), if any
 
     def execute(self, node: ast.Stmt) -> None:
         top = self.frames[-1]
@@ -75,7 +75,7 @@ class DebugMixin:
         super().visit_Block(node)  # type: ignore[misc]
 
     def call(self, sym: Symbol, args: list, node: ast.Node):
-        """A call: compiled where the fast engine may run it (:mod:`.debug_fast`), else with the hooks."""
+        """A call: compiled where the fast engine may run it (:mod:`.fast`), else with the hooks."""
         fast, ev = self.fast, cast(Any, self)
         if fast is not None and ev.depth + 1 < ev.m.max_depth:
             f = fast.compiled(sym)
@@ -109,8 +109,8 @@ class DebugMixin:
     def failed_compiled(self, info: CallInfo, error: TinyCError, mark: int) -> None:
         """An error in the compiled call ``info`` (or in compiled calls it made): the debugger stops at it,
         the compiled calls on the stack, the failing one with its locals where they can be found
-        (:func:`~tinyc.views.debug_fast.rebuilt_frame`, :func:`~tinyc.views.debug_fast.copied_frame`)."""
-        from .debug_fast import compiled_calls, copied_frame, rebuilt_frame
+        (:func:`~tinyc.debug.fast.rebuilt_frame`, :func:`~tinyc.debug.fast.copied_frame`)."""
+        from .fast import compiled_calls, copied_frame, rebuilt_frame
         ev = cast(Any, self)
         calls = compiled_calls(error)
         link = self.fast.link if self.fast is not None else None

@@ -1,8 +1,8 @@
 """The debugger on the fast engine (issue 27, item 5): a function with no breakpoint, watch or step in it runs
 compiled, as under ``tinyc run``; the functions that must be watched run on the debugger's reference
-evaluator (:class:`~tinyc.views.debug_engine.DebugEvaluator`).
+evaluator (:class:`~tinyc.debug.engine.DebugEvaluator`).
 
-Which functions are watched is the debugger's :meth:`~tinyc.views.debugger.Debugger.watched` answer,
+Which functions are watched is the debugger's :meth:`~tinyc.debug.debugger.Debugger.watched` answer,
 asked again each time the program resumes (:meth:`DebugFastEngine.refresh`): everything while stepping or
 while a watchpoint is set; otherwise the functions holding an enabled breakpoint and every function that
 may call one of them (so that stepping out of a breakpoint's function goes on in a debug-evaluated

@@ -1,11 +1,11 @@
-"""The debugger's state that its commands and its session share (:mod:`tinyc.views.debugger`): breakpoints,
+"""The debugger's state that its commands and its session share (:mod:`tinyc.debug.debugger`): breakpoints,
 watches, the two ways a session leaves a run, and Gibson's usage text."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .debug_engine import CallInfo
+from .engine import CallInfo
 
 UNSET = "\0unset"  # a watch's value before a run has reached it
 

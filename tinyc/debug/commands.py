@@ -1,4 +1,4 @@
-"""The commands of ``tinyc debug`` (:mod:`tinyc.views.debugger`): Gibson's one-letter ones and the long
+"""The commands of ``tinyc debug`` (:mod:`tinyc.debug.debugger`): Gibson's one-letter ones and the long
 ones of a modern debugger, and the evaluation of tiny-c expressions in a selected frame."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from .. import ast
 from ..errors import TinyCError
 from ..link.symbols import Frame, Symbol
 from ..syntax.lexer import Level
-from .debug_state import USAGE, Breakpoint, Quit, Restart, Watch
+from .state import USAGE, Breakpoint, Quit, Restart, Watch
 
 HELP = """\
 commands (Gibson's letters, then the long names; an unknown command prints the short usage):
@@ -389,7 +389,7 @@ class Commands:
     def examine(self, rest: str) -> None:
         """``x ADDR [N]``: N bytes (16) of the memory from ADDR, a number, a variable (its storage) or any
         tiny-c expression (its value taken as an address), in the selected frame."""
-        from .debug_memory import DEFAULT, dump
+        from .memory import DEFAULT, dump
         d = self.d
         eng = d.engine
         expr, count = rest, DEFAULT

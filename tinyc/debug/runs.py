@@ -1,4 +1,4 @@
-"""How ``tinyc debug`` starts a program in each dialect (:mod:`tinyc.views.debugger`).
+"""How ``tinyc debug`` starts a program in each dialect (:mod:`tinyc.debug.debugger`).
 
 A runner knows the program's names and lines before it runs (for ``b`` and ``list``) and makes a
 fresh run on the debugger's engine each time ``r`` starts one: the PC dialect runs the entry statement
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import ExitProgram, TinyCError
 from ..machine.console import Console
-from .debug_engine import DebugEvaluator
+from .engine import DebugEvaluator
 from .debugger import Debugger, Places, pc_reporter
 
 COMMENT = re.compile(r"/\*.*")  # tiny-c/PC: a comment runs from /* to the end of its line
@@ -96,9 +96,9 @@ class PcRunner:
         m, ws = self.m, self.ws
         engine = DebugEvaluator(m, debugger)
         machine_engine: object = engine
-        if self.fast:  # functions with nothing to watch run compiled (debug_fast.py)
+        if self.fast:  # functions with nothing to watch run compiled (fast.py)
             from ..driver import startcache
-            from .debug_fast import DebugFastEngine
+            from .fast import DebugFastEngine
             fast = engine.fast = DebugFastEngine(m, debugger.watched, startcache.code)
             fast.ref = engine
             fast.prepare = debugger.sync

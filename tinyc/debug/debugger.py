@@ -8,7 +8,7 @@ breakpoint prints ``break at line L cursor pr[ADDR]: NAME`` and the line of the 
 Gibson dialect ``L`` and ``ADDR`` are those of its error reports (the line counted from the application,
 the index in the program memory); in the PC dialect those of tinyc's reports (the line in the program
 buffer, the offset from ``pr``).  The program runs on the reference engine of its dialect
-(:mod:`tinyc.views.debug_engine`); the commands are in :mod:`tinyc.views.debug_commands`.
+(:mod:`tinyc.debug.engine`); the commands are in :mod:`tinyc.debug.commands`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 from .. import ast
 from ..errors import TinyCError
 from ..machine.console import Console, align_report
-from .debug_engine import CallInfo
-from .debug_state import UNSET, Breakpoint, Quit, Restart, Watch
+from .engine import CallInfo
+from .state import UNSET, Breakpoint, Quit, Restart, Watch
 
 
 @dataclass
@@ -72,7 +72,7 @@ class Places:
 
 
 class Debugger:
-    """One debugging session over ``console`` of the program of ``runner`` (:mod:`tinyc.views.debug_runs`).
+    """One debugging session over ``console`` of the program of ``runner`` (:mod:`tinyc.debug.runs`).
 
     ``runner.start(debugger)`` makes a fresh engine for a run and returns ``(engine, places, go)``:
     ``go()`` runs the program and returns the tiny-c error it ended with (or None).  ``runner.names`` maps
@@ -105,7 +105,7 @@ class Debugger:
         self.paused = False          # the last stop was such a pause
         self.stopped = False         # reading commands at a stop (not running the program)
         self.running = False         # a run is under way (or about to start)
-        from .debug_commands import Commands
+        from .commands import Commands
         self.commands = Commands(self)
 
     def names(self) -> dict[str, bool]:
@@ -305,14 +305,14 @@ class Debugger:
         return True
 
     def watched(self, name: str) -> bool:
-        """Whether a call of the function ``name`` must run on the debug evaluator (:mod:`.debug_fast`)."""
+        """Whether a call of the function ``name`` must run on the debug evaluator (:mod:`.fast`)."""
         return self.everything or name in self.hot
 
     def sync(self) -> None:
         """Work out :meth:`watched` for the program resuming now and tell the fast engine."""
         if self.fast is None or self.engine is None:
             return
-        from .debug_fast import callers_of
+        from .fast import callers_of
         self.everything = self.pausing or self.mode == "step" or bool(self.watches)
         places = self.places
         assert places is not None

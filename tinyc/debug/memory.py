@@ -1,4 +1,4 @@
-"""``x ADDR [N]``, the debugger's dump of the flat memory (:mod:`tinyc.views.debug_commands`).
+"""``x ADDR [N]``, the debugger's dump of the flat memory (:mod:`tinyc.debug.commands`).
 
 Each row shows an address, up to eight bytes in hex, the same bytes as text, the ints they hold
 (little-endian, as the memory stores them) and the symbol that owns the row's bytes: a global, a local

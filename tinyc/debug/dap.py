@@ -1,5 +1,5 @@
-"""``tinyc dap``: the debugger of :mod:`tinyc.views.debugger` served over the Debug Adapter Protocol, for
-editors (issue 27 item 4).  Messages are framed by :mod:`tinyc.views.dap_wire` on the adapter's standard
+"""``tinyc dap``: the debugger of :mod:`tinyc.debug.debugger` served over the Debug Adapter Protocol, for
+editors (issue 27 item 4).  Messages are framed by :mod:`tinyc.debug.dap_wire` on the adapter's standard
 input and output; the program's own input is the ``input`` text given to ``launch``, its output goes to
 the client as ``output`` events.
 
@@ -8,7 +8,7 @@ a pause, an error) the adapter answers requests (``stackTrace``, ``scopes``, ``v
 ``evaluate``...) until one resumes it (``continue``, ``next``, ``stepIn``, ``stepOut``) or ends the session
 (``disconnect``).  A reader thread takes the messages off the input: ``pause`` while the program runs is
 answered there at once and stops the program at its next debug-evaluated statement (with the fast engine,
-at the next call compiled code makes: :meth:`~tinyc.views.debugger.Debugger.request_pause`); the other
+at the next call compiled code makes: :meth:`~tinyc.debug.debugger.Debugger.request_pause`); the other
 requests wait for the stop.  Frames are numbered by their place in the engine's call stack (0: the
 entry statement), variable references are 1 for the globals and 1000 + the frame's number for its locals.
 """
@@ -25,7 +25,7 @@ from typing import BinaryIO, Callable
 from ..errors import TinyCError
 from ..link.symbols import Symbol
 from .dap_wire import Malformed, read_message, write_message
-from .debug_state import Breakpoint, Quit, Restart
+from .state import Breakpoint, Quit, Restart
 from .debugger import Debugger
 
 GLOBALS = 1
@@ -92,7 +92,7 @@ class DapDebugger(Debugger):
 
 class Server:
     """One adapter session over ``inp``/``out``; ``make_runner(arguments, console)`` makes the runner of
-    :mod:`tinyc.views.debug_runs` for a ``launch`` request's arguments (raises DapError)."""
+    :mod:`tinyc.debug.runs` for a ``launch`` request's arguments (raises DapError)."""
 
     def __init__(self, inp: BinaryIO, out: BinaryIO, make_runner):
         self.inp, self.out, self.make_runner = inp, out, make_runner

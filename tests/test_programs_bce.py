@@ -2,7 +2,7 @@
 and compared game for game, guess for guess, with the solver's ``entropy-int`` strategy (same seed, one
 generator for all games, as bca.tc), on bc.tc's game (digits 1-9) and entropy.c's (0-9).
 
-Each entropy guess costs tiny-c about m*m score look-ups (m numbers still possible), some 0.4 s of CPU per
+Each entropy guess costs tiny-c about m*m score look-ups (m numbers still possible), some 0.3 s of CPU per
 game on the fast engine, so the default run plays a few games per case; the tests marked ``slow`` play the
 first 300 secrets of each game, and every secret of bc.tc's (``pytest -m slow``).
 """

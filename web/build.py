@@ -37,6 +37,8 @@ PAGE = ["index.html", "app.js", "worker.js", "style.css", "glue.py"]
 EXAMPLE_SETTINGS = {
     "bc.tc": {"entry": "bullcow"},  # Play it: it asks for a random number, then the score of each guess
     "bca.tc": {"entry": "bca", "stdin": "3141\n300\n"},
+    "bck.tc": {"entry": "bcka", "stdin": "20\n"},  # Knuth's minimax over the first 20 secrets (.bck plays)
+    "bce.tc": {"entry": "bcea", "stdin": "3141\n5\n"},  # entropy.c in integers: 5 games (about 0.4 s each)
     "gibson/guess.tc": {"stdin": "50\n25\n37\n"},
 }
 

@@ -352,7 +352,7 @@ def test_a_program_may_not_write_code_files_without_the_opt_in(work, name):
 # ---- issue 35 item 2: the current directory never shadows tinyc's dependencies
 
 SHADOWS = ("cairocffi", "lark", "prompt_toolkit", "tinyc")
-HOUSE = (Path(__file__).parent / "draw" / "house.expected.draw").read_text()  # a drawing that shows
+HOUSE = (Path(__file__).resolve().parents[1] / "draw" / "house.expected.draw").read_text()  # a drawing that shows
 DRAWS = '#include library.tc\nmain [ pn system("python cairopy.py pic") ]\n'
 
 

@@ -10,13 +10,13 @@ first 300 secrets of each game, and every secret of bc.tc's (``pytest -m slow``)
 from __future__ import annotations
 
 import math
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
-import os
 
 import pytest
 

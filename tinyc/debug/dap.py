@@ -15,13 +15,18 @@ entry statement), variable references are 1 for the globals and 1000 + the frame
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import queue
+import signal
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import BinaryIO, Callable
 
+from .. import ast
 from ..errors import TinyCError
 from ..link.symbols import Symbol
 from .dap_wire import Malformed, read_message, write_message
@@ -30,8 +35,32 @@ from .debugger import Debugger
 
 GLOBALS = 1
 LOCALS = 1000
+EXTRA = 100000  # frame ids from here: compiled calls the engine keeps no CallInfo for (compiled code's callees)
 CAPABILITIES: dict[str, object] = {"supportsConfigurationDoneRequest": True, "supportsConditionalBreakpoints": True,
-                "supportsEvaluateForHovers": True, "supportTerminateDebuggee": True}
+                "supportsEvaluateForHovers": True, "supportTerminateDebuggee": True,
+                "supportsTerminateRequest": True, "supportsDelayedStackTraceLoading": True}
+GRACE = 0.25  # seconds a pause waits for the next debug-evaluated statement before it interrupts compiled code
+GONE = 3.0    # seconds a run may go on after the client went away before the adapter exits anyway
+
+
+def _bytes_as_latin1(error: UnicodeError) -> tuple[str | bytes, int]:
+    """The codec error handler ``tinyc-latin1``: a byte that is not UTF-8 shown as its Latin-1 character."""
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    bad = error.object[error.start:error.end]
+    return bytes(bad).decode("latin-1"), error.end
+
+
+codecs.register_error("tinyc-latin1", _bytes_as_latin1)
+
+
+def shown_text(text: str) -> str:
+    """A value the debugger made of bytes read one to one (Latin-1), shown as the UTF-8 text it holds (a
+    byte that is not UTF-8 stays the Latin-1 character it was)."""
+    try:
+        return text.encode("latin-1").decode("utf-8", "tinyc-latin1")
+    except UnicodeEncodeError:
+        return text
 
 
 class DapError(Exception):
@@ -43,14 +72,21 @@ class _Output(io.RawIOBase):
 
     def __init__(self, send: Callable[[str], None]):
         self.send = send
+        self.decoder = codecs.getincrementaldecoder("utf-8")("tinyc-latin1")  # a character split over writes
 
     def writable(self) -> bool:
         return True
 
     def write(self, data) -> int:
         if data:
-            self.send(bytes(data).decode("latin-1"))
+            self.send(self.decoder.decode(bytes(data)))
         return len(data)
+
+    def flush(self) -> None:
+        """Whatever bytes of a character are held back go out (as Latin-1) at the end of the output."""
+        rest = self.decoder.decode(b"", final=True)
+        if rest:
+            self.send(rest)
 
 
 class DapDebugger(Debugger):
@@ -61,14 +97,22 @@ class DapDebugger(Debugger):
         self.server = server
 
     def say(self, text: str) -> None:
-        """The command line's messages (where a step stopped...) are the editor's to show: dropped."""
+        """The command line's messages (where a step stopped...) are the editor's to show: dropped, except
+        a breakpoint condition that fails, which is the reason of the stop that follows."""
+        if text.startswith("breakpoint ") and " fails " in text:
+            self.note = text.strip()
+
+    note = ""
 
     def pause(self, eng) -> None:
         self.selected = 0
         reason = "pause" if self.paused else "step" if self.mode in ("step", "next", "finish") else "breakpoint"
+        note, self.note = self.note, ""
         self.stopped = True
         try:
-            self.server.stopped(reason)
+            if note:
+                self.server.output(note + "\n", "console")
+            self.server.stopped(reason, text=note)
         finally:
             self.stopped = self.paused = False
         self.at_entry = None
@@ -104,6 +148,10 @@ class Server:
         self.error_stop = False
         self.lock = threading.Lock()  # the reader thread answers pause requests
         self.inbox: queue.Queue | None = None  # the reader thread's messages (None: read here)
+        self.ending = ""  # "disconnect" or "terminate" asked while the program ran: done at its next stop
+        self.hard_exit = False  # the client went away and this is a real process: exit if the run goes on
+        self.compiled: list[tuple[str, dict, int]] = []  # at a stop: the generated frames (name, locals, address)
+        self.frame_view: list[tuple[int, str, int, dict | None]] = []  # (id, name, address, compiled locals)
 
     # ---- sending
 
@@ -135,6 +183,7 @@ class Server:
         self.inbox = queue.Queue()
         try:  # the thread reads a stream of its own: one blocked in stdin's would abort the exit
             self.inp = open(os.dup(self.inp.fileno()), "rb")
+            self.hard_exit = True
         except (AttributeError, OSError, ValueError):  # not a file (a test's BytesIO)
             pass
         threading.Thread(target=self.reader, name="dap-reader", daemon=True).start()
@@ -176,8 +225,14 @@ class Server:
         return ""
 
     def reader(self) -> None:
-        """The reader thread: each message (or Malformed) into ``inbox``, None at the end of the input;
-        a ``pause`` of the running program is done and answered here."""
+        """The reader thread: each message (or Malformed) into ``inbox``, None at the end of the input.
+
+        While the program runs (it is not stopped) the requests that cannot wait for a stop are done here:
+        ``pause`` stops it; ``disconnect`` and ``terminate`` are answered and end it at once (its next
+        statement, or the compiled code interrupted); ``threads`` and ``setBreakpoints`` are answered; any
+        other request gets an error response ("the program is running").  The end of the input while it
+        runs ends it too, and if it does not end within ``GONE`` seconds the adapter process exits: an
+        adapter whose client went away must not run on."""
         assert self.inbox is not None
         while True:
             try:
@@ -187,28 +242,113 @@ class Server:
                 continue
             except (OSError, ValueError):  # the input closed under us
                 message = None
-            d = self.debugger
-            if (isinstance(message, dict) and message.get("type") == "request" and message.get("command") == "pause"
-                    and d is not None and d.request_pause()):
-                self.respond(message)
+            if self.while_running(message):
                 continue
             self.inbox.put(message)
             if message is None:
                 return
+
+    def running_now(self) -> bool:
+        d = self.debugger
+        return d is not None and d.running and not d.stopped
+
+    def while_running(self, message) -> bool:
+        """Do ``message`` in the reader thread if the program is running (see :meth:`reader`); False
+        when it is for the main loop."""
+        if not self.running_now():
+            return False
+        d = self.debugger
+        assert d is not None
+        if message is None:
+            self.ending = self.ending or "disconnect"
+            self.interrupt()
+            if self.hard_exit:
+                threading.Thread(target=self._exit_if_still_running, daemon=True).start()
+            return False
+        if not isinstance(message, dict) or message.get("type") != "request":
+            return False
+        command = message.get("command")
+        if command == "pause":
+            if d.request_pause():
+                self.respond(message)
+                self.interrupt()
+                return True
+            return False
+        if command in ("disconnect", "terminate"):
+            self.respond(message)  # first: the main loop may end as soon as it sees ``ending``
+            self.ending = str(command)
+            self.interrupt()
+            return True
+        if command == "threads":
+            self.respond(message, threads=[{"id": 1, "name": "main"}])
+            return True
+        if command == "setBreakpoints" and isinstance(message.get("arguments"), dict):
+            try:
+                args = message["arguments"]
+                path = str(Path(args["source"]["path"]).resolve())
+                wanted = args.get("breakpoints") or [{"line": n} for n in args.get("lines") or []]
+                self.respond(message, breakpoints=self.set_breakpoints(path, wanted))
+                d.sync()
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                self.respond(message, False, f"setBreakpoints: {type(e).__name__}: {e}")
+            return True
+        self.respond(message, False, f"{command}: the program is running (pause it first)")
+        return True
+
+    def interrupt(self) -> None:
+        """Stop the running program soon: at its next debug-evaluated statement, or, where compiled code
+        runs a loop that calls nothing, by interrupting it (:meth:`on_interrupt`) after ``GRACE``."""
+        d = self.debugger
+        if d is None or not d.request_pause():
+            return
+        threading.Thread(target=self._nudge, name="dap-pause", daemon=True).start()
+
+    def _nudge(self) -> None:
+        import _thread
+        for _ in range(200):
+            time.sleep(GRACE if _ == 0 else 0.05)
+            d = self.debugger
+            if d is None or not d.running or d.stopped or not d.pausing or not self.handling:
+                return
+            _thread.interrupt_main(signal.SIGUSR1)
+
+    handling = False  # the SIGUSR1 handler is in place (the run is in the main thread)
+
+    def on_interrupt(self, signum, frame) -> None:
+        """SIGUSR1 in the main thread while a pause is wanted: if generated code is running (the
+        innermost frame), stop right here, between two of its bytecodes; it goes on when resumed."""
+        d = self.debugger
+        if d is None or d.engine is None or d.stopped or not d.pausing:
+            return
+        if frame is None or not frame.f_code.co_filename.startswith("<tinyc "):
+            return  # not in compiled code: the debug evaluator stops at its next statement
+        d.pausing, d.paused = False, True
+        d.pause(d.engine)
+
+    def _exit_if_still_running(self) -> None:
+        time.sleep(GONE)
+        if self.debugger is not None and self.debugger.running:
+            os._exit(0)
 
     def stopped(self, reason: str, error: bool = False, text: str = "") -> None:
         """The program stopped: tell the client, then answer requests until one resumes or ends it."""
         d = self.debugger
         assert d is not None
         d.console.flush()
+        if self.ending:  # disconnect or terminate asked while it ran
+            d.leaving = True
+            raise Quit()
+        self.compiled = _generated_frames(sys._getframe())
         body = {"reason": reason, "threadId": 1, "allThreadsStopped": True}
         if text:
             body["text"] = text
+            body["description"] = text
         self.event("stopped", **body)
         self.error_stop = error
         while True:
             what = self.next_request()
-            if what == "disconnect":
+            if what in ("disconnect", "terminate"):
+                self.ending = what
                 d.leaving = True
                 raise Quit()
             if what and self.resume(what, error):
@@ -271,7 +411,11 @@ class Server:
         d.breaks = [b for b in d.breaks if b.place != path]
         answers = []
         for spec in wanted:
-            line, cond = int(spec.get("line", 0)), str(spec.get("condition") or "")
+            line, cond = int(spec.get("line", 0)), str(spec.get("condition") or "").strip()
+            problem = self.bad_condition(cond)
+            if problem:
+                answers.append({"verified": False, "line": line, "message": problem})
+                continue
             found = d.runner.file_line(path, line)
             if isinstance(found, str) or not d.has_statement(found):
                 answers.append({"verified": False, "line": line, "message": found if isinstance(found, str)
@@ -282,10 +426,25 @@ class Server:
             answers.append({"id": d.numbers, "verified": True, "line": line})
         return answers
 
+    def bad_condition(self, cond: str) -> str:
+        """Why ``cond`` is no tiny-c expression (the dialect's parser says), or "" when it is one."""
+        if not cond:
+            return ""
+        d = self.debugger
+        assert d is not None
+        try:
+            stmts = d.runner.parse_typed(cond, 0, {}, [])
+        except (TinyCError, ValueError, RecursionError) as e:
+            return f"the condition {cond!r} is not a tiny-c expression ({e})"
+        if len(stmts) != 1 or not isinstance(stmts[0], ast.ExprStmt):
+            code = getattr(stmts[0], "code", None) if stmts else None
+            return f"the condition {cond!r} is not a tiny-c expression" + (f" (error {code})" if code else "")
+        return ""
+
     def do_setExceptionBreakpoints(self, request: dict, args: dict) -> None:
         self.respond(request, breakpoints=[])
 
-    def do_configurationDone(self, request: dict, args: dict) -> None:
+    def do_configurationDone(self, request: dict, args: dict) -> str:
         d = self.debugger
         if d is None:
             raise DapError("configurationDone: launch first")
@@ -293,13 +452,40 @@ class Server:
             raise DapError("configurationDone: the program has run")
         self.running = d.running = True  # a pause from now on stops it
         self.respond(request)
-        d.run()
+        saved = None
+        if threading.current_thread() is threading.main_thread():
+            saved = signal.signal(signal.SIGUSR1, self.on_interrupt)
+            self.handling = True
+        try:
+            d.run()
+        except Quit:
+            if self.ending != "terminate":
+                raise
+            self.event("exited", exitCode=1)  # ended by the client
+            self.event("terminated")
+            return "terminated"
+        finally:
+            if saved is not None:
+                signal.signal(signal.SIGUSR1, saved)
+            self.handling = False
+            d.running = False
+        if self.ending == "disconnect":
+            raise Quit()
+        return ""
 
     def do_disconnect(self, request: dict, args: dict) -> str:
         self.respond(request)
+        self.ending = "disconnect"
         return "disconnect"
 
-    do_terminate = do_disconnect
+    def do_terminate(self, request: dict, args: dict) -> str:
+        """End the program (at a stop; while it runs, the reader thread does this) with a ``terminated``
+        event; the session goes on until ``disconnect``.  After the end: just the event."""
+        self.respond(request)
+        if self.debugger is not None and self.debugger.engine is not None and self.debugger.stopped:
+            return "terminate"
+        self.event("terminated")
+        return ""
 
     def do_threads(self, request: dict, args: dict) -> None:
         self.respond(request, threads=[{"id": 1, "name": "main"}])
@@ -348,26 +534,62 @@ class Server:
                 return str(Path(name).resolve()), line - first + 1
         return None, line
 
+    def frames_view(self, eng) -> list[tuple[int, str, int, dict | None]]:
+        """The frames to show, outermost first: ``(id, name, address it runs, Python locals)``.  A frame
+        the debug evaluator runs is ``eng.frames[id]`` (locals None: its frame holds them); a compiled
+        call shows where its generated code stands (:func:`_generated_frames`, at the stop) and its
+        scalars' Python variables, and the compiled calls it made (which have no CallInfo) follow it,
+        with ids from ``EXTRA``."""
+        out: list[tuple[int, str, int, dict | None]] = []
+        compiled, k = self.compiled, 0
+        frames = eng.frames
+        for index, info in enumerate(frames):
+            j = next((j for j in range(k, len(compiled)) if compiled[j][0] == info.name), None) if info.compiled else None
+            if j is None:
+                out.append((index, info.name, info.pos, None))
+                continue
+            later = [f.name for f in frames[index + 1:] if f.compiled]
+            end = next((e for e in range(j + 1, len(compiled)) if later and compiled[e][0] == later[0]), len(compiled))
+            name, values, address = compiled[j]
+            out.append((index, info.name, address or info.pos, values))
+            for e in range(j + 1, end):
+                out.append((EXTRA + e, compiled[e][0], compiled[e][2], compiled[e][1]))
+            k = end
+        self.frame_view = out
+        return out
+
     def do_stackTrace(self, request: dict, args: dict) -> None:
         d, eng = self.stopped_engine()
         frames = []
-        for index in range(len(eng.frames) - 1, -1, -1):
-            info = eng.frames[index]
-            path, line = self.where(info.pos)
-            frame = {"id": index, "name": info.name or "(entry)", "line": line, "column": 1 if line else 0}
+        for index, name, pos, _ in reversed(self.frames_view(eng)):
+            path, line = self.where(pos)
+            frame = {"id": index, "name": name or "(entry)", "line": line, "column": 1 if line else 0}
             if path is not None:
                 frame["source"] = {"name": Path(path).name, "path": path}
             else:
                 frame["presentationHint"] = "subtle"
             frames.append(frame)
-        self.respond(request, stackFrames=frames, totalFrames=len(frames))
+        start, levels = args.get("startFrame", 0), args.get("levels", 0)
+        if not isinstance(start, int) or start < 0 or not isinstance(levels, int) or levels < 0:
+            raise DapError("stackTrace: startFrame and levels are counts (0 or more)")
+        shown = frames[start:start + levels] if levels else frames[start:]
+        self.respond(request, stackFrames=shown, totalFrames=len(frames))
+
+    def view_entry(self, value) -> tuple[int, str, int, dict | None] | None:
+        d, eng = self.stopped_engine()
+        if not self.frame_view:
+            self.frames_view(eng)
+        return next((f for f in self.frame_view if f[0] == value), None)
 
     def do_scopes(self, request: dict, args: dict) -> None:
         d, eng = self.stopped_engine()
-        index = self.frame_index(args.get("frameId", len(eng.frames) - 1))
+        frame_id = args.get("frameId", len(eng.frames) - 1)
+        entry = self.view_entry(frame_id)
+        if entry is None:
+            raise DapError(f"no frame {frame_id!r}")
         scopes = [{"name": "Globals", "variablesReference": GLOBALS, "expensive": False}]
-        if index > 0:
-            scopes.insert(0, {"name": "Locals", "variablesReference": LOCALS + index, "expensive": False})
+        if frame_id > 0:
+            scopes.insert(0, {"name": "Locals", "variablesReference": LOCALS + frame_id, "expensive": False})
         self.respond(request, scopes=scopes)
 
     def frame_index(self, value) -> int:
@@ -376,12 +598,33 @@ class Server:
             raise DapError(f"no frame {value!r}")
         return value
 
+    def compiled_locals(self, eng, name: str, values: dict) -> list[dict]:
+        """The scalars a compiled call of ``name`` keeps in Python variables (``v_NAME``), as variables."""
+        sym = eng.m.program.get(name) if eng.m.program is not None else None
+        fn = sym.function if sym is not None else None
+        types: dict[str, str] = {}
+        if fn is not None:
+            types = {d.name: t for t, d in fn.parameters()}
+            types.update({d.name: st.type for st in fn.body.body if isinstance(st, ast.Decl) for d in st.names})
+        out = []
+        for key, value in values.items():
+            if key.startswith("v_") and isinstance(value, int):
+                out.append({"name": key[2:], "value": str(value), "type": types.get(key[2:], "int"),
+                            "variablesReference": 0})
+        return out
+
     def do_variables(self, request: dict, args: dict) -> None:
         d, eng = self.stopped_engine()
         ref = args.get("variablesReference")
         if ref == GLOBALS:
             symbols = [s for s in (eng.m.program or ()) if s.kind == "var"]
         elif isinstance(ref, int) and ref > LOCALS:
+            entry = self.view_entry(ref - LOCALS)
+            if entry is None:
+                raise DapError(f"no variables {ref!r}")
+            if entry[3] is not None:
+                self.respond(request, variables=self.compiled_locals(eng, entry[1], entry[3]))
+                return
             frame = d.commands.frame_at(eng, self.frame_index(ref - LOCALS))
             symbols = list(frame.locals.values()) if frame is not None else []
         else:
@@ -392,7 +635,7 @@ class Server:
         d = self.debugger
         assert d is not None
         dims = f"({s.length - 1})" if s.array else ""
-        return {"name": s.name, "value": d.commands.symbol_value(eng, s).strip(), "type": f"{s.type}{dims}",
+        return {"name": s.name, "value": shown_text(d.commands.symbol_value(eng, s).strip()), "type": f"{s.type}{dims}",
                 "variablesReference": 0, "memoryReference": str(s.address)}
 
     def do_evaluate(self, request: dict, args: dict) -> None:
@@ -400,7 +643,16 @@ class Server:
         text = args.get("expression")
         if not isinstance(text, str) or not text.strip():
             raise DapError("evaluate: give an expression")
-        index = self.frame_index(args["frameId"]) if "frameId" in args else len(eng.frames) - 1
+        if "frameId" in args:
+            entry = self.view_entry(args["frameId"])
+            if entry is None:
+                raise DapError(f"no frame {args['frameId']!r}")
+            if entry[3] is not None and isinstance(entry[3].get("v_" + text.strip()), int):
+                self.respond(request, result=str(entry[3]["v_" + text.strip()]), variablesReference=0)
+                return
+            index = entry[0] if entry[0] < EXTRA else len(eng.frames) - 1
+        else:
+            index = len(eng.frames) - 1
         try:
             value = d.commands.evaluate(eng, text.strip(), index, symbol=True)
         except TinyCError as e:
@@ -408,7 +660,23 @@ class Server:
         except ValueError as e:
             raise DapError(str(e)) from None
         shown = d.commands.symbol_value(eng, value).strip() if isinstance(value, Symbol) else str(value)
-        self.respond(request, result=shown, variablesReference=0)
+        self.respond(request, result=shown_text(shown), variablesReference=0)
+
+
+def _generated_frames(frame) -> list[tuple[str, dict, int]]:
+    """``(function name, Python variables, tiny-c address it runs)`` of each frame of generated code on the
+    Python stack from ``frame`` outwards, outermost first (file names ``<tinyc NAME SERIAL>``, Gibson's
+    ``<tinyc gibson NAME SERIAL>``; the compiler's line maps give the address)."""
+    from ..engines import compiler
+    out = []
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        linemap = compiler._LINEMAPS.get(filename) if filename.startswith("<tinyc ") else None
+        if linemap is not None:
+            at = [a for line, a in sorted(linemap.items()) if line <= frame.f_lineno]
+            out.append((filename[1:-1].split(" ")[-2], dict(frame.f_locals), at[-1] if at else 0))
+        frame = frame.f_back
+    return out[::-1]
 
 
 def serve(inp: BinaryIO, out: BinaryIO, make_runner) -> int:

@@ -74,7 +74,7 @@ class TinyCServer(LanguageServer):
                 return Analysis(data, dialect, Lines(data), [Problem(None, 0, 0, f"not analysed: the text has {len(data)} "
                                                                      f"bytes (more than {LIMIT})")])
             front = self.front(dialect)
-            return front.analyse(data) if dialect == "pc" else front.analyse(data, path_of(uri))  # type: ignore[attr-defined]
+            return front.analyse(data) if dialect == "pc" else front.analyse(data, path_of(uri))
         except RecursionError:
             return Analysis(data, "pc", Lines(data), [Problem(16, 0, 0, "error 16: the text nests too deeply to analyse")])
         except Exception as e:
@@ -215,7 +215,7 @@ def make_server(args) -> TinyCServer:
         mc = a.machine_call_at(at)
         if mc is not False:
             return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown,
-                                                    value=machine_call_doc(a.dialect, mc)))  # type: ignore[arg-type]
+                                                    value=machine_call_doc(a.dialect, mc)))
         s = a.symbol_at(at)
         if s is None:
             return None

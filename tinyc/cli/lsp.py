@@ -2,7 +2,7 @@
 editors (VS Code, Neovim, Emacs: docs/editors.md).  It needs the ``lsp`` extra (pygls, lsprotocol).
 
 The machine options given here apply to every document analysed; ``--dialect`` is the dialect of a
-document whose header announces none (the client's ``tinyc.dialect`` setting overrides it)."""
+document whose header announces none (the client's ``dialect`` setting, section ``tinyc``, overrides it)."""
 
 from __future__ import annotations
 

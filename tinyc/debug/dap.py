@@ -22,45 +22,24 @@ import queue
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import BinaryIO, Callable
 
 from .. import ast
 from ..errors import TinyCError
 from ..link.symbols import Symbol
+from .dap_frames import EXTRA, CompiledFrames, generated_frames, shown_text
+from .dap_running import RunningRequests
 from .dap_wire import Malformed, read_message, write_message
 from .state import Breakpoint, Quit, Restart
 from .debugger import Debugger
 
 GLOBALS = 1
 LOCALS = 1000
-EXTRA = 100000  # frame ids from here: compiled calls the engine keeps no CallInfo for (compiled code's callees)
 CAPABILITIES: dict[str, object] = {"supportsConfigurationDoneRequest": True, "supportsConditionalBreakpoints": True,
                 "supportsEvaluateForHovers": True, "supportTerminateDebuggee": True,
                 "supportsTerminateRequest": True, "supportsDelayedStackTraceLoading": True}
-GRACE = 0.25  # seconds a pause waits for the next debug-evaluated statement before it interrupts compiled code
-GONE = 3.0    # seconds a run may go on after the client went away before the adapter exits anyway
 
-
-def _bytes_as_latin1(error: UnicodeError) -> tuple[str | bytes, int]:
-    """The codec error handler ``tinyc-latin1``: a byte that is not UTF-8 shown as its Latin-1 character."""
-    if not isinstance(error, UnicodeDecodeError):
-        raise error
-    bad = error.object[error.start:error.end]
-    return bytes(bad).decode("latin-1"), error.end
-
-
-codecs.register_error("tinyc-latin1", _bytes_as_latin1)
-
-
-def shown_text(text: str) -> str:
-    """A value the debugger made of bytes read one to one (Latin-1), shown as the UTF-8 text it holds (a
-    byte that is not UTF-8 stays the Latin-1 character it was)."""
-    try:
-        return text.encode("latin-1").decode("utf-8", "tinyc-latin1")
-    except UnicodeEncodeError:
-        return text
 
 
 class DapError(Exception):
@@ -134,7 +113,7 @@ class DapDebugger(Debugger):
         self.server.event("terminated")
 
 
-class Server:
+class Server(RunningRequests, CompiledFrames):
     """One adapter session over ``inp``/``out``; ``make_runner(arguments, console)`` makes the runner of
     :mod:`tinyc.debug.runs` for a ``launch`` request's arguments (raises DapError)."""
 
@@ -224,112 +203,6 @@ class Server:
             self.respond(request, False, f"{command}: {type(e).__name__}: {e}")
         return ""
 
-    def reader(self) -> None:
-        """The reader thread: each message (or Malformed) into ``inbox``, None at the end of the input.
-
-        While the program runs (it is not stopped) the requests that cannot wait for a stop are done here:
-        ``pause`` stops it; ``disconnect`` and ``terminate`` are answered and end it at once (its next
-        statement, or the compiled code interrupted); ``threads`` and ``setBreakpoints`` are answered; any
-        other request gets an error response ("the program is running").  The end of the input while it
-        runs ends it too, and if it does not end within ``GONE`` seconds the adapter process exits: an
-        adapter whose client went away must not run on."""
-        assert self.inbox is not None
-        while True:
-            try:
-                message = read_message(self.inp)
-            except Malformed as e:
-                self.inbox.put(e)
-                continue
-            except (OSError, ValueError):  # the input closed under us
-                message = None
-            if self.while_running(message):
-                continue
-            self.inbox.put(message)
-            if message is None:
-                return
-
-    def running_now(self) -> bool:
-        d = self.debugger
-        return d is not None and d.running and not d.stopped
-
-    def while_running(self, message) -> bool:
-        """Do ``message`` in the reader thread if the program is running (see :meth:`reader`); False
-        when it is for the main loop."""
-        if not self.running_now():
-            return False
-        d = self.debugger
-        assert d is not None
-        if message is None:
-            self.ending = self.ending or "disconnect"
-            self.interrupt()
-            if self.hard_exit:
-                threading.Thread(target=self._exit_if_still_running, daemon=True).start()
-            return False
-        if not isinstance(message, dict) or message.get("type") != "request":
-            return False
-        command = message.get("command")
-        if command == "pause":
-            if d.request_pause():
-                self.respond(message)
-                self.interrupt()
-                return True
-            return False
-        if command in ("disconnect", "terminate"):
-            self.respond(message)  # first: the main loop may end as soon as it sees ``ending``
-            self.ending = str(command)
-            self.interrupt()
-            return True
-        if command == "threads":
-            self.respond(message, threads=[{"id": 1, "name": "main"}])
-            return True
-        if command == "setBreakpoints" and isinstance(message.get("arguments"), dict):
-            try:
-                args = message["arguments"]
-                path = str(Path(args["source"]["path"]).resolve())
-                wanted = args.get("breakpoints") or [{"line": n} for n in args.get("lines") or []]
-                self.respond(message, breakpoints=self.set_breakpoints(path, wanted))
-                d.sync()
-            except (KeyError, TypeError, ValueError, AttributeError) as e:
-                self.respond(message, False, f"setBreakpoints: {type(e).__name__}: {e}")
-            return True
-        self.respond(message, False, f"{command}: the program is running (pause it first)")
-        return True
-
-    def interrupt(self) -> None:
-        """Stop the running program soon: at its next debug-evaluated statement, or, where compiled code
-        runs a loop that calls nothing, by interrupting it (:meth:`on_interrupt`) after ``GRACE``."""
-        d = self.debugger
-        if d is None or not d.request_pause():
-            return
-        threading.Thread(target=self._nudge, name="dap-pause", daemon=True).start()
-
-    def _nudge(self) -> None:
-        import _thread
-        for _ in range(200):
-            time.sleep(GRACE if _ == 0 else 0.05)
-            d = self.debugger
-            if d is None or not d.running or d.stopped or not d.pausing or not self.handling:
-                return
-            _thread.interrupt_main(signal.SIGUSR1)
-
-    handling = False  # the SIGUSR1 handler is in place (the run is in the main thread)
-
-    def on_interrupt(self, signum, frame) -> None:
-        """SIGUSR1 in the main thread while a pause is wanted: if generated code is running (the
-        innermost frame), stop right here, between two of its bytecodes; it goes on when resumed."""
-        d = self.debugger
-        if d is None or d.engine is None or d.stopped or not d.pausing:
-            return
-        if frame is None or not frame.f_code.co_filename.startswith("<tinyc "):
-            return  # not in compiled code: the debug evaluator stops at its next statement
-        d.pausing, d.paused = False, True
-        d.pause(d.engine)
-
-    def _exit_if_still_running(self) -> None:
-        time.sleep(GONE)
-        if self.debugger is not None and self.debugger.running:
-            os._exit(0)
-
     def stopped(self, reason: str, error: bool = False, text: str = "") -> None:
         """The program stopped: tell the client, then answer requests until one resumes or ends it."""
         d = self.debugger
@@ -338,7 +211,7 @@ class Server:
         if self.ending:  # disconnect or terminate asked while it ran
             d.leaving = True
             raise Quit()
-        self.compiled = _generated_frames(sys._getframe())
+        self.compiled = generated_frames(sys._getframe())
         body = {"reason": reason, "threadId": 1, "allThreadsStopped": True}
         if text:
             body["text"] = text
@@ -534,30 +407,6 @@ class Server:
                 return str(Path(name).resolve()), line - first + 1
         return None, line
 
-    def frames_view(self, eng) -> list[tuple[int, str, int, dict | None]]:
-        """The frames to show, outermost first: ``(id, name, address it runs, Python locals)``.  A frame
-        the debug evaluator runs is ``eng.frames[id]`` (locals None: its frame holds them); a compiled
-        call shows where its generated code stands (:func:`_generated_frames`, at the stop) and its
-        scalars' Python variables, and the compiled calls it made (which have no CallInfo) follow it,
-        with ids from ``EXTRA``."""
-        out: list[tuple[int, str, int, dict | None]] = []
-        compiled, k = self.compiled, 0
-        frames = eng.frames
-        for index, info in enumerate(frames):
-            j = next((j for j in range(k, len(compiled)) if compiled[j][0] == info.name), None) if info.compiled else None
-            if j is None:
-                out.append((index, info.name, info.pos, None))
-                continue
-            later = [f.name for f in frames[index + 1:] if f.compiled]
-            end = next((e for e in range(j + 1, len(compiled)) if later and compiled[e][0] == later[0]), len(compiled))
-            name, values, address = compiled[j]
-            out.append((index, info.name, address or info.pos, values))
-            for e in range(j + 1, end):
-                out.append((EXTRA + e, compiled[e][0], compiled[e][2], compiled[e][1]))
-            k = end
-        self.frame_view = out
-        return out
-
     def do_stackTrace(self, request: dict, args: dict) -> None:
         d, eng = self.stopped_engine()
         frames = []
@@ -575,12 +424,6 @@ class Server:
         shown = frames[start:start + levels] if levels else frames[start:]
         self.respond(request, stackFrames=shown, totalFrames=len(frames))
 
-    def view_entry(self, value) -> tuple[int, str, int, dict | None] | None:
-        d, eng = self.stopped_engine()
-        if not self.frame_view:
-            self.frames_view(eng)
-        return next((f for f in self.frame_view if f[0] == value), None)
-
     def do_scopes(self, request: dict, args: dict) -> None:
         d, eng = self.stopped_engine()
         frame_id = args.get("frameId", len(eng.frames) - 1)
@@ -597,21 +440,6 @@ class Server:
         if not isinstance(value, int) or not 0 <= value < len(eng.frames):
             raise DapError(f"no frame {value!r}")
         return value
-
-    def compiled_locals(self, eng, name: str, values: dict) -> list[dict]:
-        """The scalars a compiled call of ``name`` keeps in Python variables (``v_NAME``), as variables."""
-        sym = eng.m.program.get(name) if eng.m.program is not None else None
-        fn = sym.function if sym is not None else None
-        types: dict[str, str] = {}
-        if fn is not None:
-            types = {d.name: t for t, d in fn.parameters()}
-            types.update({d.name: st.type for st in fn.body.body if isinstance(st, ast.Decl) for d in st.names})
-        out = []
-        for key, value in values.items():
-            if key.startswith("v_") and isinstance(value, int):
-                out.append({"name": key[2:], "value": str(value), "type": types.get(key[2:], "int"),
-                            "variablesReference": 0})
-        return out
 
     def do_variables(self, request: dict, args: dict) -> None:
         d, eng = self.stopped_engine()
@@ -661,22 +489,6 @@ class Server:
             raise DapError(str(e)) from None
         shown = d.commands.symbol_value(eng, value).strip() if isinstance(value, Symbol) else str(value)
         self.respond(request, result=shown_text(shown), variablesReference=0)
-
-
-def _generated_frames(frame) -> list[tuple[str, dict, int]]:
-    """``(function name, Python variables, tiny-c address it runs)`` of each frame of generated code on the
-    Python stack from ``frame`` outwards, outermost first (file names ``<tinyc NAME SERIAL>``, Gibson's
-    ``<tinyc gibson NAME SERIAL>``; the compiler's line maps give the address)."""
-    from ..engines import compiler
-    out = []
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        linemap = compiler._LINEMAPS.get(filename) if filename.startswith("<tinyc ") else None
-        if linemap is not None:
-            at = [a for line, a in sorted(linemap.items()) if line <= frame.f_lineno]
-            out.append((filename[1:-1].split(" ")[-2], dict(frame.f_locals), at[-1] if at else 0))
-        frame = frame.f_back
-    return out[::-1]
 
 
 def serve(inp: BinaryIO, out: BinaryIO, make_runner) -> int:

@@ -428,7 +428,7 @@ class GibsonFront:
 
 def dialect_of(data: bytes, setting: str | None) -> str:
     """The dialect of a document: the file's header (``#include``/``#loadMC``: gibson), else ``setting``
-    (the client's ``tinyc.dialect``), else pc."""
+    (the client's ``dialect`` setting, section ``tinyc``), else pc."""
     from ..driver.dialect import detect
     found = detect(data.lstrip(b"\xef\xbb\xbf")[:16])
     if found is not None:

@@ -15,7 +15,7 @@ What it offers, each from tinyc's own parts (:mod:`tinyc.lsp.analysis`):
   (:class:`tinyc.shell.highlight.TinyCLexer`).
 
 The dialect of a document is the one its header announces (``#include``/``#loadMC``: gibson), else the
-``tinyc.dialect`` setting (initialization options or ``workspace/didChangeConfiguration``), else pc.
+``dialect`` setting of the ``tinyc`` section (initialization options or ``workspace/didChangeConfiguration``), else pc.
 
 Bad input never ends the server: an analysis runs in a worker thread and a request waits for it at most
 ``BOUND`` seconds (then it is answered with what is known, or nothing); any exception in a handler is

@@ -75,7 +75,7 @@ class DebugMixin:
         super().visit_Block(node)  # type: ignore[misc]
 
     def call(self, sym: Symbol, args: list, node: ast.Node):
-        """A call: compiled where the fast engine may run it (:mod:`.debug_fast`), else with the hooks."""
+        """A call: compiled where the fast engine may run it (:mod:`.fast`), else with the hooks."""
         fast, ev = self.fast, cast(Any, self)
         if fast is not None and ev.depth + 1 < ev.m.max_depth:
             f = fast.compiled(sym)

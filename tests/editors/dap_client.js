@@ -135,6 +135,60 @@ const scenarios = {
     assert.match(stop.body.text || '', /condition nothere == 1 fails/);
     await Promise.all([dc.terminateRequest({}), dc.waitForEvent('terminated')]);
   },
+
+  async niceties(dc) {
+    const file = path.resolve(__dirname, '..', 'debugger', 'fact.tc');
+    await dc.start();
+    await Promise.all([dc.waitForEvent('initialized'), dc.launch({ program: file })]);
+    const where = await dc.send('breakpointLocations', { source: { path: file }, line: 1, endLine: 8 });
+    const lines = where.body.breakpoints.map(b => b.line);
+    assert.ok(lines.includes(5) && lines.includes(6) && !lines.includes(3), JSON.stringify(lines));
+    const set = await dc.setBreakpointsRequest({ source: { path: file }, breakpoints: [
+      { line: 5, hitCondition: '3' }, { line: 13, logMessage: 'k is {k}' }, { line: 14, hitCondition: 'often' }] });
+    assert.deepStrictEqual(set.body.breakpoints.map(b => b.verified), [true, true, false]);
+    const sources = await dc.send('loadedSources', {});
+    assert.deepStrictEqual(sources.body.sources.map(s => s.path), [file]);
+    for (let run = 0; run < 2; run++) {  // the second time after a restart
+      const [, trace] = await Promise.all([run ? dc.restartRequest({}) : dc.configurationDoneRequest(),
+                                           dc.assertStoppedLocation('breakpoint', { line: 5 })]);
+      const top = trace.body.stackFrames[0];
+      assert.strictEqual((await dc.evaluateRequest({ expression: 'n', frameId: top.id })).body.result, '1');
+      assert.strictEqual((await dc.evaluateRequest({ expression: 'k', frameId: trace.body.stackFrames.find(f => f.name === 'main').id })).body.result, '2');
+      assert.ok(collected.endsWith('k is 1\nk is 2\n'), JSON.stringify(collected));
+      collected = '';
+      const scopes = await dc.scopesRequest({ frameId: top.id });
+      const set = await dc.setVariableRequest({ variablesReference: scopes.body.scopes[0].variablesReference, name: 'n', value: '6+1' });
+      assert.strictEqual(set.body.value, '7');
+      assert.strictEqual((await dc.evaluateRequest({ expression: 'n', frameId: top.id })).body.result, '7');
+      const expr = await dc.send('setExpression', { expression: 'total', value: '100', frameId: top.id });
+      assert.strictEqual(expr.body.value, '100');
+    }
+    await Promise.all([dc.terminateRequest({}), dc.waitForEvent('terminated')]);
+  },
+
+  async exceptionFilter(dc) {
+    const file = program('error.tc', 'main [\n  int a(3)\n  pn a(7)\n]\n');
+    for (const filters of [['errors'], []]) {
+      await dc.start();
+      await Promise.all([dc.waitForEvent('initialized'), dc.launch({ program: file })]);
+      await dc.setExceptionBreakpointsRequest({ filters });
+      let stops = 0;
+      dc.on('stopped', () => { stops += 1; });
+      const ended = dc.waitForEvent('terminated');
+      await dc.configurationDoneRequest();
+      if (filters.length) {
+        const stop = await dc.waitForEvent('stopped');
+        assert.strictEqual(stop.body.reason, 'exception');
+        await dc.continueRequest({ threadId: 1 });
+      }
+      await ended;
+      assert.strictEqual(stops, filters.length ? 1 : 0);
+      assert.match(collected, /err\s*6|error 6|RANGERR|6/);
+      collected = '';
+      dc.removeAllListeners('stopped');
+      await dc.stop();
+    }
+  },
 };
 
 let collected = '';

@@ -25,9 +25,9 @@ import threading
 from pathlib import Path
 from typing import BinaryIO, Callable
 
-from .. import ast
 from ..errors import TinyCError
 from ..link.symbols import Symbol
+from .dap_extras import CAPABILITIES as CONVENIENCES, Conveniences, DapError
 from .dap_frames import EXTRA, CompiledFrames, generated_frames, shown_text
 from .dap_running import RunningRequests
 from .dap_wire import Malformed, read_message, write_message
@@ -38,12 +38,8 @@ GLOBALS = 1
 LOCALS = 1000
 CAPABILITIES: dict[str, object] = {"supportsConfigurationDoneRequest": True, "supportsConditionalBreakpoints": True,
                 "supportsEvaluateForHovers": True, "supportTerminateDebuggee": True,
-                "supportsTerminateRequest": True, "supportsDelayedStackTraceLoading": True}
+                "supportsTerminateRequest": True, "supportsDelayedStackTraceLoading": True, **CONVENIENCES}
 
-
-
-class DapError(Exception):
-    """A request that cannot be done: its message goes back in an error response."""
 
 
 class _Output(io.RawIOBase):
@@ -97,9 +93,16 @@ class DapDebugger(Debugger):
         self.at_entry = None
         self.sync()  # what runs compiled now (stepping: nothing)
 
+    def condition(self, eng, bp: Breakpoint) -> bool:
+        """The breakpoint's condition, then its hit condition and log message (:mod:`.dap_extras`)."""
+        return super().condition(eng, bp) and self.server.passes(eng, bp.number)
+
     def failed(self, eng, error: TinyCError) -> None:
-        self.reported = self.stopped = True
+        self.reported = True
         self.server.output(self.report(error), "stderr")
+        if not self.server.stop_on_errors:  # the 'errors' exception filter is off: the report, no stop
+            return
+        self.stopped = True
         try:
             self.server.stopped("exception", error=True, text=f"tiny-c error {int(error.code)}")
         finally:
@@ -113,7 +116,7 @@ class DapDebugger(Debugger):
         self.server.event("terminated")
 
 
-class Server(RunningRequests, CompiledFrames):
+class Server(RunningRequests, CompiledFrames, Conveniences):
     """One adapter session over ``inp``/``out``; ``make_runner(arguments, console)`` makes the runner of
     :mod:`tinyc.debug.runs` for a ``launch`` request's arguments (raises DapError)."""
 
@@ -131,6 +134,7 @@ class Server(RunningRequests, CompiledFrames):
         self.hard_exit = False  # the client went away and this is a real process: exit if the run goes on
         self.compiled: list[tuple[str, dict, int]] = []  # at a stop: the generated frames (name, locals, address)
         self.frame_view: list[tuple[int, str, int, dict | None]] = []  # (id, name, address, compiled locals)
+        self.extras: dict = {}  # breakpoint number -> its hit condition and log message (dap_extras.Extra)
 
     # ---- sending
 
@@ -211,7 +215,7 @@ class Server(RunningRequests, CompiledFrames):
         if self.ending:  # disconnect or terminate asked while it ran
             d.leaving = True
             raise Quit()
-        self.compiled = generated_frames(sys._getframe())
+        self.compiled, self.frame_view = generated_frames(sys._getframe()), []
         body = {"reason": reason, "threadId": 1, "allThreadsStopped": True}
         if text:
             body["text"] = text
@@ -224,6 +228,9 @@ class Server(RunningRequests, CompiledFrames):
                 self.ending = what
                 d.leaving = True
                 raise Quit()
+            if what == "restart":
+                d.leaving = True
+                raise Restart()
             if what and self.resume(what, error):
                 self.error_stop = False
                 return
@@ -295,27 +302,13 @@ class Server(RunningRequests, CompiledFrames):
                                 else f"line {line} has no statement"})
                 continue
             d.numbers += 1
+            problem = self.breakpoint_extra(d.numbers, spec)
+            if problem:
+                answers.append({"verified": False, "line": line, "message": problem})
+                continue
             d.breaks.append(Breakpoint(d.numbers, line=found, cond=cond, place=path))
             answers.append({"id": d.numbers, "verified": True, "line": line})
         return answers
-
-    def bad_condition(self, cond: str) -> str:
-        """Why ``cond`` is no tiny-c expression (the dialect's parser says), or "" when it is one."""
-        if not cond:
-            return ""
-        d = self.debugger
-        assert d is not None
-        try:
-            stmts = d.runner.parse_typed(cond, 0, {}, [])
-        except (TinyCError, ValueError, RecursionError) as e:
-            return f"the condition {cond!r} is not a tiny-c expression ({e})"
-        if len(stmts) != 1 or not isinstance(stmts[0], ast.ExprStmt):
-            code = getattr(stmts[0], "code", None) if stmts else None
-            return f"the condition {cond!r} is not a tiny-c expression" + (f" (error {code})" if code else "")
-        return ""
-
-    def do_setExceptionBreakpoints(self, request: dict, args: dict) -> None:
-        self.respond(request, breakpoints=[])
 
     def do_configurationDone(self, request: dict, args: dict) -> str:
         d = self.debugger

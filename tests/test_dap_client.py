@@ -20,7 +20,7 @@ TINYC = str(Path(sys.executable).parent / "tinyc")
 
 
 @pytest.mark.parametrize("scenario", ["fact", "disconnectWhileRunning", "clientGone", "requestsWhileRunning",
-                                      "pauseCompiledLoop", "utf8", "badCondition", "niceties",
+                                      "pauseCompiledLoop", "pauseAtACall", "utf8", "badCondition", "niceties",
                                       "exceptionFilter"])
 def test_debug_client_scenario(scenario, tmp_path):
     done = node(SCRIPT, scenario, TINYC, str(tmp_path), timeout=180)

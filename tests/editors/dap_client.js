@@ -103,6 +103,21 @@ const scenarios = {
     await dc.disconnectRequest({});
   },
 
+  async pauseAtACall(dc) {  // compiled main calls f: the pause stops in f, or in main; main shows its line
+    const file = program('calls.tc', 'f int x [\n  return x + 1\n]\nmain [\n  int i\n  while 1 [\n    i = f(i)\n  ]\n]\n');
+    await running(dc, file);
+    await Promise.all([dc.pauseRequest({ threadId: 1 }), dc.waitForEvent('stopped', 5000)]);
+    const trace = await dc.stackTraceRequest({ threadId: 1 });
+    const main = trace.body.stackFrames.find(f => f.name === 'main');
+    assert.ok(main.line === 6 || main.line === 7, `main at line ${main.line}: ${JSON.stringify(trace.body.stackFrames)}`);
+    assert.strictEqual(main.source.path, file);
+    const scopes = await dc.scopesRequest({ frameId: main.id });
+    const vars = await dc.variablesRequest({ variablesReference: scopes.body.scopes[0].variablesReference });
+    const i = vars.body.variables.find(v => v.name === 'i');
+    assert.ok(i && Number(i.value) > 0, JSON.stringify(vars.body.variables));
+    await Promise.all([dc.terminateRequest({}), dc.waitForEvent('terminated')]);
+  },
+
   async utf8(dc) {
     const file = program('utf8.tc', 'char word(20)\nmain [\n  ps "héllo wörld"\n  word(0) = 104\n  strcpy(word, "héllo")\n  pn 1\n]\n');
     await dc.start();

@@ -22,8 +22,24 @@ SERVER = [sys.executable, "-P", "-m", "tinyc", "lsp"]
 WITH_ERROR = "main [\n  int x\n  x = y + 1\n  pn x\n]\n"
 
 
+class Published(dict):
+    """pytest-lsp's store of the diagnostics by URI, counting each publication (``seen``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.counts: dict[str, int] = {}
+
+    def __setitem__(self, uri, diagnostics):
+        self.counts[uri] = self.counts.get(uri, 0) + 1
+        super().__setitem__(uri, diagnostics)
+
+    def seen(self, uri: str) -> int:
+        return self.counts.get(uri, 0)
+
+
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
 async def client(lsp_client: LanguageClient):
+    lsp_client.diagnostics = Published()
     await lsp_client.initialize_session(t.InitializeParams(capabilities=t.ClientCapabilities(),
                                                            root_uri=ROOT.as_uri()))
     yield
@@ -38,21 +54,25 @@ _versions: dict[str, int] = {}
 async def open_doc(client: LanguageClient, uri: str, text: str, wait: bool = True) -> list[t.Diagnostic]:
     """Open (or re-open) ``uri`` with ``text``; with ``wait`` the diagnostics published for it."""
     if uri in _versions:
+        before = client.diagnostics.seen(uri)
         client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri)))
-        await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        await diagnostics_of(client, uri, before)
     _versions[uri] = 1
+    before = client.diagnostics.seen(uri)
     client.text_document_did_open(t.DidOpenTextDocumentParams(
         text_document=t.TextDocumentItem(uri=uri, language_id="tinyc", version=1, text=text)))
     if wait:
-        return await diagnostics_of(client, uri)
+        return await diagnostics_of(client, uri, before)
     return []
 
 
-async def diagnostics_of(client: LanguageClient, uri: str) -> list[t.Diagnostic]:
-    while True:
-        params = await asyncio.wait_for(client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
-        if params.uri == uri:
-            return list(params.diagnostics)
+async def diagnostics_of(client: LanguageClient, uri: str, before) -> list[t.Diagnostic]:
+    """The diagnostics published for ``uri`` after its ``before``-th publication (``Published.seen``)."""
+    for _ in range(1200):
+        if client.diagnostics.seen(uri) > before:
+            return list(client.diagnostics[uri])
+        await asyncio.sleep(0.05)
+    raise TimeoutError(f"no diagnostics for {uri} in 60 s")
 
 
 def pos(line: int, character: int) -> t.Position:
@@ -72,10 +92,11 @@ async def test_diagnostics_carry_the_error_number_range_and_meaning(client):
     assert "undefined symbol: y" in d.message and "error 26" in d.message
     assert d.range == t.Range(start=pos(2, 6), end=pos(2, 7))  # the y
     # typing the declaration fixes it: refreshed after the change (debounced)
+    before = client.diagnostics.seen(uri)
     client.text_document_did_change(t.DidChangeTextDocumentParams(
         text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=2),
         content_changes=[t.TextDocumentContentChangePartial(range=t.Range(start=pos(1, 7), end=pos(1, 7)), text=", y")]))
-    assert await diagnostics_of(client, uri) == []
+    assert await diagnostics_of(client, uri, before) == []
 
 
 async def test_a_utf8_line_gives_ranges_in_utf16_units(client):
@@ -112,6 +133,10 @@ async def test_hover_definition_references_and_symbols_on_fact(client):
     assert [c.name for c in symbols[0].children] == ["n"]
     ws = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query="fac"))
     assert any(s.name == "fact" and s.location.uri == uri for s in ws)
+    # files of the workspace folder that are not open: programs/bc.tc's functions
+    ws = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query=""))
+    assert any(s.location.uri.endswith("programs/bc.tc") for s in ws)
+    assert any(s.location.uri.endswith("examples/gibson/calendar.tc") and s.name == "weekday" for s in ws)
 
 
 async def test_hover_on_a_machine_call_and_a_library_definition(client):
@@ -184,6 +209,18 @@ async def test_the_gibson_dialect_by_its_header(client):
     assert [d.code for d in found] == [3] and found[0].range.start.line == 3
     symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(text_document=doc(uri)))
     assert [s.name for s in symbols] == ["fib", "fib2", "main"]
+
+
+async def test_the_dialect_setting_reads_a_file_without_a_header_as_gibson(client):
+    uri = "untitled:setting.tc"
+    text = "// a Gibson comment\nmain [\n  int x\n  x = 1\n]\n"
+    assert [d.code for d in await open_doc(client, uri, text)]  # as tiny-c/PC, // does not parse
+    before = client.diagnostics.seen(uri)
+    client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings={"tinyc": {"dialect": "gibson"}}))
+    assert await diagnostics_of(client, uri, before) == []
+    before = client.diagnostics.seen(uri)
+    client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings={"tinyc": {"dialect": "pc"}}))
+    assert await diagnostics_of(client, uri, before) != []
 
 
 @pytest.mark.parametrize("name,text", [

@@ -28,6 +28,7 @@ from ..engines.analysis import walk
 NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 KEYWORDS = ("if", "else", "while", "for", "return", "break", "int", "char", "MC")
 LIMIT = 200_000  # bytes: a longer text is not analysed (the PC program buffer holds 90000)
+TOKEN_TYPES = ["comment", "string", "keyword", "type", "macro", "function", "variable", "number", "operator"]
 
 
 class Lines:
@@ -441,3 +442,33 @@ def path_of(uri: str) -> str | None:
         return None
     from urllib.parse import unquote, urlparse
     return str(Path(unquote(urlparse(uri).path)))
+
+
+def semantic_data(source: str) -> list[int]:
+    """The LSP's relative-encoded semantic tokens of ``source``, classed by the shell's highlighter."""
+    from pygments.token import Comment, Keyword, Name, Number, Operator, String
+    from ..shell.highlight import TinyCLexer
+    classes = [(Comment.Preproc, "macro"), (Comment, "comment"), (String, "string"), (Keyword.Type, "type"),
+               (Keyword, "keyword"), (Name.Builtin, "macro"), (Name.Function, "function"), (Name, "variable"),
+               (Number, "number"), (Operator, "operator")]
+    out: list[int] = []
+    line = col = 0
+    prev_line = prev_col = 0
+    for kind, value in TinyCLexer(stripnl=False, ensurenl=False).get_tokens(source):
+        chosen = next((name for cls, name in classes if kind in cls), None)
+        pieces = value.split("\n")
+        if chosen is not None and value.strip():
+            for k, piece in enumerate(pieces):
+                width = len(piece.encode("utf-16-le")) // 2
+                at_line, at_col = line + k, col if k == 0 else 0
+                if width:
+                    delta_line = at_line - prev_line
+                    out += [delta_line, at_col - prev_col if delta_line == 0 else at_col, width,
+                            TOKEN_TYPES.index(chosen), 0]
+                    prev_line, prev_col = at_line, at_col
+        if len(pieces) > 1:
+            line += len(pieces) - 1
+            col = len(pieces[-1].encode("utf-16-le")) // 2
+        else:
+            col += len(value.encode("utf-16-le")) // 2
+    return out

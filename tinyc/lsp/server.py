@@ -32,14 +32,15 @@ import traceback
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 
-from .analysis import KEYWORDS, LIMIT, Analysis, Lines, Problem, Symbol, dialect_of, machine_call_doc, path_of
+from .analysis import (KEYWORDS, LIMIT, TOKEN_TYPES, Analysis, Lines, Problem, Symbol, dialect_of, machine_call_doc,
+                       path_of, semantic_data)
 
 DEBOUNCE = 0.3  # seconds after the last change before the diagnostics are refreshed
 BOUND = 10.0    # seconds a request waits for an analysis
+FILES = 200     # workspace files (not open) analysed for workspace symbols, at most
 
 log = logging.getLogger("tinyc.lsp")
 
-TOKEN_TYPES = ["comment", "string", "keyword", "type", "macro", "function", "variable", "number", "operator"]
 
 
 class TinyCServer(LanguageServer):
@@ -53,6 +54,7 @@ class TinyCServer(LanguageServer):
         self.analyses: dict[str, tuple[int | None, Analysis]] = {}
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="tinyc-lsp")
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.files: dict[str, tuple[int, Analysis]] = {}  # workspace files not open: (mtime, analysis)
 
     # ---- analysis
 
@@ -102,6 +104,46 @@ class TinyCServer(LanguageServer):
         if a is None:
             return
         self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics(a)))
+
+    async def folder_analyses(self, skip: set[str]) -> list[tuple[str, Analysis | None]]:
+        """The analyses of the ``.tc`` files in the workspace folders that are not open (``skip``): at most
+        ``FILES`` of them, each under LIMIT bytes, kept while their modification time stays; those not
+        made within BOUND seconds in all are left out."""
+        from pathlib import Path
+        paths: list[Path] = []
+        roots = [f.uri for f in self.workspace.folders.values()] or [self.workspace.root_uri or ""]
+        for folder in roots:
+            root = path_of(folder)
+            if root is None:
+                continue
+            for p in sorted(Path(root).rglob("*.tc")):
+                if len(paths) >= FILES:
+                    break
+                if not any(part.startswith(".") or part == "node_modules" for part in p.parts):
+                    paths.append(p)
+        out: list[tuple[str, Analysis | None]] = []
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + BOUND
+        for p in paths:
+            uri = p.as_uri()
+            if uri in skip:
+                continue
+            try:
+                stat = p.stat()
+                if stat.st_size > LIMIT:
+                    continue
+                cached = self.files.get(uri)
+                if cached is None or cached[0] != stat.st_mtime_ns:
+                    left = deadline - loop.time()
+                    if left <= 0:
+                        break
+                    text = p.read_bytes().decode("utf-8", "surrogateescape")
+                    future = loop.run_in_executor(self.pool, self.analyse_now, uri, text)
+                    cached = self.files[uri] = (stat.st_mtime_ns, await asyncio.wait_for(asyncio.shield(future), left))
+            except (OSError, asyncio.TimeoutError):
+                continue
+            out.append((uri, cached[1]))
+        return out
 
     def schedule(self, uri: str, delay: float) -> None:
         """Refresh the diagnostics of ``uri`` ``delay`` seconds from now (a later change restarts the wait)."""
@@ -297,8 +339,9 @@ def make_server(args) -> TinyCServer:
     async def workspace_symbols(ls: TinyCServer, params: t.WorkspaceSymbolParams):
         out = []
         query = params.query.lower()
-        for uri in list(ls.workspace.text_documents):
-            a = await ls.analysis(uri)
+        found: list[tuple[str, Analysis | None]] = [(uri, await ls.analysis(uri)) for uri in list(ls.workspace.text_documents)]
+        found += await ls.folder_analyses({uri for uri, _ in found})
+        for uri, a in found:
             if a is None:
                 continue
             for s in a.symbols.values():
@@ -421,36 +464,6 @@ def _format(ls: TinyCServer, uri: str, where: t.Range | None) -> list[t.TextEdit
             edits.append(t.TextEdit(range=t.Range(start=t.Position(line=n, character=0), end=t.Position(line=n, character=width)),
                                     new_text=new[n].decode("utf-8", "surrogateescape")))
     return edits
-
-
-def semantic_data(source: str) -> list[int]:
-    """The LSP's relative-encoded semantic tokens of ``source``, classed by the shell's highlighter."""
-    from pygments.token import Comment, Keyword, Name, Number, Operator, String
-    from ..shell.highlight import TinyCLexer
-    classes = [(Comment.Preproc, "macro"), (Comment, "comment"), (String, "string"), (Keyword.Type, "type"),
-               (Keyword, "keyword"), (Name.Builtin, "macro"), (Name.Function, "function"), (Name, "variable"),
-               (Number, "number"), (Operator, "operator")]
-    out: list[int] = []
-    line = col = 0
-    prev_line = prev_col = 0
-    for kind, value in TinyCLexer(stripnl=False, ensurenl=False).get_tokens(source):
-        chosen = next((name for cls, name in classes if kind in cls), None)
-        pieces = value.split("\n")
-        if chosen is not None and value.strip():
-            for k, piece in enumerate(pieces):
-                width = len(piece.encode("utf-16-le")) // 2
-                at_line, at_col = line + k, col if k == 0 else 0
-                if width:
-                    delta_line = at_line - prev_line
-                    out += [delta_line, at_col - prev_col if delta_line == 0 else at_col, width,
-                            TOKEN_TYPES.index(chosen), 0]
-                    prev_line, prev_col = at_line, at_col
-        if len(pieces) > 1:
-            line += len(pieces) - 1
-            col = len(pieces[-1].encode("utf-16-le")) // 2
-        else:
-            col += len(value.encode("utf-16-le")) // 2
-    return out
 
 
 def serve(args) -> int:

@@ -50,7 +50,7 @@ class DebugMixin:
         self.session = session
         self.frames = [CallInfo("", None, ast.Null(0, 0), None, 0)]
         self.quiet = 0  # > 0 while the debugger evaluates an expression: no stops
-        self.fast: Any = None  # the DebugFastEngine this evaluator is the reference of (debug_fast.py), if any
+        self.fast: Any = None  # the DebugFastEngine this evaluator is the reference of (fast.py), if any
 
     def execute(self, node: ast.Stmt) -> None:
         top = self.frames[-1]

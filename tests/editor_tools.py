@@ -3,7 +3,7 @@
 The npm packages (``TOOLS``) are installed once with the machine's ``npm`` into ``.npm-cache/tools`` at the
 top of the checkout (``.gitignore`` covers it), with npm's own download cache in ``.npm-cache/npm``, so a
 later run needs no network (``--prefer-offline``).  A missing tool skips the test that needs it, saying
-what to install, unless ``TINYC_REQUIRE_SYSTEM=1`` (CI), when it fails."""
+what to install, unless ``TINYC_REQUIRE_SYSTEM=1`` (CI), when it fails (tests/system_tools.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+import system_tools
+
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".npm-cache"
 TOOLS = {"@vscode/debugadapter-testsupport": "^1.68.0", "@vscode/debugprotocol": "^1.68.0",
@@ -22,14 +24,10 @@ TOOLS = {"@vscode/debugadapter-testsupport": "^1.68.0", "@vscode/debugprotocol":
 
 
 def need(tool: str, install: str) -> str:
-    """The path of ``tool``; skips (fails with TINYC_REQUIRE_SYSTEM=1) when it is not installed."""
-    found = shutil.which(tool)
-    if found is None:
-        message = f"{tool} is not installed ({install})"
-        if os.environ.get("TINYC_REQUIRE_SYSTEM") == "1":
-            pytest.fail(message + "; TINYC_REQUIRE_SYSTEM=1")
-        pytest.skip(message + "; set TINYC_REQUIRE_SYSTEM=1 to fail instead")
-    return found
+    """The path of ``tool``; skips (fails with TINYC_REQUIRE_SYSTEM=1) when it is not installed
+    (:func:`system_tools.need`)."""
+    system_tools.need(tool, install=install)
+    return shutil.which(tool) or tool
 
 
 def node_modules() -> Path:

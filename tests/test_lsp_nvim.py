@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 
-import pytest
+from system_tools import need
 
 WITH_ERROR = "main [\n  int x\n  x = y + 1\n  pn x\n]\n"
 
@@ -35,16 +35,10 @@ vim.defer_fn(function() vim.fn.writefile({ 'timeout' }, out); vim.cmd('qall!') e
 """
 
 
-def _require_system(tool: str) -> None:
-    if os.environ.get("TINYC_REQUIRE_SYSTEM") == "1":
-        pytest.fail(f"{tool} is missing (TINYC_REQUIRE_SYSTEM=1): apt-get install neovim")
-    pytest.skip(f"{tool} is not installed (apt-get install neovim); set TINYC_REQUIRE_SYSTEM=1 to fail instead")
-
-
 def test_neovim_shows_the_diagnostics(tmp_path):
+    need("nvim", install="apt-get install neovim")
     nvim = shutil.which("nvim")
-    if nvim is None:
-        _require_system("nvim")
+    assert nvim is not None
     (tmp_path / "init.lua").write_text(NVIM_CONFIG)
     program = tmp_path / "bad.tc"
     program.write_text(WITH_ERROR)

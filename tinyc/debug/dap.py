@@ -28,14 +28,12 @@ from typing import BinaryIO, Callable
 from ..errors import TinyCError
 from ..link.symbols import Symbol
 from .dap_extras import CAPABILITIES as CONVENIENCES, Conveniences, DapError
-from .dap_frames import EXTRA, CompiledFrames, generated_frames, shown_text
+from .dap_frames import EXTRA, GLOBALS, LOCALS, CompiledFrames, generated_frames, shown_text
 from .dap_running import RunningRequests
 from .dap_wire import Malformed, read_message, write_message
 from .state import Breakpoint, Quit, Restart
 from .debugger import Debugger
 
-GLOBALS = 1
-LOCALS = 1000
 CAPABILITIES: dict[str, object] = {"supportsConfigurationDoneRequest": True, "supportsConditionalBreakpoints": True,
                 "supportsEvaluateForHovers": True, "supportTerminateDebuggee": True,
                 "supportsTerminateRequest": True, "supportsDelayedStackTraceLoading": True, **CONVENIENCES}

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .. import ast
 from ..errors import TinyCError
 from ..link.symbols import Symbol
-from .dap_frames import shown_text
+from .dap_frames import GLOBALS, LOCALS, shown_text
 
 EXCEPTION_FILTERS = [{"filter": "errors", "label": "tiny-c errors", "default": True,
                       "description": "stop at a tiny-c error (a run-time error report) before the program ends"}]
@@ -149,7 +149,6 @@ class Conveniences:
     # ---- changing values
 
     def do_setVariable(self, request: dict, args: dict) -> None:
-        from .dap import GLOBALS, LOCALS
         d, eng = self.stopped_engine()
         ref, name, value = args.get("variablesReference"), str(args["name"]), str(args["value"])
         if ref == GLOBALS:

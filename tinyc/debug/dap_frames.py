@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ast
 
+GLOBALS = 1     # the variables reference of the globals
+LOCALS = 1000   # + a frame's id: the variables reference of its locals
 EXTRA = 100000  # frame ids from here: compiled calls the engine keeps no CallInfo for (compiled code's callees)
 
 

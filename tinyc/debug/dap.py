@@ -328,6 +328,13 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
             self.event("exited", exitCode=1)  # ended by the client
             self.event("terminated")
             return "terminated"
+        except (Restart, KeyboardInterrupt):
+            raise
+        except Exception as e:  # a crash of the run (a bug in tinyc): its report, and the session ends
+            self.output(f"tinyc: internal error (a bug in tinyc): {type(e).__name__}: {e}\n", "stderr")
+            self.event("exited", exitCode=70)
+            self.event("terminated")
+            return "terminated"
         finally:
             if saved is not None:
                 signal.signal(signal.SIGUSR1, saved)

@@ -83,7 +83,7 @@ const scenarios = {
   async pauseCompiledLoop(dc, file) {
     await running(dc, file);
     for (let round = 0; round < 2; round++) {  // paused, resumed, paused again
-      await Promise.all([dc.pauseRequest({ threadId: 1 }), dc.waitForEvent('stopped', 5000)]);
+      await Promise.all([dc.pauseRequest({ threadId: 1 }), dc.waitForEvent('stopped', 15000)]);
       const trace = await dc.stackTraceRequest({ threadId: 1 });
       const top = trace.body.stackFrames[0];
       assert.strictEqual(top.name, 'main');
@@ -106,7 +106,7 @@ const scenarios = {
   async pauseAtACall(dc) {  // compiled main calls f: the pause stops in f, or in main; main shows its line
     const file = program('calls.tc', 'f int x [\n  return x + 1\n]\nmain [\n  int i\n  while 1 [\n    i = f(i)\n  ]\n]\n');
     await running(dc, file);
-    await Promise.all([dc.pauseRequest({ threadId: 1 }), dc.waitForEvent('stopped', 5000)]);
+    await Promise.all([dc.pauseRequest({ threadId: 1 }), dc.waitForEvent('stopped', 15000)]);
     const trace = await dc.stackTraceRequest({ threadId: 1 });
     const main = trace.body.stackFrames.find(f => f.name === 'main');
     assert.ok(main.line === 6 || main.line === 7, `main at line ${main.line}: ${JSON.stringify(trace.body.stackFrames)}`);

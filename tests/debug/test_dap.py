@@ -241,3 +241,37 @@ def test_a_launched_program_keeps_the_servers_sandbox(tmp_path) -> None:
     assert not reply["success"] and "cannot widen the sandbox" in reply["message"]
     c.request("disconnect")
     assert c.close()[0] == 0
+
+
+def test_a_crash_of_the_run_ends_the_session_with_its_report() -> None:
+    """A run that raises what no tiny-c program should (a bug in tinyc) is reported in an output event,
+    then exited (70) and terminated; the adapter answers on and ends at disconnect."""
+    import io
+    from tinyc.debug.dap import Server
+    from tinyc.debug.dap_wire import read_message
+
+    class Broken:
+        names: dict = {}
+        sources: list = []
+
+        def start(self, debugger):
+            raise RuntimeError("the engine broke")
+
+    def frame(message: dict) -> bytes:
+        body = json.dumps(message).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+    requests = [{"seq": 1, "type": "request", "command": "initialize", "arguments": {}},
+                {"seq": 2, "type": "request", "command": "launch", "arguments": {"program": str(FACT)}},
+                {"seq": 3, "type": "request", "command": "configurationDone", "arguments": {}},
+                {"seq": 4, "type": "request", "command": "disconnect", "arguments": {}}]
+    out = io.BytesIO()
+    assert Server(io.BytesIO(b"".join(map(frame, requests))), out, lambda args, console: Broken()).serve() == 0
+    out.seek(0)
+    messages = []
+    while (m := read_message(out)) is not None:
+        messages.append(m)
+    events = [m["event"] for m in messages if m["type"] == "event"]
+    assert events[-2:] == ["exited", "terminated"]
+    assert any("the engine broke" in m["body"]["output"] for m in messages if m.get("event") == "output")
+    assert [m for m in messages if m["type"] == "event" and m["event"] == "exited"][0]["body"]["exitCode"] == 70
+    assert messages[-1]["command"] == "disconnect" and messages[-1]["success"]

@@ -83,5 +83,5 @@ def test_prune_removes_old_cache_files_only(tmp_path):
 
 def test_the_sdist_manifest_takes_the_tests_and_what_they_read():
     manifest = (ROOT / "MANIFEST.in").read_text().split()
-    for part in ("tests", "docs", "programs", "examples", "benchmarks", "web"):
+    for part in ("tests", "docs", "programs", "examples", "benchmarks", "web", "editors"):
         assert part in manifest

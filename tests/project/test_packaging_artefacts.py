@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIPPED_PARTS = {".git", ".venv", "__pycache__", "build", "dist", ".hypothesis", ".pytest_cache", ".benchmarks",
-                 "fuzz-out", ".mypy_cache", ".import_linter_cache"}
+                 "fuzz-out", ".mypy_cache", ".import_linter_cache", ".npm-cache", "node_modules"}
 
 
 def source_files() -> list[str]:

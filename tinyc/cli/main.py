@@ -46,6 +46,7 @@ TOOLS = {
     "check": ("tinyc.cli.check", "list every syntax error, undeclared name and duplicate definition up front"),
     "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),
     "dap": ("tinyc.cli.dap", "serve the Debug Adapter Protocol on stdin/stdout, for editors (VS Code...)"),
+    "lsp": ("tinyc.cli.lsp", "serve the Language Server Protocol on stdin/stdout, for editors (VS Code, Neovim...)"),
     "draw": ("tinyc.dialects.gibson.draw_command", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
     "fmt": ("tinyc.cli.fmt", "re-indent tiny-c source by its [ ] blocks: tinyc fmt FILE... [--check]"),
     "completion": ("tinyc.cli.completion", "print a shell completion script: eval \"$(tinyc completion bash)\""),

@@ -220,6 +220,15 @@ class Session:
         ``trace`` hook): the program's output and one line per statement, then the report of an error."""
         return self.dialect.hook(self.dialect.trace)(self, path, entry, stdin, calls, limit)
 
+    def record(self, program: str | bytes, entry: str | None = None, stdin: bytes = b"", limit: int | None = None,
+               small: bool = True):
+        """The recorded run of ``program`` (a file's path, or its text as bytes) from ``entry`` (None: main) with
+        ``stdin`` as input, on this session's dialect's reference evaluator: a
+        :class:`~tinyc.debug.stepper.Trace` (JSON of docs/stepper.md) of at most ``limit`` steps (None: the
+        default, :data:`~tinyc.debug.stepper.DEFAULT_LIMIT`); ``small`` False keeps statement steps only."""
+        from ..debug import stepper
+        return stepper.record(self, program, entry, stdin, stepper.DEFAULT_LIMIT if limit is None else limit, small)
+
     def tool(self, command: str):
         """The module of the dialect's ``command`` (``tokens``, ``parse``, ``ast``, ``link``, ``check``,
         ``compile``, ``trace``): ``module.command(args) -> status``.  KeyError for a command it lacks."""

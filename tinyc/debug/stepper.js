@@ -111,12 +111,12 @@
   }
 
   const BUTTONS = [
-    ["step-prev-statement", "⏮ statement", "previous statement (Shift+←)"],
+    ["step-prev-statement", "◀◀ statement", "previous statement (Shift+←)"],
     ["step-prev", "◀ step", "previous small step (←)"],
     ["step-into", "step ▶", "next small step: each operand, call and value (→)"],
-    ["step-next", "statement ⏭", "next statement, into calls (Shift+→)"],
+    ["step-next", "statement ▶▶", "next statement, into calls (Shift+→)"],
     ["step-over", "over ⤼", "next statement in this function, over calls (O)"],
-    ["step-continue", "to breakpoint ⏩", "run to the next breakpoint (C); click a line number to set one"],
+    ["step-continue", "to breakpoint ▶|", "run to the next breakpoint (C); click a line number to set one"],
   ];
 
   // The stepper's page parts inside `root` (the element #stepper) for `trace`; returns its controller.
@@ -292,7 +292,11 @@
         const cell = el("div", { class: "cell", "data-name": v.name, title: `${v.type} ${v.name} @${v.address}` },
           el("div", { class: "cell-name", text: v.name + (v.length ? `(${v.length - 1})` : "") }));
         if (changed(trace.steps[n], v)) cell.classList.add("changed");
-        if (v.length) {
+        if (v.length && cells.has(v.address)) {  // an array name pointing into a variable shown already
+          cell.append(el("div", { class: "cell-bytes", text: `points to @${v.address}` }),
+            el("div", { class: "cell-value", text: cells.get(v.address).title || "" }));
+          vars.push([v, cell, v.address]);
+        } else if (v.length) {
           const row = el("div", { class: "elements" });
           const size = v.type === "int" ? trace.memory.int_size : 1;
           for (let i = 0; i < Math.min(v.length, MAX_ELEMENTS); i++) {
@@ -309,7 +313,7 @@
           cell.append(el("div", { class: "cell-bytes", text: `@${v.address} · ${bytes}` }),
             el("div", { class: "cell-value", text: String(replay.read(v, 0)) }));
           cells.set(v.address, cell);
-          vars.push([v, cell]);
+          if (v.type === "int") vars.push([v, cell, replay.read(v, 0)]);
         }
         g.append(cell);
       }
@@ -332,9 +336,9 @@
     svg.setAttribute("height", box.scrollHeight);
     svg.innerHTML = '<defs><marker id="arrowhead" markerWidth="8" markerHeight="6" refX="8" refY="3" orient="auto">'
       + '<path d="M0,0 L8,3 L0,6 z" fill="#c0392b"/></marker></defs>';
-    for (const [v, cell] of vars) {
-      const target = cells.get(replay.read(v, 0));
-      if (!target || target === cell || v.type !== "int") continue;
+    for (const [v, cell, address] of vars) {
+      const target = cells.get(address);
+      if (!target || target === cell) continue;
       const a = cell.getBoundingClientRect(), b = target.getBoundingClientRect();
       const line = document.createElementNS("http://www.w3.org/2000/svg", "path");
       const x1 = a.right - base.left, y1 = a.top + a.height / 2 - base.top;

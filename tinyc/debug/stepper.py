@@ -494,16 +494,18 @@ def _regions(parts) -> list[dict[str, Any]]:
 
 
 def _globals_region(rec: Recorder, m) -> None:
-    """The globals' region and the stack's (from the globals' end to the highest address a step used)."""
-    vars_ = _program_vars(m)
-    if vars_:
-        lo = min(s.address for s in vars_)
-        hi = max(s.address + rec.symbol(s)["size"] for s in vars_)
+    """The globals' region (from the last globals the run had) and the stack's: from there to the highest
+    byte a frame's own local used (an array parameter pointing elsewhere is not the stack's)."""
+    floor = max((r["end"] for r in rec.regions), default=0)
+    if rec.globals and rec.globals[-1]:
+        table = rec.globals[-1]
+        lo, hi = min(v["address"] for v in table), max(v["address"] + v["size"] for v in table)
         rec.regions.append({"name": "globals", "start": lo, "end": hi})
-    tops = [v["address"] + v["size"] for f in rec.frames for v in f["locals"]]
-    if tops:
-        lo = min(v["address"] for f in rec.frames for v in f["locals"])
-        rec.regions.append({"name": "frames (the stack)", "start": lo, "end": max(tops)})
+        floor = max(floor, hi)
+    own = [v for f in rec.frames for v in f["locals"] if v["address"] >= floor]
+    if own:
+        rec.regions.append({"name": "frames (the stack)", "start": min(v["address"] for v in own),
+                            "end": max(v["address"] + v["size"] for v in own)})
 
 
 def _record_gibson(session, rec: Recorder, console: RecordingConsole, path, text: bytes, entry: str | None):

@@ -73,7 +73,7 @@ def test_memory_forward_and_backward_is_the_memory_recorded(program, dialect):
     probe = Session(dialect).record(program, limit=50)  # how many steps
     last = 49
     wanted = {0, 1, 7, 23, last}
-    trace = stepper.record(Session(dialect), program, limit=50, snapshots=wanted)
+    trace = Session(dialect).record(program, limit=50, snapshots=wanted)
     assert trace.status == "limit" and len(trace.steps) == 50 and len(probe.steps) == 50
     assert set(trace.snapshots) == wanted
     for n in sorted(wanted):
@@ -84,7 +84,7 @@ def test_memory_forward_and_backward_is_the_memory_recorded(program, dialect):
 
 def test_a_whole_run_forward_and_backward(fact):
     n = len(fact.steps) - 1
-    trace = stepper.record(Session(), FACT, snapshots={0, n // 2, n})
+    trace = Session().record(FACT, snapshots={0, n // 2, n})
     for k in (0, n // 2, n):
         assert trace.memory_at(k) == trace.snapshots[k] == undo_to(trace, k)
         assert trace.state(k) == fact.state(k)

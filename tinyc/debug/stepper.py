@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from .. import ast
 from ..errors import ExitProgram, TinyCError
 from ..link.symbols import Symbol
 from ..machine.console import Console
+from .steptrace import Trace
 
 SCHEMA = 1
 DEFAULT_LIMIT = 2_000_000  # steps: bc.tc's start alone is about 150,000 (benchmarks/stepper.py)
@@ -303,97 +303,21 @@ def _watched(visit):
     return watched
 
 
-# ---- the trace
-
-
-class Trace:
-    """A recorded run: ``data`` is the JSON object of docs/stepper.md; :meth:`state` the state at a step."""
-
-    def __init__(self, data: dict[str, Any]):
-        self.data = data
-
-    @property
-    def steps(self) -> list[dict[str, Any]]:
-        return self.data["steps"]
-
-    @property
-    def status(self) -> str:
-        return self.data["status"]
-
-    def json(self) -> str:
-        return json.dumps(self.data, separators=(",", ":"))
-
-    def memory_at(self, n: int) -> bytearray:
-        """The memory as it was at step ``n`` (bytes of the machine's memory, applied forward from the start)."""
-        mem = bytearray(self.data["memory"]["size"])
-        for address, chunk in self.data["memory"]["initial"]:
-            raw = base64.b64decode(chunk)
-            mem[address:address + len(raw)] = raw
-        for s in self.steps[:n + 1]:
-            for address, new, _old in s.get("m", ()):
-                raw = bytes.fromhex(new)
-                mem[address:address + len(raw)] = raw
-        return mem
-
-    def state(self, n: int, memory: bytearray | None = None) -> dict[str, Any]:
-        """The state at step ``n`` as ``window.tinyc.stepTo(n)`` gives it: ``{step, kind, line, columns,
-        expression, value, frames, output}``; a frame is ``{function, line, locals: {NAME: {address, size,
-        value}}}``, innermost last.  ``memory``: the memory at ``n`` if the caller has it.  IndexError past
-        the last step."""
-        d = self.data
-        s = self.steps[n]
-        mem = self.memory_at(n) if memory is None else memory
-        span = d["spans"][s["n"]]
-        chain = []
-        sid = s["t"]
-        while sid >= 0:
-            parent, fid, site = d["stacks"][sid]
-            chain.append((fid, site))
-            sid = parent
-        chain.reverse()
-        frames = []
-        for i, (fid, _site) in enumerate(chain):
-            frame = d["frames"][fid]
-            below = chain[i + 1][1] if i + 1 < len(chain) else None
-            line = span[0] if below is None else d["spans"][below][0] if below is not None else None
-            frames.append({"function": frame["function"], "line": line,
-                           "locals": {v["name"]: {"address": v["address"], "size": v["size"],
-                                                  "value": value_of(mem, v, d["memory"]["int_size"])}
-                                      for v in frame["locals"]}})
-        return {"step": n, "kind": s["k"], "line": span[0], "columns": [span[1], span[3]],
-                "expression": expression(d["source"], span), "value": s.get("v"), "frames": frames,
-                "output": "".join(x.get("o", "") for x in self.steps[:n + 1])}
-
-
-def value_of(mem: bytes | bytearray, var: dict[str, Any], int_size: int) -> int | list[int]:
-    """A variable's value in ``mem``: a scalar's number, or an array's pointer (its address)."""
-    if var["length"]:
-        return var["address"]
-    size = int_size if var["type"] == "int" else 1
-    a = var["address"]
-    return int.from_bytes(mem[a:a + size], "little", signed=True)
-
-
-def expression(source: str, span: list[int]) -> str:
-    """The source text of ``span`` ([line, column, end line, end column]); a multi-line one to its first line's end."""
-    lines = source.split("\n")
-    line = lines[span[0] - 1] if 0 < span[0] <= len(lines) else ""
-    end = span[3] - 1 if span[2] == span[0] else len(line)
-    return line[span[1] - 1:end]
-
-
 # ---- running a program recorded
 
 
 def record(session, program: str | bytes, entry: str | None = None, stdin: bytes = b"",
-           limit: int = DEFAULT_LIMIT, small: bool = True, name: str | None = None,
-           snapshots: set[int] | frozenset[int] = frozenset()) -> Trace:
+           limit: int | None = None, small: bool = True, snapshots: set[int] | frozenset[int] = frozenset(),
+           run=None) -> Trace:
     """Run ``program`` (a file's path, or its text as bytes) recorded in ``session``'s dialect and machine
-    options, from ``entry`` (None: main), with ``stdin`` as its input; at most ``limit`` steps (then the
-    status is ``limit`` and the trace holds the steps so far); ``small`` False keeps statement steps only.
-    ``snapshots``: steps whose whole memory the trace keeps as ``trace.snapshots`` (for tests).  A Ctrl-C
-    stops the run with status ``stopped`` and what was recorded.  Raises ProgramFileError for a file that
-    cannot be read."""
+    options, from ``entry`` (None: main), with ``stdin`` as its input; at most ``limit`` steps (None:
+    DEFAULT_LIMIT; then the status is ``limit`` and the trace holds the steps so far); ``small`` False keeps
+    statement steps only.  ``snapshots``: steps whose whole memory the trace keeps as ``trace.snapshots`` (for
+    tests).  ``run(session, recorder, console, path or text, text, entry) -> (status, report, error)`` is the
+    dialect's way of running it (:func:`record_pc`'s, tinyc.dialects.gibson.stepper's).  A Ctrl-C stops the
+    run with status ``stopped`` and what was recorded.  Raises ProgramFileError for a file that cannot be read."""
+    limit = DEFAULT_LIMIT if limit is None else limit
+    name: str | None = None
     if isinstance(program, (bytes, bytearray)):
         text, name = bytes(program), name or "program.tc"
     else:
@@ -410,8 +334,7 @@ def record(session, program: str | bytes, entry: str | None = None, stdin: bytes
     rec.snap_at = set(snapshots)
     console = RecordingConsole(stdin)
     started = time.perf_counter()
-    runner = _record_gibson if session.dialect.name == "gibson" else _record_pc
-    status, report, error_at = runner(session, rec, console, program, text, entry)
+    status, report, where = (run or _run_pc)(session, rec, console, program, text, entry)
     console.flush()
     seconds = time.perf_counter() - started
     messages = {"limit": f"stopped at the step limit: {limit} steps recorded (the limit option)",
@@ -420,7 +343,7 @@ def record(session, program: str | bytes, entry: str | None = None, stdin: bytes
     data = {
         "schema": SCHEMA, "dialect": session.dialect.name, "file": name, "entry": entry or "main",
         "source": getattr(rec, "text", text).decode("latin-1"), "status": status,
-        "message": messages.get(status, ""), "report": report, "error": error_at,
+        "message": messages.get(status, ""), "report": report, "error": where,
         "output": console.seen.decode("latin-1"), "limit": limit,
         "steps": rec.steps, "spans": rec.spans, "frames": rec.frames, "stacks": rec.stacks,
         "globals": rec.globals, "regions": getattr(rec, "regions", []),
@@ -434,13 +357,20 @@ def record(session, program: str | bytes, entry: str | None = None, stdin: bytes
     return trace
 
 
-def _finish(rec: Recorder, err: int, address: int) -> dict[str, Any] | None:
+def error_at(rec: Recorder, err: int, address: int) -> dict[str, Any] | None:
     """Where an error happened: the last step and the error's line and column in the stepped text."""
     where = rec.line_col(address) if rec.stepped(address) else None
     return {"code": err, "step": len(rec.steps) - 1, "line": where and where[0], "column": where and where[1]}
 
 
-def _record_pc(session, rec: Recorder, console: RecordingConsole, path, text: bytes, entry: str | None):
+def record_pc(session, program: str | bytes, entry: str | None = None, stdin: bytes = b"", limit: int | None = None,
+              small: bool = True, snapshots: set[int] | frozenset[int] = frozenset()) -> Trace:
+    """The tiny-c/PC dialect's ``record`` hook (:meth:`tinyc.driver.session.Session.record`): :func:`record`."""
+    return record(session, program, entry, stdin, limit, small, snapshots, _run_pc)
+
+
+def _run_pc(session, rec: Recorder, console: RecordingConsole, path, text: bytes, entry: str | None):
+    """Boot the library, load ``text`` into the program buffer and run ``entry`` against it, recorded."""
     from ..driver.session import Session
     from ..engines.evaluator import Evaluator
     from ..views.stages import load
@@ -462,8 +392,8 @@ def _record_pc(session, rec: Recorder, console: RecordingConsole, path, text: by
     m, ws = loaded.machine, loaded.workspace
     lib = m.library_text
     base = ws.pr + 1
-    rec.attach(made[0], console, text.replace(b"\r", b""), base, lambda: _program_vars(m))
-    rec.regions = _regions([("library text", lib.base, lib.base + len(lib.text)) if lib else None,
+    rec.attach(made[0], console, text.replace(b"\r", b""), base, lambda: program_vars(m))
+    rec.regions = regions([("library text", lib.base, lib.base + len(lib.text)) if lib else None,
                             ("shell line ln", ws.ln, ws.pr), ("program text pr", ws.pr, ws.pr + ws.pe + 1)])
     rec.initial = rec.initial_memory()
     status, rep, at = "done", "", None
@@ -479,21 +409,21 @@ def _record_pc(session, rec: Recorder, console: RecordingConsole, path, text: by
         status, rep = "stopped", "stopped\n"
     elif err:
         status, rep = "error", report(loaded, err, cu)
-        at = _finish(rec, err, ws.pr + cu)
+        at = error_at(rec, err, ws.pr + cu)
     rec.step_end = True
-    _globals_region(rec, m)
+    add_regions(rec)
     return status, rep, at
 
 
-def _program_vars(m) -> list[Symbol]:
+def program_vars(m) -> list[Symbol]:
     return [s for s in (m.program or ()) if s.kind == "var"]
 
 
-def _regions(parts) -> list[dict[str, Any]]:
+def regions(parts) -> list[dict[str, Any]]:
     return [{"name": p[0], "start": p[1], "end": p[2]} for p in parts if p is not None and p[2] > p[1]]
 
 
-def _globals_region(rec: Recorder, m) -> None:
+def add_regions(rec: Recorder) -> None:
     """The globals' region (from the last globals the run had) and the stack's: from there to the highest
     byte a frame's own local used (an array parameter pointing elsewhere is not the stack's)."""
     floor = max((r["end"] for r in rec.regions), default=0)
@@ -506,60 +436,3 @@ def _globals_region(rec: Recorder, m) -> None:
     if own:
         rec.regions.append({"name": "frames (the stack)", "start": min(v["address"] for v in own),
                             "end": max(v["address"] + v["size"] for v in own)})
-
-
-def _record_gibson(session, rec: Recorder, console: RecordingConsole, path, text: bytes, entry: str | None):
-    import tempfile
-    from ..dialects.gibson import machine as gibson
-    from ..dialects.gibson.evaluator import GibsonEvaluator
-    from ..dialects.gibson.calls import QuietExit
-    from ..dialects.gibson.files import close_units
-
-    class GibsonRecorder(RecordingMixin, GibsonEvaluator):
-        pass
-
-    if isinstance(path, (bytes, bytearray)):  # text given: the loader reads a file
-        folder = tempfile.mkdtemp(prefix="tinyc-step-")
-        path = str(Path(folder) / "program.tc")
-        Path(path).write_bytes(text)
-    code = None if entry in (None, "main") else entry
-    files = session.files
-    files.add_program(path)
-    try:
-        loaded = gibson.load(path, code, files, session.memory)
-    except gibson.StartError as e:
-        return "error", e.message or f"{path}: cannot start\n", None
-    made: list[GibsonRecorder] = []
-
-    def make(m) -> GibsonRecorder:
-        made.append(GibsonRecorder(m))
-        made[-1].rec = rec
-        return made[-1]
-    m = gibson.make_machine(session, make, console=console)
-    lay = loaded.layout
-    m.memory.store(0, loaded.memory)
-    m.top = len(loaded.memory) + gibson.SLACK
-    rec.attach(made[0], console, loaded.memory[lay.app:lay.end], lay.app, lambda: _program_vars(m))
-    rec.regions = _regions([("seed", 0, lay.lib), ("library text", lay.lib, lay.marker),
-                            ("program text", lay.app, lay.end)])
-    rec.initial = rec.initial_memory()
-    status, rep, at = "done", "", None
-    try:
-        seed = gibson.link_program(m, loaded)
-        rec.global_sig = None
-        with m.deep_stack():
-            m.engine.run([seed])
-    except QuietExit:
-        pass
-    except StepLimit:
-        status = "limit"
-    except TinyCError as e:
-        if int(e.code) == 99:
-            status, rep = "stopped", "stopped\n"
-        else:
-            status, rep = "error", gibson._report(e, m, loaded)
-            at = _finish(rec, int(e.code), e.address)
-    finally:
-        close_units(m)
-    _globals_region(rec, m)
-    return status, rep, at

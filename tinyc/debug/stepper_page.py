@@ -2,7 +2,7 @@
 the stepper (tinyc/debug/stepper.js and stepper.css inlined): no network, no server.
 
 The page offers ``window.tinyc.stepTo(n)`` (a Promise of the state at step n, as
-:meth:`tinyc.debug.stepper.Trace.state` gives it) and ``window.tinyc.trace`` (the JSON), as the playground
+:meth:`tinyc.debug.steptrace.Trace.state` gives it) and ``window.tinyc.trace`` (the JSON), as the playground
 does (docs/stepper.md).  A trace over ``max_steps`` steps is cut to them, with a message saying so, so that a
 page never holds more than a browser steps through without freezing.
 """
@@ -13,7 +13,7 @@ import html
 import json
 from importlib import resources
 
-from .stepper import Trace
+from .steptrace import Trace
 
 MAX_PAGE_STEPS = 1_000_000  # steps a page holds: about 40 MB of JSON, a few seconds to open
 
@@ -85,3 +85,10 @@ Keys: ← → small steps, Shift+← → statements, O over a call, C to the nex
 </body>
 </html>
 """
+
+
+def inline(trace: Trace, max_steps: int = 200_000, height: int = 640) -> str:
+    """The page of ``trace`` (cut to ``max_steps`` steps) as one ``<iframe srcdoc>`` element: the notebook's
+    ``%%tinyc_step`` and the kernel's ``%step`` show it inline, its script kept apart from the notebook's."""
+    return (f'<div class="tinyc-step"><iframe style="width:100%;height:{height}px;border:1px solid #ccc" '
+            f'sandbox="allow-scripts" srcdoc="{html.escape(page(trace, max_steps), quote=True)}"></iframe></div>')

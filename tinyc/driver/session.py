@@ -221,13 +221,13 @@ class Session:
         return self.dialect.hook(self.dialect.trace)(self, path, entry, stdin, calls, limit)
 
     def record(self, program: str | bytes, entry: str | None = None, stdin: bytes = b"", limit: int | None = None,
-               small: bool = True):
+               small: bool = True, **options):
         """The recorded run of ``program`` (a file's path, or its text as bytes) from ``entry`` (None: main) with
-        ``stdin`` as input, on this session's dialect's reference evaluator: a
-        :class:`~tinyc.debug.stepper.Trace` (JSON of docs/stepper.md) of at most ``limit`` steps (None: the
-        default, :data:`~tinyc.debug.stepper.DEFAULT_LIMIT`); ``small`` False keeps statement steps only."""
-        from ..debug import stepper
-        return stepper.record(self, program, entry, stdin, stepper.DEFAULT_LIMIT if limit is None else limit, small)
+        ``stdin`` as input, on this session's dialect's reference evaluator (its ``record`` hook): a
+        :class:`~tinyc.debug.steptrace.Trace` (the JSON of docs/stepper.md) of at most ``limit`` steps (None: the
+        default, 2,000,000); ``small`` False keeps statement steps only; ``options``: the hook's
+        (``snapshots``, :func:`tinyc.debug.stepper.record`)."""
+        return self.dialect.hook(self.dialect.record)(self, program, entry, stdin, limit, small, **options)
 
     def tool(self, command: str):
         """The module of the dialect's ``command`` (``tokens``, ``parse``, ``ast``, ``link``, ``check``,

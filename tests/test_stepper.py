@@ -174,3 +174,22 @@ def test_a_trace_too_large_for_a_page_is_cut(fact):
     short = cut(fact, 100)
     assert len(short.steps) == 100 and short.status == "cut" and "first 100" in short.data["message"]
     assert "first 100" in page(fact, 100)
+
+
+def test_bc_memory_at_the_end_of_its_start_is_the_memory_recorded():
+    trace = Session().record("bc.tc", "bullcow", b"1234\n", limit=30_000, snapshots={10_000, 29_999})
+    assert trace.status == "limit"
+    for n in (10_000, 29_999):
+        assert trace.memory_at(n) == trace.snapshots[n] == undo_to(trace, n)
+    names = {v["name"] for v in trace.data["globals"][-1]}
+    assert {"c", "m", "hi", "lo", "u"} <= names
+
+
+def test_an_array_name_assigned_moves_its_pointer():
+    program = b"int a(3), b(3)\nmain [\n  b = a\n  b(1) = 5\n  pn a(1)\n]\n"
+    trace = Session().record(program)
+    assert trace.status == "done" and trace.data["output"].strip() == "5"
+    first, last = trace.data["globals"][0], trace.data["globals"][-1]
+    where = {v["name"]: v["address"] for v in last}
+    assert where["a"] == where["b"] and {v["name"]: v["address"] for v in first}["b"] != where["a"]
+    assert sum("g" in s for s in trace.steps) == 2  # the globals at the start, and once b moved

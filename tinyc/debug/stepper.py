@@ -168,6 +168,7 @@ class Recorder:
             s["o"] = seen[self.out_mark:].decode("latin-1")
             self.out_mark = len(seen)
         if self.symbols_moved or self.global_sig is None:
+            self.symbols_moved = False
             sig = [self.symbol(sym) for sym in self.global_table()]
             if sig != self.global_sig:
                 self.global_sig = sig
@@ -213,7 +214,7 @@ class Recorder:
         declared a local or has had an array name assigned since the last step."""
         top = self.calls[-1]
         frame = self.ev.frame
-        moved, self.symbols_moved = self.symbols_moved, False
+        moved = self.symbols_moved  # (changes() clears it, after the globals)
         if top[1] is frame and top[3] == len(frame.locals) and not moved:
             return top[4]
         locals_ = [self.symbol(s) for s in frame.locals.values() if s.kind == "var"] if frame else []
@@ -223,8 +224,6 @@ class Recorder:
         parent = self.calls[-2][4] if len(self.calls) > 1 else -1
         self.stacks.append([parent, len(self.frames) - 1, top[0]])
         top[1], top[3], top[4] = frame, len(frame.locals) if frame else 0, len(self.stacks) - 1
-        if moved and len(self.calls) > 1:  # a caller's pointer cannot move while its callee runs
-            pass
         return top[4]
 
     def function_name(self, fn) -> str:

@@ -44,6 +44,8 @@ class WatchedBytes(bytearray):
     """A bytearray that notes each place written (an int or a slice) in ``dirty``, for the recorder's diffs.
     Every write to the machine's memory goes through ``data[...] = ...`` (tinyc.machine.memory)."""
 
+    dirty: list[int | slice]
+
     def __setitem__(self, key, value) -> None:
         super().__setitem__(key, value)
         self.dirty.append(key)
@@ -83,6 +85,9 @@ class Recorder:
         self.snap_at: set[int] = set()     # steps whose whole memory is kept (tests compare with it)
         self.snapshots: dict[int, bytes] = {}
         self.symbols_moved = False         # an array name was assigned: its pointer (a symbol's) changed
+        self.regions: list[dict[str, Any]] = []  # the memory map's regions (docs/stepper.md)
+        self.initial: list[list[Any]] = []       # the memory before the first step
+        self.global_sig: list[dict[str, Any]] | None = None
 
     # ---- set-up, once the machine exists and the program is in memory
 
@@ -97,7 +102,6 @@ class Recorder:
         data.dirty = []
         self.shadow = bytearray(data)
         self.out_mark = len(console.seen)
-        self.global_sig = None
         self.calls = [[None, None, -1, None, -1]]  # the entry statement's frame
 
     def initial_memory(self) -> list[list[Any]]:
@@ -246,10 +250,11 @@ class RecordingMixin:
 
     rec: Recorder
 
+    _visit: dict[type, Any]  # the evaluator's visitors (tinyc.engines.evaluator), expressions' wrapped here
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._visit = {t: _watched(f) if issubclass(t, ast.Expr) else f
-                      for t, f in cls._visit.items()}  # type: ignore[attr-defined]
+        cls._visit = {t: _watched(f) if issubclass(t, ast.Expr) else f for t, f in cls._visit.items()}
 
     def execute(self, node: ast.Stmt) -> None:
         if not isinstance(node, CONTAINERS) and self.rec.stepped(node.pos):
@@ -409,7 +414,6 @@ def _run_pc(session, rec: Recorder, console: RecordingConsole, path, text: bytes
     elif err:
         status, rep = "error", report(loaded, err, cu)
         at = error_at(rec, err, ws.pr + cu)
-    rec.step_end = True
     add_regions(rec)
     return status, rep, at
 

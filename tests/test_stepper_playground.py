@@ -48,3 +48,16 @@ def test_the_step_tab_reads_the_input_box(page):  # noqa: F811
     call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: '21\\n'})", INPUT_PROGRAM)
     result = call(page, "return tinyc.record({})")
     assert result["status"] == "done" and result["output"].endswith("42")
+
+
+def test_a_breakpoint_from_the_editors_gutter(page):  # noqa: F811
+    call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: ''})", FACT)
+    assert call(page, "return tinyc.record({})")["status"] == "done"
+    gutters = page.find_elements("css selector", ".CodeMirror-gutter-wrapper .CodeMirror-linenumber")
+    [line8] = [g for g in gutters if g.text == "8"]  # if(n<2) in fact
+    line8.click()
+    assert page.find_elements("css selector", ".cm-step-breakpoint")
+    assert "breakpoint" in page.find_element("css selector", '#stepper .line[data-line="8"]').get_attribute("class")
+    page.find_element("id", "step-continue").click()
+    state = call(page, "return tinyc.stepTo(Number(document.getElementById('step-slider').value))")
+    assert state["line"] == 8 and state["frames"][-1]["function"] == "fact"

@@ -35,6 +35,10 @@ tinyc.record = function (options = {}) {
     stepTab.trace = trace;
     stepTab.stepper = TinycStepper.mount(root, trace);
     stepTab.stepper.onstep = markEditor;
+    stepTab.stepper.onbreakpoint = (line, on) => {
+      editor[on ? "addLineClass" : "removeLineClass"](line - 1, "gutter", "cm-step-breakpoint");
+    };
+    for (let line = 0; line < editor.lineCount(); line++) editor.removeLineClass(line, "gutter", "cm-step-breakpoint");
     if (trace.steps.length) markEditor(stepTab.stepper.goTo(0));
     $("step-state").textContent = `${trace.steps.length} steps, ${trace.status}` + (trace.message ? `: ${trace.message}` : "");
     root.focus();
@@ -48,3 +52,5 @@ tinyc.stepTo = function (n) {
 };
 
 $("step-record").onclick = () => tinyc.record();
+// a click on the editor's line numbers sets a breakpoint of the stepper (to breakpoint ▶| runs to it)
+editor.on("gutterClick", (cm, line) => { if (stepTab.stepper && stepTab.stepper.toggleBreakpoint) stepTab.stepper.toggleBreakpoint(line + 1); });

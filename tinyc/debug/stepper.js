@@ -131,6 +131,7 @@
     }
     const replay = new Replay(trace);
     const breakpoints = new Set();
+    const ctl = { replay, n: 0, breakpoints };
     const controls = el("div", { class: "step-controls" });
     for (const [id, label, title] of BUTTONS) controls.append(el("button", { id, title, text: label, type: "button" }));
     const slider = el("input", { id: "step-slider", type: "range", min: "0", max: String(trace.steps.length - 1), value: "0" });
@@ -142,10 +143,7 @@
     const lines = trace.source.split("\n");
     const lineEls = lines.map((text, i) => {
       const gutter = el("span", { class: "gutter", text: String(i + 1), title: "click: breakpoint" });
-      gutter.addEventListener("click", () => {
-        if (breakpoints.has(i + 1)) breakpoints.delete(i + 1); else breakpoints.add(i + 1);
-        row.classList.toggle("breakpoint", breakpoints.has(i + 1));
-      });
+      gutter.addEventListener("click", () => ctl.toggleBreakpoint(i + 1));
       const row = el("div", { class: "line", "data-line": String(i + 1) }, gutter, el("span", { class: "code", text: text || " " }));
       source.append(row);
       return row;
@@ -162,7 +160,13 @@
         el("h3", { text: "Output so far" }), output, report,
         el("h3", { text: "Memory map" }), map)));
 
-    const ctl = { replay, n: 0, breakpoints };
+    // a breakpoint on line `line` (from 1) set or cleared; onbreakpoint tells the page (the playground's editor)
+    ctl.toggleBreakpoint = (line) => {
+      if (breakpoints.has(line)) breakpoints.delete(line); else breakpoints.add(line);
+      if (lineEls[line - 1]) lineEls[line - 1].classList.toggle("breakpoint", breakpoints.has(line));
+      if (ctl.onbreakpoint) ctl.onbreakpoint(line, breakpoints.has(line));
+      return breakpoints.has(line);
+    };
     const steps = trace.steps;
     const find = (from, dir, ok) => { for (let m = from + dir; m >= 0 && m < steps.length; m += dir) if (ok(m)) return m; return from; };
     const isStatement = (m) => steps[m].k === "s";

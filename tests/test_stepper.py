@@ -193,3 +193,9 @@ def test_an_array_name_assigned_moves_its_pointer():
     where = {v["name"]: v["address"] for v in last}
     assert where["a"] == where["b"] and {v["name"]: v["address"] for v in first}["b"] != where["a"]
     assert sum("g" in s for s in trace.steps) == 2  # the globals at the start, and once b moved
+
+
+def test_a_machine_call_step_has_its_arguments():
+    trace = Session().record(b"main [\n  MC 65, 1\n  MC 66, 1\n]\n")
+    calls = [s for n, s in enumerate(trace.steps) if s["k"] == "e" and trace.state(n)["expression"].startswith("MC")]
+    assert [s["a"] for s in calls] == [[65, 1], [66, 1]] and trace.data["output"] == "AB"

@@ -202,8 +202,9 @@
       }
       highlight(lineEls, span, s.k);
       if (marked[0]) marked[0].scrollIntoView({ block: "nearest" });
-      now.textContent = (s.k === "s" ? "next: " : s.k === "c" ? "calls: " : "") + state.expression
-        + (s.k === "e" ? `  →  ${s.v}` : s.k === "c" ? `(${(s.a || []).join(", ")})` : "");
+      const args = s.a ? ` with ${s.a.join(", ")}` : "";
+      now.textContent = s.k === "s" ? `next: ${state.expression}` : s.k === "c" ? `call ${state.expression}${args}`
+        : `${state.expression}${args}  →  ${s.v}`;
       showFrames(frames, state, replay, n);
       output.textContent = state.output;
       const err = trace.error && trace.error.step === n;

@@ -102,6 +102,13 @@ class Recorder:
         data.dirty = []
         self.shadow = bytearray(data)
         self.out_mark = len(console.seen)
+        self.mc_args: list[int] | None = None  # the arguments of the machine call that just ran
+        machine, call = evaluator.m, evaluator.m.machine_call
+
+        def noted(m, values: list[int], node):
+            self.mc_args = list(values)
+            return call(m, values, node)
+        machine.machine_call = noted
         self.calls = [[None, None, -1, None, -1]]  # the entry statement's frame
 
     def initial_memory(self) -> list[list[Any]]:
@@ -302,7 +309,8 @@ def _watched(visit):
         value = visit(self, node)
         rec = self.rec
         if rec.small and rec.lo <= node.pos < rec.hi and self.frame is not None:  # not an array bound at link time
-            rec.step("e", node.pos, node.end, self.shown(value))
+            args, rec.mc_args = (rec.mc_args, None) if type(node) is ast.MachineCall else (None, rec.mc_args)
+            rec.step("e", node.pos, node.end, self.shown(value), args)
         return value
     return watched
 

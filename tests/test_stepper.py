@@ -199,3 +199,14 @@ def test_a_machine_call_step_has_its_arguments():
     trace = Session().record(b"main [\n  MC 65, 1\n  MC 66, 1\n]\n")
     calls = [s for n, s in enumerate(trace.steps) if s["k"] == "e" and trace.state(n)["expression"].startswith("MC")]
     assert [s["a"] for s in calls] == [[65, 1], [66, 1]] and trace.data["output"] == "AB"
+
+
+def test_a_gibson_error_mid_run_is_reported_at_its_step(tmp_path):
+    program = tmp_path / "div.tc"
+    program.write_bytes(b"#include pps/library.tc\ndiv int a; int b [\n  return a/b\n]\nmain [\n"
+                        b"  printf(\"before\")\n  printf(\"%d\", div(6, 0))\n]\n")
+    trace = Session("gibson").record(str(program))
+    d = trace.data
+    assert trace.status == "error" and d["report"] and "before" in d["output"]
+    assert d["error"]["step"] == len(trace.steps) - 1
+    assert trace.state(d["error"]["step"])["frames"][-1]["function"] == "div"

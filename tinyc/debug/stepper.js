@@ -59,7 +59,7 @@
 
     read(variable, index) {
       const size = variable.type === "int" ? this.trace.memory.int_size : 1;
-      const at = (variable.length ? variable.address : variable.address) + (index || 0) * size;
+      const at = variable.address + (index || 0) * size;  // an array's address is its pointer
       if (at < 0 || at + size > this.mem.length) return null;
       let v = 0;
       for (let i = size - 1; i >= 0; i--) v = v * 256 + this.mem[at + i];

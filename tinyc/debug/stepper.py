@@ -173,7 +173,9 @@ class Recorder:
         """Put into step ``s`` what changed since the step before: memory bytes, output, globals."""
         data = self.mem.data
         if data.dirty:
-            s["m"] = self.diff(data)
+            changed = self.diff(data)
+            if changed:  # (a write of the bytes already there changes nothing)
+                s["m"] = changed
         seen = self.console.seen
         if len(seen) > self.out_mark:
             s["o"] = seen[self.out_mark:].decode("latin-1")

@@ -67,7 +67,7 @@ class Trace:
                 "output": "".join(x.get("o", "") for x in self.steps[:n + 1])}
 
 
-def value_of(mem: bytes | bytearray, var: dict[str, Any], int_size: int) -> int | list[int]:
+def value_of(mem: bytes | bytearray, var: dict[str, Any], int_size: int) -> int:
     """A variable's value in ``mem``: a scalar's number, or an array's pointer (its address)."""
     if var["length"]:
         return var["address"]

@@ -85,6 +85,11 @@ def test_fact_frames_in_the_middle_of_the_recursion_and_back_to_step_0(browser, 
     assert [f["locals"]["n"]["value"] for f in state["frames"][1:]] == list(range(12, 0, -1))
     assert len(browser.find_elements("css selector", "#frames .frame")) == 13
     middle = shown_state(browser)
+    assert middle["changed"] == [] or all(r.startswith("n") for r in middle["changed"])
+    stored = call(browser, "return tinyc.trace.steps.findIndex((s, i) => i > 0 && s.m && s.k === 'e')")
+    step_to(browser, stored)  # n=1: the for's init stored into main's n
+    assert [r[:2] for r in shown_state(browser)["changed"]] == ["n1"]  # n, now 1, marked
+    step_to(browser, deepest)
     # small steps back and forward show the same state as going there directly
     for _ in range(5):
         click(browser, "step-prev")

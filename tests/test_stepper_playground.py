@@ -61,3 +61,18 @@ def test_a_breakpoint_from_the_editors_gutter(page):  # noqa: F811
     page.find_element("id", "step-continue").click()
     state = call(page, "return tinyc.stepTo(Number(document.getElementById('step-slider').value))")
     assert state["line"] == 8 and state["frames"][-1]["function"] == "fact"
+
+
+def test_a_line_of_the_tokens_or_ast_view_selects_its_span(page):  # noqa: F811
+    from test_web import wait_text
+    call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: ''})", FACT)
+    page.find_element("id", "tab-views").click()
+    for name, line, wanted in (("tokens", 0, "fact"), ("ast", 5, "if(n<2) return 1")):
+        page.find_element("id", f"view-{name}").click()
+        wait_text(page, "#view", lambda t: len(t) > 100 and page.find_element("id", "view").get_attribute("data-view"))
+        # a click at the start of the line: the caret there, then the click
+        call(page, "const view = document.getElementById('view'), text = view.firstChild;"
+                   "const at = view.textContent.split('\\n').slice(0, arguments[0]).join('\\n').length + (arguments[0] ? 1 : 0);"
+                   "const r = document.createRange(); r.setStart(text, at); r.collapse(true);"
+                   "getSelection().removeAllRanges(); getSelection().addRange(r); view.click();", line)
+        assert call(page, "return editor.getSelection()") == wanted

@@ -7,7 +7,7 @@ The site runs the real tinyc package in the browser with Pyodide.  Everything it
 * the tinyc wheel, built from this checkout (``pip wheel --no-deps``), and the wheels of the pure-Python
   dependencies the page needs (Lark; platformdirs, which tinyc asks for its cache directory off Linux),
   fetched with ``pip download`` into the cache;
-* the page (web/index.html, app.js, worker.js, style.css, step-tab.js; the stepper's tinyc/debug/stepper.js
+* the page (web/index.html, app.js, worker.js, style.css, step-tab.js, linked-views.js; the stepper's tinyc/debug/stepper.js
   and stepper.css), the Python glue (web/glue.py), and the shipped
   examples and programs as examples.json.
 
@@ -33,7 +33,7 @@ PY_DEPENDENCIES = ["lark>=1.1", "platformdirs>=3"]  # pure Python: what `tinyc r
 PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 VENDOR_JS = ["codemirror/lib/codemirror.js", "codemirror/addon/mode/simple.js", "@xterm/xterm/lib/xterm.js"]
 VENDOR_CSS = ["codemirror/lib/codemirror.css", "@xterm/xterm/css/xterm.css"]
-PAGE = ["index.html", "app.js", "worker.js", "style.css", "glue.py", "step-tab.js"]
+PAGE = ["index.html", "app.js", "worker.js", "style.css", "glue.py", "step-tab.js", "linked-views.js"]
 STEPPER = ["stepper.js", "stepper.css"]  # the stepper's, package data in tinyc/debug/ (tinyc step -o uses them too)
 # Examples that need more than `main` with no input: the entry and a sample standard input.
 EXAMPLE_SETTINGS = {

@@ -7,7 +7,7 @@ package's :class:`~tinyc.shell.shell.Shell` fed one line at a time (no prompt_to
 
 Bytes cross to JavaScript as text: UTF-8, with bytes that are not UTF-8 shown as Latin-1 characters (as
 tinyc shows them on a UTF-8 terminal).  The module imports nothing of the browser, so the tests also run it
-in plain CPython (tests/test_web.py).
+in plain CPython (tests/web/test_web.py).
 """
 
 from __future__ import annotations

@@ -197,7 +197,7 @@ def locate_command(argv: list[str]) -> int | None:
 def quick_args(argv: list[str]) -> argparse.Namespace | None:
     """The namespace ``build_parser().parse_args(argv)`` gives for ``run FILE... [--entry NAME]`` (no other
     option; ``-`` is a FILE), built without argparse; None for any other command line, which argparse
-    reads.  tests/test_startup.py checks that both give the same namespace."""
+    reads.  tests/driver/test_startup.py checks that both give the same namespace."""
     if len(argv) < 2 or argv[0] != "run":
         return None
     from .options import MACHINE_DEFAULTS, RUN_DEFAULTS

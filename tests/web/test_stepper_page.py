@@ -17,7 +17,7 @@ import pytest
 from system_tools import need
 from test_web import CHROMEDRIVER, CHROMIUM, call
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "stepper"
 
 

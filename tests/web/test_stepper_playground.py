@@ -9,7 +9,7 @@ from pathlib import Path
 
 from test_web import INPUT_PROGRAM, call, glue, page, site  # noqa: F401  (fixtures)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FACT = (ROOT / "examples" / "fact.tc").read_text()
 
 

@@ -15,7 +15,7 @@ import pytest
 from tinyc.debug import stepper
 from tinyc.driver.session import Session
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FACT = str(ROOT / "examples" / "fact.tc")
 FIB = str(ROOT / "examples" / "gibson" / "fib.tc")
 

@@ -100,3 +100,27 @@ def test_views_of_a_gibson_cell(ip, capsys):
     assert "library pps/library.tc" in capsys.readouterr().out
     ip.run_cell_magic("tinyc_parse", "", "#include pps/library.tc\nmain [\n")
     assert "RBRCERR" in capsys.readouterr().out
+
+
+def test_step_shows_the_stepper_inline(ip, capsys):
+    from unittest import mock
+    shown = []
+    with mock.patch("IPython.display.display", side_effect=shown.append):
+        ip.run_cell_magic("tinyc_step", "--input '21\\n'",
+                          'main [\n  int n\n  ps "number? "\n  n = gn\n  pn n * 2\n]\n')
+    assert len(shown) == 1
+    trace = traced(shown[0].data)
+    assert trace["status"] == "done" and trace["output"] == "number?  42" and trace["steps"]
+    with mock.patch("IPython.display.display", side_effect=shown.append):
+        ip.run_line_magic("tinyc_step", "--limit 2")  # the current program again
+    assert "step limit" in capsys.readouterr().err and len(shown) == 2
+
+
+def traced(shown: str) -> dict:
+    """The trace inside the stepper page a ``%%tinyc_step`` showed (an iframe's srcdoc)."""
+    import html
+    import json
+    import re
+    assert shown.startswith('<div class="tinyc-step"><iframe') and "TinycStepper" in shown
+    page = html.unescape(re.search(r'srcdoc="([^"]*)"', shown).group(1))
+    return json.loads(re.search(r'<script type="application/json" id="trace">(.*?)</script>', page, re.S).group(1))

@@ -184,3 +184,21 @@ def test_a_gibson_program_that_cannot_start_is_one_line_under_trace_and_debug():
     assert program.trace("main").strip().endswith("nosuch.tc")
     with pytest.raises(CellError, match=r"^No such file: nosuch.tc$"):
         program.debug(b"main")
+
+
+def test_step_shows_the_stepper_of_the_program_in_both_dialects():
+    from tinyc.kernel import magics
+    program, _, _ = make_program()
+    program.add(b"fact int n [\n  if(n<2) return 1\n  return n*fact(n-1)\n]\n")
+    said, pages = [], []
+    magics.obey("%input 5", program, said.append)
+    magics.obey("%step pn fact(gn)", program, said.append, pages.append)
+    assert said[-1].endswith(", done\n") and "steps" in said[-1] and len(pages) == 1
+    assert pages[0].startswith('<div class="tinyc-step"><iframe') and "TinycStepper" in pages[0]
+    trace = program.step("pn fact(3)")
+    assert trace.status == "done" and trace.data["output"] == " 6"
+    assert max(len(trace.state(n)["frames"]) for n in range(len(trace.steps))) == 3  # fact(3), (2), (1)
+    magics.obey("%dialect gibson", program, said.append)
+    program.add(b'main [\n  printf("%d", 6*7)\n]\n')
+    gibson = program.step("main")
+    assert gibson.status == "done" and gibson.data["dialect"] == "gibson" and "42" in gibson.data["output"]

@@ -42,6 +42,7 @@ TOOLS = {
     "ast": ("tinyc.cli.stage_views", "print the AST of a program, with source offsets"),
     "link": ("tinyc.cli.stage_views", "print the symbol levels and the memory map after linking"),
     "trace": ("tinyc.cli.trace", "run a program, printing each statement as it runs"),
+    "step": ("tinyc.cli.step", "record a run step by step and write it as a stepper page: tinyc step FILE -o run.html"),
     "compile": ("tinyc.cli.compile", "print the Python the fast engine generates for a program"),
     "check": ("tinyc.cli.check", "list every syntax error, undeclared name and duplicate definition up front"),
     "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),

@@ -384,6 +384,37 @@ class TinyCMagics(Magics):
         if ran_out:
             print(_input_note(args.input, "tinyc_trace"), end="", file=sys.stderr)
 
+    @line_cell_magic
+    def tinyc_step(self, line: str, cell: str | None = None):
+        """``%%tinyc_step [--entry NAME] [--input TEXT] [--limit N] [--dialect D]``: record the cell's run and show
+        the stepper inline (docs/stepper.md); ``%tinyc_step`` steps the current program."""
+        return self._guard(lambda: self._step(line, cell))
+
+    def _step(self, line, cell):
+        import tempfile
+        from IPython.display import HTML, display
+        from ..driver.session import Session
+        from ..debug.stepper import DEFAULT_LIMIT
+        from ..debug.stepper_page import inline
+        if cell is None and line.strip() and not line.strip().startswith("-"):
+            line = "--entry " + shlex.quote(line.strip())
+        parser = _parser("tinyc_step", entry=True)
+        parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N", help="steps to record at most")
+        parser.add_argument("--dialect", choices=("pc", "gibson"), default=None, help="the language (default: as the cell says)")
+        args = self._args(parser, line)
+        if cell is not None:
+            self.program = cell.encode()
+        dialect = self._dialect(args)
+        stdin = (args.input or "").encode("latin-1").replace(b"\\n", b"\n")
+        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+            path = self._cell_file(tmp)
+            session = Session.from_args(args, None, dialect, [path])
+            trace = session.record(path, None if args.entry == "main" else args.entry, stdin, args.limit)
+        trace.data["file"] = "cell"
+        display(HTML(inline(trace)))
+        if trace.data["message"]:
+            print(trace.data["message"], file=sys.stderr)
+
     def _guard(self, action):
         try:
             with _StartDirOff():  # a program's cairocffi.py or lark.py is not what a lazy import finds

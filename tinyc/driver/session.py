@@ -244,6 +244,15 @@ class Session:
         ``trace`` hook): the program's output and one line per statement, then the report of an error."""
         return self.dialect.hook(self.dialect.trace)(self, path, entry, stdin, calls, limit)
 
+    def record(self, program: str | bytes, entry: str | None = None, stdin: bytes = b"", limit: int | None = None,
+               small: bool = True, **options):
+        """The recorded run of ``program`` (a file's path, or its text as bytes) from ``entry`` (None: main) with
+        ``stdin`` as input, on this session's dialect's reference evaluator (its ``record`` hook): a
+        :class:`~tinyc.debug.steptrace.Trace` (the JSON of docs/stepper.md) of at most ``limit`` steps (None: the
+        default, 2,000,000); ``small`` False keeps statement steps only; ``options``: the hook's
+        (``snapshots``, :func:`tinyc.debug.stepper.record`)."""
+        return self.dialect.hook(self.dialect.record)(self, program, entry, stdin, limit, small, **options)
+
     def tool(self, command: str):
         """The module of the dialect's ``command`` (``tokens``, ``parse``, ``ast``, ``link``, ``check``,
         ``compile``, ``trace``): ``module.command(args) -> status``.  KeyError for a command it lacks."""

@@ -1,7 +1,7 @@
 """The kernel's magics: a cell's leading lines that start with ``%`` (docs/kernel.md).
 
 ``%dialect gibson|pc``, ``%engine reference|fast``, ``%input LINE`` (one input line for the cell's run),
-``%trace [STATEMENT]``, ``%ast [STATEMENT]``, ``%tokens [STATEMENT]``, ``%link``, ``%debug [STATEMENT]``,
+``%trace [STATEMENT]``, ``%step [STATEMENT]`` (the stepper, docs/stepper.md), ``%ast [STATEMENT]``, ``%tokens [STATEMENT]``, ``%link``, ``%debug [STATEMENT]``,
 ``%allow [read PATH|write PATH|write-code|files-anywhere|system|plugins]`` (the command line's
 ``--allow-*``: each asked of the person at the front end first, since a shared notebook's cells are
 someone else's code; docs/security.md).
@@ -19,6 +19,7 @@ USAGE = {
     "engine": "%engine reference|fast",
     "input": "%input LINE",
     "trace": "%trace [STATEMENT]",
+    "step": "%step [STATEMENT]",
     "ast": "%ast [STATEMENT]",
     "tokens": "%tokens [STATEMENT]",
     "link": "%link",
@@ -37,8 +38,10 @@ def _choice(name: str, value: str, choices: tuple[str, ...], now: str) -> str | 
     return value
 
 
-def obey(line: str, program: Program, say: Callable[[str], None]) -> None:
-    """Obey one magic line (``%name args``) against ``program``; ``say`` shows text."""
+def obey(line: str, program: Program, say: Callable[[str], None],
+         show_html: Callable[[str], None] | None = None) -> None:
+    """Obey one magic line (``%name args``) against ``program``; ``say`` shows text, ``show_html`` HTML (the
+    stepper of ``%step``; None: its page is not shown, only its status)."""
     name, _, rest = line[1:].partition(" ")
     rest = rest.strip()
     if name not in USAGE:
@@ -63,6 +66,13 @@ def obey(line: str, program: Program, say: Callable[[str], None]) -> None:
         say(program.trace(rest or "main"))
     elif name == "debug":
         program.debug(rest.encode() or b"main")
+    elif name == "step":
+        from ..debug.stepper_page import inline
+        trace = program.step(rest or "main")
+        if show_html is not None:
+            show_html(inline(trace))
+        say(f"{len(trace.steps)} steps, {trace.status}" + (f": {trace.data['message']}" if trace.data["message"] else "")
+            + "\n" + (trace.data["report"] if trace.status == "error" else ""))
     elif name == "allow":
         allow(rest, program, say)
 

@@ -274,6 +274,18 @@ class Program:
         return trace(self.text, statement, stdin=io.BytesIO(stdin), memory=self.session.memory,
                      files=self.session.files)
 
+    def step(self, statement: str):
+        """The recorded run of ``statement`` against the program (:mod:`tinyc.debug.stepper`), the queued input
+        its input: a :class:`~tinyc.debug.steptrace.Trace`; in the Gibson dialect ``statement`` runs as ``-r`` code."""
+        stdin = b"".join(line + b"\n" for line in self.console.queued)
+        self.console.queued.clear()
+        session = _session(self.dialect, "reference", self.console)
+        if self.dialect == "gibson":
+            with self._gibson_file() as path:
+                return session.record(path, _gibson_code(statement), stdin)
+        session.memory, session.files = self.session.memory, self.session.files
+        return session.record(self.text, None if statement.strip() == "main" else statement, stdin)
+
     def debug(self, statement: bytes) -> None:
         """A debugging session of ``statement`` against the program (:mod:`tinyc.debug.debugger`): its
         commands and the program's input lines are the queued lines, then asked of the front end.  Raises

@@ -165,3 +165,17 @@ def test_bchex_end_of_input_stops_the_game_and_keeps_the_program():
                        capture_output=True, timeout=120, cwd=ROOT)
     out = r.stdout.decode().replace("\r\n", "\n")
     assert out.endswith("   score? \nstopped\ntc>\n"), out[-300:]
+
+
+# ---- where it is offered ----------------------------------------------------------------------------
+
+def test_bchex_is_listed_and_in_the_playgrounds_examples():
+    r = subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", "--list"], capture_output=True, timeout=120)
+    assert "bchex.tc" in r.stdout.decode().split()
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("web_build", ROOT / "web" / "build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    offered = {e["name"]: e for e in build.examples()}
+    assert (offered["bchex.tc"]["entry"], offered["bchex.tc"]["stdin"]) == ("bchexa", "300\n")

@@ -41,6 +41,7 @@ EXAMPLE_SETTINGS = {
     "bca.tc": {"entry": "bca", "stdin": "3141\n300\n"},
     "bck.tc": {"entry": "bcka", "stdin": "20\n"},  # Knuth's minimax over the first 20 secrets (.bck plays)
     "bce.tc": {"entry": "bcea", "stdin": "3141\n5\n"},  # entropy.c in integers: 5 games (about 0.4 s each)
+    "bchex.tc": {"entry": "bchexa", "stdin": "300\n"},  # the seeds' hex phase AI over 300 secrets (.bchex plays)
     "gibson/guess.tc": {"stdin": "50\n25\n37\n"},
 }
 

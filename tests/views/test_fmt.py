@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SHIPPED = sorted([*ROOT.glob("programs/*.tc"), *ROOT.glob("examples/*.tc"), *ROOT.glob("examples/gibson/*.tc")])
 INPUT = b"50\n25\n37\n1234\n1,2\n0\nq\n"
-ENTRY = {"bc.tc": "bullcow", "bca.tc": "bca", "bck.tc": "bck", "bce.tc": "bcet"}  # the programs with no main
+ENTRY = {"bc.tc": "bullcow", "bca.tc": "bca", "bck.tc": "bck", "bce.tc": "bcet", "bchex.tc": "bchex"}  # the programs with no main
 
 
 def tinyc(*args: str, cwd: Path, stdin: bytes = b"") -> subprocess.CompletedProcess:

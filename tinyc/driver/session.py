@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
     from ..engines.options import Optimisations
+    from .outcome import Interrupt, Outcome
     from ..machine.port import EngineFactory
     from ..machine.sandbox import FileSandbox
     from .interpreter import Machine
@@ -87,7 +88,8 @@ class Session:
     ``random_divisor`` 8 or 7 (the library's random, section 14 item 3); ``console`` the program's byte
     streams (default: stdin/stdout); ``files`` the file sandbox (default: the current directory tree);
     ``allow_system`` and ``allow_plugins`` the Gibson dialect's ``system()`` and ``#loadMC NAME.py``;
-    ``quiet`` no banner (Gibson's ``-q``).  Raises UnknownDialect for a dialect with no package.  (The commands
+    ``quiet`` no banner (Gibson's ``-q``); ``interrupt`` the :class:`~tinyc.driver.outcome.Interrupt` policy
+    its runs answer (default: the process's, :data:`~tinyc.driver.outcome.INTERRUPT`).  Raises UnknownDialect for a dialect with no package.  (The commands
     check ``--memory`` against the int width first: :func:`memory_problem`; a Session takes any size.)
 
     The PC way of running: :meth:`boot` (the library, an empty program buffer), :meth:`load_file` /
@@ -99,7 +101,8 @@ class Session:
     def __init__(self, dialect: str | Dialect = DEFAULT_DIALECT, engine: str = "reference", *,
                  memory: int | None = None, int_bits: int = 32, max_depth: int = 1000, random_divisor: int = 8,
                  console: Console | None = None, files: FileSandbox | None = None, allow_system: bool = False,
-                 allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None):
+                 allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None,
+                 interrupt: Interrupt | None = None):
         self.dialect = find_dialect(dialect) if isinstance(dialect, str) else dialect
         self.memory = memory if memory is not None else MEMORY_16 if int_bits == 16 else DEFAULT_MEMORY
         self.engine, self.int_bits, self.max_depth = engine, int_bits, max_depth
@@ -113,6 +116,9 @@ class Session:
         self.files = files
         self.allow_system, self.allow_plugins, self.quiet = allow_system, allow_plugins, quiet
         self.optimisations = optimisations  # the fast engine's (engines/options.py; None: its default, all)
+        if interrupt is None:
+            from .outcome import INTERRUPT as interrupt
+        self.interrupt = interrupt  # the interrupt policy its runs note Ctrl-C, pause and Stop with
         self.current: Machine | None = None       # the machine :meth:`boot` made
         self.workspace: Workspace | None = None   # and its program buffer
 
@@ -205,10 +211,16 @@ class Session:
 
     # ---- every dialect
 
-    def run_files(self, files: list[str], entry: str | None = None, code: str | None = None) -> int:
+    def execute(self, files: list[str], entry: str | None = None, code: str | None = None) -> Outcome:
         """``tinyc run FILES --entry ENTRY`` in this session's dialect (its ``run`` hook; ``code``: Gibson's ``-r
-        CODE``); the exit status.  Raises ProgramFileError for a file that cannot be read or does not fit."""
+        CODE``): how it ended, an :class:`~tinyc.driver.outcome.Outcome` for the door to render.  The program's
+        output has gone to the session's console, flushed.  Raises ProgramFileError for a file that cannot be
+        read or does not fit."""
         return self.dialect.hook(self.dialect.run)(self, files, entry, code)
+
+    def run_files(self, files: list[str], entry: str | None = None, code: str | None = None) -> int:
+        """:meth:`execute`, its Outcome rendered (the report on stderr): the exit status."""
+        return self.execute(files, entry, code).render()
 
     def view(self, name: str, path: str) -> str:
         """The stage view ``name`` (``tokens``, ``parse``, ``ast``, ``link``) of the program file ``path`` in this

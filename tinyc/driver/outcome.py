@@ -180,16 +180,19 @@ class Interrupt:
     """
 
     def __init__(self) -> None:
+        import _thread
         self.requested = False
         self.seen = False
         self.main_thread_run = False  # a noting() block runs in the main thread: request() interrupts it
+        self._lock = _thread.allocate_lock()  # request() against the end of a noting() block
 
     def request(self) -> None:
         """Ask the running program to stop (thread-safe: one flag, one optional signal to the main thread)."""
-        self.requested = self.seen = True
-        if self.main_thread_run:
-            import _thread
-            _thread.interrupt_main()
+        with self._lock:
+            self.requested = self.seen = True
+            if self.main_thread_run:
+                import _thread
+                _thread.interrupt_main()
 
     def check(self) -> None:
         """Raise KeyboardInterrupt if a stop was requested (and clear the request)."""
@@ -205,8 +208,9 @@ class Interrupt:
 
     def _on_sigint(self, signum, frame) -> None:
         self.seen = True
-        self.requested = False  # taken now: the KeyboardInterrupt is the request
-        raise KeyboardInterrupt
+        if self.main_thread_run:  # else a request that came as the run ended: noted, not raised
+            self.requested = False  # taken now: the KeyboardInterrupt is the request
+            raise KeyboardInterrupt
 
 
 class _Noting:
@@ -232,10 +236,18 @@ class _Noting:
 
     def __exit__(self, *exc) -> None:
         p = self.policy
-        p.main_thread_run = False
+        with p._lock:
+            p.main_thread_run = False
         if self.installed:
+            _pending_signals()  # a request's signal on its way runs our handler, which now only notes it
             import _signal
             _signal.signal(_signal.SIGINT, self.old if self.old is not None else _signal.default_int_handler)
+
+
+def _pending_signals() -> None:
+    """Give Python's signal handlers a chance to run (they run between bytecodes, at a call or a loop)."""
+    for _ in range(3):
+        pass
 
 
 INTERRUPT = Interrupt()  # the process's policy: the doors' default

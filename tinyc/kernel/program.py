@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..errors import ErrorCode, ExitProgram
+from ..driver.outcome import EXITED, STOPPED, Outcome, statement_outcome
 from ..machine.console import align_report
 from ..shell.shell import Command, Shell
 from . import cells
@@ -131,25 +132,24 @@ class Program:
         limit = sys.getrecursionlimit()
         try:
             with self.console.streaming():
-                err, cursor = self.ws.run(statement)
-        except KeyboardInterrupt:  # while the program was being linked
-            err, cursor = int(ErrorCode.KILL), 0
-        except ExitProgram:  # the program ended the interpreter: the kernel goes on, with a new machine
-            err, cursor = 0, 0
-            self._boot(self._pc_text())
+                outcome = statement_outcome(self.ws, statement, align=align_report)
         finally:
             sys.setrecursionlimit(limit)
-        self.shell.buf.lo = self.shell.buf.line_of(cursor) if err else 0
-        self._after_run(err, lambda: align_report(self.ws.report(err, cursor)))
+        if outcome.kind == EXITED:  # the program ended the interpreter: the kernel goes on, with a new machine
+            self._boot(self._pc_text())
+        self.shell.buf.lo = self.shell.buf.line_of(outcome.address - self.ws.pr) if outcome.failed else 0
+        self._after_run(outcome)
 
-    def _after_run(self, err: int, report: Callable[[], str]) -> None:
-        if err == ErrorCode.KILL and self.console.no_input:
-            self.errors(err, "stopped: the program read input, and this front end sends none: give it "
-                             "first with %input LINE...")
-        elif err == ErrorCode.KILL:
-            self.errors(err, "stopped")
-        elif err:
-            self.errors(err, report())
+    def _after_run(self, outcome: Outcome) -> None:
+        """Show how a run ended: ``stopped`` (with a word on input when the program waited for some), or
+        the error's report; nothing when it finished."""
+        if (outcome.interrupted or outcome.code == ErrorCode.KILL) and self.console.no_input:
+            self.errors(ErrorCode.KILL, "stopped: the program read input, and this front end sends none: give it "
+                                        "first with %input LINE...")
+        elif outcome.interrupted or outcome.code == ErrorCode.KILL:
+            self.errors(ErrorCode.KILL, STOPPED.rstrip())
+        elif outcome.report:
+            self.errors(outcome.code, outcome.report)
 
     def _run_gibson(self, statement: bytes) -> None:
         """``statement`` run as ``tc -r STATEMENT`` runs it, the Gibson program as the application file (its
@@ -160,13 +160,10 @@ class Program:
         with self._gibson_file() as path:
             try:
                 with self.console.streaming():
-                    session.run_files([path], "main", code)
-            except KeyboardInterrupt:
-                self.errors(int(ErrorCode.KILL), "stopped")
-            except ExitProgram:
-                pass
+                    outcome = session.execute([path], "main", code)
             finally:
                 sys.setrecursionlimit(limit)
+        self._after_run(outcome)
 
     def check(self) -> tuple[int, str] | None:
         """Link the program as a run would; ``(error, report)`` when the linker finds an error."""

@@ -89,9 +89,14 @@ class Interrupter:
         return self
 
     def _ask(self, policy) -> None:
+        deadline = time.monotonic() + 30
         while not self.done.wait(0.3):
             if policy.main_thread_run:
                 policy.request()
+                return
+            if time.monotonic() > deadline:  # a door that never runs under the policy: Ctrl-C, not a hang
+                import _thread
+                _thread.interrupt_main()
                 return
 
     def __exit__(self, *exc):

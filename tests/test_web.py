@@ -2,8 +2,8 @@
 builds, served on 127.0.0.1 and driven in Debian's headless Chromium through Selenium.
 
 The browser tests need npm (to build), chromium and chromium-driver (.ci/run installs them).  Where one is
-missing they fail, saying what to install; with TINYC_WEB_TESTS=skip they are skipped instead (for a machine
-that cannot have a browser).  npm and pip downloads are kept in ~/.cache/tinyc-web (or $TINYC_WEB_CACHE),
+missing they are skipped, saying what to install (tests/system_tools.py); with TINYC_REQUIRE_SYSTEM=1, as
+.ci/run sets it, they fail instead.  npm and pip downloads are kept in ~/.cache/tinyc-web (or $TINYC_WEB_CACHE),
 so a second run builds without the network.
 """
 
@@ -21,6 +21,8 @@ import threading
 from pathlib import Path
 
 import pytest
+
+from system_tools import need
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
@@ -100,21 +102,10 @@ def test_glue_views_and_shell(glue, tmp_path):
 
 # ---- the site in Chromium ------------------------------------------------------------------------------
 
-def missing_tools() -> list[str]:
-    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.path.exists(p)]
-    missing += [] if shutil.which("npm") else ["npm"]
-    missing += [] if importlib.util.find_spec("selenium") else ["selenium (the test extra)"]
-    return missing
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    missing = missing_tools()
-    if missing and os.environ.get("TINYC_WEB_TESTS") == "skip":
-        pytest.skip(f"TINYC_WEB_TESTS=skip and missing: {', '.join(missing)}")
-    if missing:
-        pytest.fail(f"the web tests need {', '.join(missing)}: apt-get install chromium chromium-driver npm; "
-                    "pip install '.[test]' (or set TINYC_WEB_TESTS=skip)")
+    need(CHROMIUM, CHROMEDRIVER, "npm", install="apt-get install chromium chromium-driver npm")
+    assert importlib.util.find_spec("selenium"), "selenium comes with the test extra: pip install '.[test]'"
     folder = tmp_path_factory.mktemp("site")
     done = subprocess.run([sys.executable, str(ROOT / "web" / "build.py"), str(folder)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

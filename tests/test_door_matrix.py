@@ -42,7 +42,8 @@ class Case:
 
 G = "#include library.tc\n"
 CASES = [
-    Case("utf8", 'main [ pl "h\u00e9llo \u2713" ]\n', G + 'main [ pl "h\u00e9llo \u2713" ]\n', shows="h\u00e9llo \u2713"),
+    Case("utf8", 'main [ pl "h\u00e9llo \u2713" ]\n', G + 'main [ pl "h\u00e9llo \u2713" ]\n',
+         shows="h\u00e9llo \u2713"),
     Case("input", "main [ int n; n = gn; pn n*2 ]\n", G + "main [ int n; n = gn(); pn(n*2) ]\n", stdin="21\n",
          shows="42"),
     Case("error", 'main [ int x; pl "a"; x = 1/0 ]\n', G + 'main [ int x; pl "a"; x = 1/0 ]\n', report=True),

@@ -144,10 +144,11 @@ def outcome_of(run: Callable[[], object], report: Callable[[int, int], str], sta
 def statement_outcome(ws: Workspace, statement: bytes, by_file: bool = False, interrupt: Interrupt | None = None,
                       align: Callable[[str], str] | None = None) -> Outcome:
     """Run ``statement`` against the program buffer of the workspace ``ws`` (MC 11, as the shell and ``tinyc
-    run`` do) and tell how it ended.  The report is the shell's (:meth:`Workspace.report`; ``by_file``: naming
-    the file read into the buffer), passed through ``align`` (e.g. :func:`~tinyc.machine.console.align_report`
-    for a terminal); error 99 without Ctrl-C (the end of the input) is ``stopped``, status 1, as the shell
-    says it.  The address of an error is absolute."""
+    run`` do) and tell how it ended.  The report is the shell's
+    (:meth:`tinyc.driver.workspace.Workspace.report`; ``by_file``: naming the file read into the buffer),
+    passed through ``align`` (e.g. :func:`~tinyc.machine.console.align_report` for a terminal); error 99
+    without Ctrl-C (the end of the input) is ``stopped``, status 1, as the shell says it.  The address of
+    an error is absolute."""
     from ..errors import TinyCError
     console = ws.machine.console
 
@@ -227,7 +228,7 @@ class _Noting:
         p.requested = p.seen = False
         if threading.current_thread() is threading.main_thread():
             try:
-                import _signal
+                import _signal  # type: ignore[import-not-found]  # the C module: signal costs a start 1 ms
                 self.old = _signal.signal(_signal.SIGINT, p._on_sigint)
                 self.installed = p.main_thread_run = True
             except (ValueError, ImportError, OSError):  # no signals here (Pyodide, an embedded interpreter)

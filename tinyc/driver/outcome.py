@@ -176,8 +176,9 @@ class Interrupt:
       statements, :meth:`check` raises KeyboardInterrupt when it is set (and takes it);
     * :attr:`seen`: an interrupt came during the current :meth:`noting` block (how a door tells Ctrl-C from
       error 99 at the end of the input);
-    * :meth:`noting`: a context manager around one run that installs the SIGINT handler (main thread only)
-      and clears :attr:`seen` on entry.
+    * :meth:`noting`: a context manager around one run that installs the SIGINT handler (main thread only,
+      over Python's own: a front end with its own policy, the debugger's Ctrl-C that pauses, keeps it) and
+      clears :attr:`seen` on entry.
     """
 
     def __init__(self) -> None:
@@ -229,8 +230,10 @@ class _Noting:
         if threading.current_thread() is threading.main_thread():
             try:
                 import _signal  # type: ignore[import-not-found]  # the C module: signal costs a start 1 ms
-                self.old = _signal.signal(_signal.SIGINT, p._on_sigint)
-                self.installed = p.main_thread_run = True
+                current = _signal.getsignal(_signal.SIGINT)
+                if current == _signal.default_int_handler or current == p._on_sigint:
+                    self.old = _signal.signal(_signal.SIGINT, p._on_sigint)
+                    self.installed = p.main_thread_run = True
             except (ValueError, ImportError, OSError):  # no signals here (Pyodide, an embedded interpreter)
                 pass
         return p

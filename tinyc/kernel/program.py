@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..errors import ErrorCode, ExitProgram
+from ..errors import ErrorCode
 from ..driver.outcome import EXITED, STOPPED, Outcome, statement_outcome
 from ..machine.console import align_report
 from ..shell.shell import Command, Shell
@@ -277,8 +277,6 @@ class Program:
         try:
             with self.console.streaming():
                 shell_debugger(self.shell)(statement)
-        except ExitProgram:
-            pass
         finally:
             sys.setrecursionlimit(limit)
             self._boot(self._pc_text())  # the debugger's breakpoints and engine stay with the old machine
@@ -298,8 +296,6 @@ class Program:
                     debug(runner, self.console, quiet=True)
             except CannotStart as exc:
                 raise CellError(exc.message.strip()) from None
-            except ExitProgram:
-                pass
             finally:
                 sys.setrecursionlimit(limit)
 

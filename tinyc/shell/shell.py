@@ -20,7 +20,6 @@ from .. import __version__
 from ..machine.console import align_report
 from . import extras
 from .editor import LineBuffer
-from ..errors import ExitProgram
 from ..driver.outcome import EXITED, INTERRUPT, STOPPED, statement_outcome
 from ..driver.interpreter import Machine
 from ..driver.workspace import Workspace
@@ -378,9 +377,6 @@ class Shell:
         self.console.flush()
         try:
             self.debugger(text)
-        except ExitProgram:
-            self.exited = True
-            return True
         except KeyboardInterrupt:
             self.say(b"stopped")
         self.buf.lo = 0

@@ -182,3 +182,33 @@ def test_a_closed_stdin_read_is_one_line_and_74(tmp_path):
                           cwd=tmp_path, timeout=120)
     assert done.returncode == 74, done.stderr
     assert done.stderr == b"tinyc: cannot read the input: standard input is closed\n"
+
+
+# ---- one protocol: who may catch what
+
+def test_only_the_driver_catches_exit_program():
+    """A run's end is an Outcome: ``except ExitProgram`` is in driver/outcome.py alone (issue 36, done when)."""
+    import re
+    catching = re.compile(r"except\s*\(?[^:]*\bExitProgram\b")
+    found = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "tinyc").rglob("*.py")) + [ROOT / "web" / "glue.py"]
+             if catching.search(p.read_text(encoding="utf-8"))]
+    assert found == ["tinyc/driver/outcome.py"]
+
+
+def test_one_error_hierarchy():
+    from tinyc.cli.notebook import MagicError
+    from tinyc.driver.dialect import CannotStart, UnknownDialect
+    from tinyc.errors import ExitProgram, MemoryFault, Problem, TinyCError
+    from tinyc.kernel.program import CellError
+    from tinyc.machine.shipped import DoesNotFit, ProgramFileError
+    for cls in (TinyCError, ExitProgram, MemoryFault, ProgramFileError, DoesNotFit, CannotStart, UnknownDialect,
+                CellError, MagicError):
+        assert issubclass(cls, Problem), cls
+    assert issubclass(DoesNotFit, ValueError)
+
+
+def test_a_program_too_big_is_the_one_does_not_fit(tmp_path):
+    from tinyc.machine.shipped import DoesNotFit
+    s, _ = session("pc", "reference")
+    with pytest.raises(DoesNotFit, match="does not fit the program buffer"):
+        s.load_text(b"/*" + b"x" * 100_000 + b"\n")

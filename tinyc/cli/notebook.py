@@ -28,10 +28,11 @@ from typing import Callable
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 
+from ..errors import Problem
 from ..machine.console import Console, align_report
 
 
-class MagicError(Exception):
+class MagicError(Problem):
     """Bad magic arguments: shown as one line."""
 
 

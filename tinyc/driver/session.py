@@ -187,11 +187,11 @@ class Session:
 
     def load_text(self, text: bytes, name: str | None = None) -> None:
         """Append ``text`` (a program's bytes; ``name`` the file it came from) to the program buffer, booting
-        first if needed.  Raises ProgramFileError when it does not fit."""
-        from ..machine.shipped import ProgramFileError
+        first if needed.  Raises DoesNotFit when it does not fit."""
+        from ..machine.shipped import DoesNotFit
         ws = self._booted()
         if not ws.append(text, name):
-            raise ProgramFileError(f"{name or 'the program'}: does not fit the program buffer ({ws.free} bytes free)")
+            raise DoesNotFit(f"{name or 'the program'}: does not fit the program buffer ({ws.free} bytes free)")
 
     def load_file(self, path: str) -> None:
         """Read the program file ``path`` (a shipped program by its name too; ``-`` is stdin) into the buffer.
@@ -270,11 +270,11 @@ def boot_with_files(args: argparse.Namespace, console: Console | None = None) ->
     """:func:`boot`, then the program files ``args.files`` read into the program buffer in order, as ``tinyc
     run`` reads them (every file read before the library boots).  Raises ProgramFileError for a file that
     cannot be read or does not fit."""
-    from ..machine.shipped import ProgramFileError, program_capacity, read_source
+    from ..machine.shipped import DoesNotFit, program_capacity, read_source
     capacity = program_capacity(getattr(args, "int_bits", 32))
     texts = [read_source(f, capacity) for f in args.files]
     m, ws = boot(args, console)
     for name, text in zip(args.files, texts):
         if not ws.append(text, name):
-            raise ProgramFileError(f"{name}: does not fit the program buffer ({ws.free} bytes free)")
+            raise DoesNotFit(f"{name}: does not fit the program buffer ({ws.free} bytes free)")
     return m, ws

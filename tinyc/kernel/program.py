@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..errors import ErrorCode
+from ..errors import ErrorCode, Problem
 from ..driver.outcome import EXITED, STOPPED, Outcome, statement_outcome
 from ..machine.console import align_report
 from ..shell.shell import Command, Shell
@@ -32,7 +32,7 @@ GIBSON_START = b"#include pps/library.tc\n"
 LINE = 133  # the shell's typed line, ln(133): the longest statement a cell can run
 
 
-class CellError(Exception):
+class CellError(Problem):
     """A cell the kernel cannot take (a statement too long, a program too big): one line to show."""
 
 

@@ -212,3 +212,31 @@ def test_a_program_too_big_is_the_one_does_not_fit(tmp_path):
     s, _ = session("pc", "reference")
     with pytest.raises(DoesNotFit, match="does not fit the program buffer"):
         s.load_text(b"/*" + b"x" * 100_000 + b"\n")
+
+
+# ---- one options record (issue 36 part 2)
+
+def test_machine_options_are_one_record_with_each_default_once():
+    from tinyc.cli.options import MACHINE_DEFAULTS
+    from tinyc.driver.options import DEFAULTS, MachineOptions
+    for name in ("int_bits", "memory", "engine", "random_divisor", "max_depth", "strip_cr", "echo"):
+        assert MACHINE_DEFAULTS[name] == getattr(DEFAULTS, name)  # the command line's defaults are the record's
+    o = MachineOptions(engine="reference", max_depth=50)
+    with pytest.raises(AttributeError):
+        o.engine = "fast"  # type: ignore[misc]
+    assert o.replace(max_depth=60).max_depth == 60 and o.max_depth == 50
+    s = Session.from_options(o, "gibson", Console(io.BytesIO(), io.BytesIO()))
+    assert (s.dialect.name, s.engine, s.max_depth) == ("gibson", "reference", 50)
+
+
+def test_the_kernel_and_the_web_shell_build_sessions_from_the_record():
+    """Their engine is the command line's default (the web shell's was the Session's, reference)."""
+    from tinyc.driver.options import DEFAULT_ENGINE
+    from tinyc.kernel.console import KernelConsole
+    from tinyc.kernel.program import Program
+    program = Program(KernelConsole(lambda text: None, lambda prompt: ""), lambda code, report: None)
+    assert program.engine == DEFAULT_ENGINE == program.session.engine
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_door_matrix import web_glue
+    shell = web_glue().WebShell("pc")
+    assert shell.shell.machine.engine.name == DEFAULT_ENGINE

@@ -24,6 +24,7 @@ from typing import BinaryIO, Callable
 from .. import ast
 from ..machine.console import align_report
 from ..machine.console import Console
+from ..driver.options import DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR
 from ..driver.outcome import statement_outcome
 from ..engines.evaluator import Evaluator
 from ..driver.interpreter import Machine
@@ -313,7 +314,8 @@ def traced_console(inp, out, trace_out, shared: bool,
 def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = False,
                limit: int = DEFAULT_LIMIT, library: bool = False, shared: bool = False,
                strip_cr: bool = False, echo: bool = False, int_bits: int = 32,
-               memory: int = DEFAULT_MEMORY, max_depth: int = 1000, random_divisor: int = 8,
+               memory: int = DEFAULT_MEMORY, max_depth: int = DEFAULT_MAX_DEPTH,
+               random_divisor: int = DEFAULT_RANDOM_DIVISOR,
                system: bytes | None = None, files=None):
     """Load ``program`` as ``tinyc run`` does and run ``entry`` traced.
 

@@ -14,6 +14,7 @@ import sys
 from ..machine.console import Console
 from ..machine.memory import DEFAULT_MEMORY, MEMORY_16
 from .dialect import DEFAULT as DEFAULT_DIALECT, Dialect, find as find_dialect
+from .options import DEFAULT_INT_BITS, DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR, MachineOptions
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     import argparse  # the annotations only: `tinyc run FILE` parses its arguments without argparse
@@ -99,7 +100,8 @@ class Session:
     """
 
     def __init__(self, dialect: str | Dialect = DEFAULT_DIALECT, engine: str = "reference", *,
-                 memory: int | None = None, int_bits: int = 32, max_depth: int = 1000, random_divisor: int = 8,
+                 memory: int | None = None, int_bits: int = DEFAULT_INT_BITS, max_depth: int = DEFAULT_MAX_DEPTH,
+                 random_divisor: int = DEFAULT_RANDOM_DIVISOR,
                  console: Console | None = None, files: FileSandbox | None = None, allow_system: bool = False,
                  allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None,
                  interrupt: Interrupt | None = None):
@@ -123,20 +125,27 @@ class Session:
         self.workspace: Workspace | None = None   # and its program buffer
 
     @classmethod
+    def from_options(cls, options: MachineOptions, dialect: str | Dialect = DEFAULT_DIALECT,
+                     console: Console | None = None, interrupt: Interrupt | None = None) -> Session:
+        """The session of ``dialect`` with the machine ``options`` (:class:`~tinyc.driver.options.MachineOptions`,
+        the one record every door builds); ``console`` by default a console on stdin/stdout with the options'
+        ``strip_cr`` and ``echo``."""
+        o = options
+        if console is None:
+            console = Console(strip_cr=o.strip_cr, echo=o.echo)
+        return cls(dialect, o.engine, memory=o.memory, int_bits=o.int_bits, max_depth=o.max_depth,
+                   random_divisor=o.random_divisor, console=console, files=o.files, allow_system=o.allow_system,
+                   allow_plugins=o.allow_plugins, quiet=o.quiet, optimisations=o.optimisations, interrupt=interrupt)
+
+    @classmethod
     def from_args(cls, args: argparse.Namespace, console: Console | None = None,
                   dialect: str | Dialect | None = None, programs: list[str] | None = None) -> Session:
         """The session the command-line options ``args`` ask for (``--memory``, ``--int-bits``, ``--engine``,
         ``--max-depth``, ``--random-divisor``, ``--strip-cr``, ``--echo``, the sandbox of :func:`file_sandbox`
-        over ``programs``, ``--dialect``...); ``dialect`` overrides ``args.dialect``."""
-        if console is None:
-            console = Console(strip_cr=getattr(args, "strip_cr", False), echo=getattr(args, "echo", False))
-        return cls(dialect or getattr(args, "dialect", None) or DEFAULT_DIALECT,
-                   getattr(args, "engine", "reference"), memory=getattr(args, "memory", None),
-                   int_bits=getattr(args, "int_bits", 32), max_depth=getattr(args, "max_depth", 1000),
-                   random_divisor=getattr(args, "random_divisor", 8), console=console,
-                   files=file_sandbox(args, programs), allow_system=getattr(args, "allow_system", False),
-                   allow_plugins=getattr(args, "allow_plugins", False), quiet=getattr(args, "quiet", False),
-                   optimisations=_optimisations(args))
+        over ``programs``, ``--dialect``...): :meth:`from_options` of their MachineOptions; ``dialect``
+        overrides ``args.dialect``."""
+        options = MachineOptions.from_values(args, file_sandbox(args, programs), _optimisations(args))
+        return cls.from_options(options, dialect or getattr(args, "dialect", None) or DEFAULT_DIALECT, console)
 
     # ---- machines
 

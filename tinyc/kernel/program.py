@@ -44,8 +44,9 @@ def _gibson_code(statement: str) -> str | None:
 def _session(dialect: str, engine: str, console: KernelConsole):
     """The Session of ``dialect`` and ``engine`` over ``console``, with the machine options' defaults and the
     file sandbox of the kernel's current directory tree; Gibson's without its banner."""
+    from ..driver.options import MachineOptions
     from ..driver.session import Session
-    return Session(dialect, engine, console=console, quiet=True)
+    return Session.from_options(MachineOptions(engine=engine, quiet=True), dialect, console)
 
 
 def _with_header(program: bytes, cell: bytes) -> bytes:
@@ -93,9 +94,9 @@ class Program:
     def __init__(self, console: KernelConsole, errors: Callable[[int, str], None]):
         self.console = console
         self.errors = errors
-        from ..cli.options import MACHINE_DEFAULTS
+        from ..driver.options import DEFAULT_ENGINE
         self.dialect = "pc"
-        self.engine = str(MACHINE_DEFAULTS["engine"])  # as `tinyc` runs: the fast engine
+        self.engine = DEFAULT_ENGINE  # as `tinyc` runs: the fast engine
         self._gibson_library: str | None = None  # its library's text, read once for completion
         self.gibson_text = b""  # the Gibson dialect's program (kept while the PC one is in use, and back)
         self._boot(b"")

@@ -9,7 +9,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..engines.options import Optimisations
-    from ..machine.sandbox import FileSandbox
+    from ..machine.sandbox import Policy
 
 DEFAULT_ENGINE = "fast"       # tinyc run, the shell, the kernel, the web page (a Session made by hand: reference)
 DEFAULT_INT_BITS = 32         # the Linux port's ints (16: the DOS era, section 14 item 21)
@@ -22,12 +22,12 @@ class MachineOptions:
 
     ``memory`` bytes (None: 1 MiB, or 65536 with 16-bit ints); ``int_bits`` 32 or 16; ``max_depth`` active
     calls before error 17/26; ``random_divisor`` 8 or 7; ``engine`` "fast" or "reference"; ``optimisations``
-    the fast engine's (None: all); ``files`` the file sandbox (None: the current directory tree);
-    ``strip_cr`` and ``echo`` the console's (section 14 items 9 and 10); ``allow_system``, ``allow_plugins``
-    and ``quiet`` the Gibson dialect's ``system()``, ``#loadMC NAME.py`` and ``-q``."""
+    the fast engine's (None: all); ``policy`` the sandbox (:class:`tinyc.machine.sandbox.Policy`: the files a
+    program may open, Gibson's ``system()`` and ``#loadMC NAME.py``; None: the current directory tree and
+    neither); ``strip_cr`` and ``echo`` the console's (section 14 items 9 and 10); ``quiet`` Gibson's ``-q``."""
 
-    __slots__ = ("memory", "int_bits", "max_depth", "random_divisor", "engine", "optimisations", "files",
-                 "strip_cr", "echo", "allow_system", "allow_plugins", "quiet")
+    __slots__ = ("memory", "int_bits", "max_depth", "random_divisor", "engine", "optimisations", "policy",
+                 "strip_cr", "echo", "quiet")
 
     memory: int | None
     int_bits: int
@@ -35,21 +35,18 @@ class MachineOptions:
     random_divisor: int
     engine: str
     optimisations: Optimisations | None
-    files: FileSandbox | None
+    policy: Policy | None
     strip_cr: bool
     echo: bool
-    allow_system: bool
-    allow_plugins: bool
     quiet: bool
 
     def __init__(self, *, memory: int | None = None, int_bits: int = DEFAULT_INT_BITS,
                  max_depth: int = DEFAULT_MAX_DEPTH, random_divisor: int = DEFAULT_RANDOM_DIVISOR,
                  engine: str = DEFAULT_ENGINE, optimisations: Optimisations | None = None,
-                 files: FileSandbox | None = None, strip_cr: bool = False, echo: bool = False,
-                 allow_system: bool = False, allow_plugins: bool = False, quiet: bool = False):
+                 policy: Policy | None = None, strip_cr: bool = False, echo: bool = False, quiet: bool = False):
         values = dict(memory=memory, int_bits=int_bits, max_depth=max_depth, random_divisor=random_divisor,
-                      engine=engine, optimisations=optimisations, files=files, strip_cr=strip_cr, echo=echo,
-                      allow_system=allow_system, allow_plugins=allow_plugins, quiet=quiet)
+                      engine=engine, optimisations=optimisations, policy=policy, strip_cr=strip_cr, echo=echo,
+                      quiet=quiet)
         for name, value in values.items():
             object.__setattr__(self, name, value)
 
@@ -70,14 +67,14 @@ class MachineOptions:
         return f"MachineOptions({', '.join(f'{k}={v!r}' for k, v in self.as_dict().items())})"
 
     @classmethod
-    def from_values(cls, values: object, files: FileSandbox | None = None,
+    def from_values(cls, values: object, policy: Policy | None = None,
                     optimisations: Optimisations | None = None) -> MachineOptions:
         """The options that the attributes of ``values`` give (the command line's parsed options, or any
         object with some of these names); an option it lacks keeps its default."""
         defaults = cls()
         given = {name: getattr(values, name, getattr(defaults, name)) for name in cls.__slots__
-                 if name not in ("files", "optimisations")}
-        return cls(**given, files=files, optimisations=optimisations)
+                 if name not in ("policy", "optimisations")}
+        return cls(**given, policy=policy, optimisations=optimisations)
 
 
 DEFAULTS = MachineOptions()  # the defaults, as one record (the command line's parser reads them here)

@@ -80,8 +80,8 @@ class Interrupter:
     run: :attr:`~tinyc.driver.outcome.Interrupt.main_thread_run`), once; later runs (the shell's next
     statement) go on."""
 
-    def __init__(self, active: bool):
-        self.active, self.done = active, threading.Event()
+    def __init__(self, active: bool, ready=lambda: True):
+        self.active, self.ready, self.done = active, ready, threading.Event()
 
     def __enter__(self):
         if self.active:
@@ -92,7 +92,7 @@ class Interrupter:
     def _ask(self, policy) -> None:
         deadline = time.monotonic() + 30
         while not self.done.wait(0.3):
-            if policy.main_thread_run:
+            if policy.main_thread_run and self.ready():
                 policy.request()
                 return
             if time.monotonic() > deadline:  # a door that never runs under the policy: Ctrl-C, not a hang
@@ -184,14 +184,14 @@ def door_shell(case: Case, dialect: str, engine: str, tmp: Path) -> Seen:
         from tinyc.shell.shell import Shell
         commands = f".r {path}\n.main\n{case.stdin}.pn 6*7\n"
         session = Session("pc", engine, console=Console(io.BytesIO(commands.encode()), out))
-        with Interrupter(case.interrupt):
+        with Interrupter(case.interrupt, lambda: b"go" in out.getvalue()):  # its input read: the loop is next
             Shell(*session.boot()).loop()
     else:
         from tinyc.dialects.gibson.shell import GibsonShell
         commands = f".r p.tc\n.main()\n{case.stdin}.pn(6*7)\n"
         session = Session("gibson", engine, console=Console(io.BytesIO(commands.encode()), out), quiet=True,
                           files=FileSandbox(program_dirs=[tmp]))
-        with Interrupter(case.interrupt):
+        with Interrupter(case.interrupt, lambda: b"go" in out.getvalue()):
             GibsonShell(session).loop()
     text = lf(out.getvalue())
     assert "42" in text.split(STOPPED)[-1] if case.interrupt else True, f"the shell goes on after stopped: {text!r}"

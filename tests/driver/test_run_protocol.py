@@ -19,7 +19,7 @@ from tinyc import Session
 from tinyc.driver import outcome as protocol
 from tinyc.machine.console import Console
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 BCA = ROOT / "programs" / "bca.tc"
 # the loop reads a line first: the read flushes "go", which tells a test that the program runs
 LOOP_PC = 'main [ int i; pl "go"; i = gn; while 1 [ i = i + 1 ] ]\n'
@@ -236,7 +236,7 @@ def test_the_kernel_and_the_web_shell_build_sessions_from_the_record():
     from tinyc.kernel.program import Program
     program = Program(KernelConsole(lambda text: None, lambda prompt: ""), lambda code, report: None)
     assert program.engine == DEFAULT_ENGINE == program.session.engine
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "tests" / "driver"))
     from test_door_matrix import web_glue
     shell = web_glue().WebShell("pc")
     assert shell.shell.machine.engine.name == DEFAULT_ENGINE

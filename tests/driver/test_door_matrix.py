@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 STOPPED = "stopped"
 
 
@@ -322,7 +322,7 @@ def test_magics_door(door, case, dialect, engine, home, ip, capsys):
 def kernel(tmp_path_factory):
     pytest.importorskip("ipykernel", reason="the kernel door needs ipykernel")
     pytest.importorskip("jupyter_client", reason="the kernel door needs jupyter_client")
-    sys.path.insert(0, str(Path(__file__).parent))
+    sys.path.insert(0, str(ROOT / "tests" / "kernel"))
     from test_kernel import install
     from jupyter_client.manager import KernelManager
     tmp = tmp_path_factory.mktemp("kernel")

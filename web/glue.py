@@ -196,18 +196,19 @@ class WebShell:
 
     def __init__(self, dialect: str = "pc") -> None:
         from tinyc import Session
+        from tinyc.driver.options import MachineOptions
         from tinyc.machine.console import Console
         self.out = CappedOutput(MAX_OUTPUT)
         self.console = Console(io.BytesIO(), self.out)
         if dialect == "gibson":
             from tinyc.dialects.gibson.machine import BANNER
             from tinyc.dialects.gibson.shell import GibsonShell
-            session = Session("gibson", console=self.console, quiet=True)
+            session = Session.from_options(MachineOptions(quiet=True), "gibson", self.console)
             self.shell = GibsonShell(session)
             self.console.write(BANNER)
         else:
             from tinyc.shell.shell import Shell, banner
-            machine, workspace = Session(console=self.console).boot()
+            machine, workspace = Session.from_options(MachineOptions(), "pc", self.console).boot()
             self.shell = Shell(machine, workspace)
             self.console.write(banner())
         self.exited = False

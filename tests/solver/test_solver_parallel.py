@@ -158,7 +158,7 @@ def test_ctrl_c_stops_the_workers_too():
     time.sleep(3)
     os.killpg(p.pid, signal.SIGINT)                  # what Ctrl-C does: the whole group
     out, err = p.communicate(timeout=60)
-    assert p.returncode == 130 and err == "tinyc-solver: interrupted\n"
+    assert p.returncode == 130 and err == "stopped\n"
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):          # no worker left behind
         os.killpg(p.pid, 0)

@@ -1,7 +1,9 @@
 """The ``tinyc`` command: the shell, ``tinyc run``, ``tinyc boot`` and the stage views.
 
 Exit status: 0 on success, 1 when a tiny-c error stopped the program (its report is on stderr),
-2 for bad command-line use, 130 after Ctrl-C, 70 for an internal error (a bug in tinyc).
+2 for bad command-line use, 130 after Ctrl-C (``stopped`` on stderr), 74 when standard output is closed or
+full or standard input is closed (one line on stderr: EX_IOERR), 141 when the reader of the output went away
+(a broken pipe), 70 for an internal error (a bug in tinyc).
 
 Every command takes the same machine options (one argparse parent parser).  A command's module is
 imported only when it is the command, so ``tinyc run`` does not load the stage views.  The commonest
@@ -16,15 +18,32 @@ import gc
 _COLLECTING = gc.isenabled()
 gc.disable()  # until the end of this module's imports: see tinyc.dialects.pc.NoCollections
 import os
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
-from functools import lru_cache
 import sys
 
+
+def _stopped_early(signum, frame) -> None:
+    """Ctrl-C while ``tinyc`` is still importing itself: ``stopped``, 130, as at any other moment (a
+    KeyboardInterrupt here would end in Python's traceback, before :func:`main` can catch it)."""
+    os.write(2, b"stopped\n")
+    os._exit(130)
+
+
+if sys.argv and os.path.basename(sys.argv[0]) in ("tinyc", "__main__.py"):  # the command, not an import
+    try:
+        import _signal  # type: ignore[import-not-found]  # the C module: signal costs a start 1 ms
+        _signal.signal(_signal.SIGINT, _stopped_early)  # main() puts Python's own handler back
+    except (ImportError, ValueError, OSError):
+        pass
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+from functools import lru_cache
+
 from .. import __version__
-from ..machine.console import OutputClosed, align_report, byte_transparent_stdio, flush_consoles
+from ..machine.console import (OutputClosed, StreamFailed, align_report, byte_transparent_stdio,
+                               flush_consoles, stand_in_streams)
 from ..driver.session import Session, settle_memory
 from ..machine.shipped import (ProgramFileError, find_program, program_capacity, program_path, read_ahead,  # noqa: F401
                                read_source, shipped_programs)
+from ..driver.outcome import INTERRUPTED_STATUS, interrupted
 from .options import UsageError, chosen_dialect, has_header_line  # noqa: F401  (UsageError: the tools raise it)
 if TYPE_CHECKING:
     import argparse  # imported only to build a parser: see quick_args
@@ -75,33 +94,34 @@ def cmd_run(args: argparse.Namespace) -> int:
     if dialect is None and last != "-":  # told by the text the run then takes: the file is read once
         text = read_ahead(last, max(args.memory, program_capacity(args.int_bits)))
         dialect = chosen_dialect(args, last, head=text) if text is not None else "pc"
-    return Session.from_args(args, dialect=dialect).run_files(args.files, args.entry, args.code)
+    outcome = Session.from_args(args, dialect=dialect).execute(args.files, args.entry, args.code)
+    sys.stdout.flush()  # the program's output before the report
+    return outcome.render()
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
     """``tinyc boot FILE`` (or ``tinyc FILE.ipl``): boot a system file; no library unless it holds one."""
-    from ..errors import ErrorCode, ExitProgram, TinyCError, error_report
+    from ..driver.outcome import outcome_of
+    from ..errors import ErrorCode, error_report
     dialect = chosen_dialect(args, args.file)
     session = Session.from_args(args, dialect=dialect)
     if dialect != "pc":  # a system file is tiny-c/PC's; another dialect runs the file as its program
-        return session.run_files([args.file], None, args.code)
+        return session.execute([args.file], None, args.code).render()
     text = read_source(args.file, limit=args.memory)
     m = session.machine()
+
+    def report(code: int, address: int) -> str:
+        return align_report(error_report(code, b"\n" + text, address + 1), sys.stderr.isatty())
     try:
-        m.boot_ipl(text)
-    except ExitProgram:
-        pass
-    except TinyCError as e:
-        m.console.flush()
-        if e.code == ErrorCode.KILL and m.console.at_eof:
-            if m.console.last != b"\n":  # end the prompt's line, as the shell does at the end of input
-                m.console.write(b"\r\n")
-            return 0  # end of input at the IPL's own prompt: exit, as the shell does (14 item 10)
-        sys.stderr.write(align_report(error_report(e.code, b"\n" + text, e.address + 1), sys.stderr.isatty()))
-        return 1
+        outcome = outcome_of(lambda: m.boot_ipl(text), report, interrupt=session.interrupt)
     finally:
         m.console.flush()
-    return 0
+    if outcome.failed and outcome.code == ErrorCode.KILL and m.console.at_eof:
+        if m.console.last != b"\n":  # end the prompt's line, as the shell does at the end of input
+            m.console.write(b"\r\n")
+            m.console.flush()
+        return 0  # end of input at the IPL's own prompt: exit, as the shell does (14 item 10)
+    return outcome.render()
 
 
 # ---- the argument parser
@@ -294,9 +314,10 @@ def internal_error(e: Exception) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _python_interrupts()
     limit = sys.getrecursionlimit()  # the machine raises it for deep tiny-c recursion: confine that to this run
     try:
-        with byte_transparent_stdio():
+        with stand_in_streams(), byte_transparent_stdio():
             try:
                 args = quick_args(argv)
                 if args is None:
@@ -316,11 +337,14 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             except OutputClosed:
                 return _output_closed()
-            except KeyboardInterrupt:
+            except StreamFailed as e:  # stdout closed or full, stdin closed: one line, status 74
                 flush_consoles()
-                sys.stdout.flush()
-                print("\nstopped", file=sys.stderr)
-                return 130
+                return _stream_failed(e)
+            except KeyboardInterrupt:  # Ctrl-C outside a run (a run tells it as its Outcome)
+                flush_consoles()
+                _flush_stdout()
+                interrupted().render()
+                return INTERRUPTED_STATUS
             except MemoryError:
                 flush_consoles()
                 print("tinyc: out of memory: try a smaller --memory or --max-depth", file=sys.stderr)
@@ -336,16 +360,52 @@ def main(argv: list[str] | None = None) -> int:
         sys.setrecursionlimit(limit)
 
 
-def _output_closed() -> int:
-    """The end after a broken pipe: nothing more is written to stdout (its file descriptor now points at
-    the null device, so that flushing it at exit finds no pipe to break), no message, status 141 (128 +
-    SIGPIPE: what the shell shows for a process that SIGPIPE ended, ``yes | head -1``)."""
+def _python_interrupts() -> None:
+    """Ctrl-C raises KeyboardInterrupt again (the import's :func:`_stopped_early` is over), so that what the
+    program printed is flushed before ``stopped``."""
+    try:
+        import _signal
+        if _signal.getsignal(_signal.SIGINT) is _stopped_early:
+            _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def _flush_stdout() -> None:
+    """Flush sys.stdout; a closed, full or broken one is passed over (its own message comes elsewhere)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _stream_failed(e: StreamFailed) -> int:
+    """The end when a standard stream cannot be used: the one line on stderr, status 74 (EX_IOERR); what
+    stdout still buffers is dropped, so that the exit does not fail on it again."""
+    _drop_stdout()
+    try:
+        print(e.message, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+    return 74
+
+
+def _drop_stdout() -> None:
+    """Point stdout's file descriptor at the null device: nothing more is written, and flushing it at
+    exit finds nothing to fail on."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def _output_closed() -> int:
+    """The end after a broken pipe: nothing more is written to stdout (its file descriptor now points at
+    the null device, so that flushing it at exit finds no pipe to break), no message, status 141 (128 +
+    SIGPIPE: what the shell shows for a process that SIGPIPE ended, ``yes | head -1``)."""
+    _drop_stdout()
     return 141
 
 
@@ -375,9 +435,16 @@ def entry() -> None:
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe: Python itself ends with 120 then
+            if stream is not None:
+                stream.flush()
+        except BrokenPipeError:  # a closed pipe: Python itself ends with 120 then
             status = status or 120
+        except (OSError, ValueError) as e:  # a full or closed stdout: the one line of StreamFailed, 74
+            if stream is sys.stdout and isinstance(e, OSError) and not status:
+                from ..machine.console import stream_failed
+                status = _stream_failed(stream_failed(e, reading=False))
+            else:
+                status = status or 120
     os._exit(status)
 
 

@@ -30,6 +30,7 @@ from typing import Callable
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 
+from ..errors import Problem
 from ..machine.console import Console, align_report
 
 
@@ -48,7 +49,7 @@ class _StartDirOff:
         sys.path[:] = self.saved + [p for p in sys.path if p not in self.saved]  # keep what was added
 
 
-class MagicError(Exception):
+class MagicError(Problem):
     """Bad magic arguments: shown as one line."""
 
 
@@ -142,6 +143,13 @@ def _print_output(data: bytes) -> None:
         print(text.removeprefix("\n"), end="" if text.endswith("\n") else "\n")
 
 
+def _render(outcome) -> None:
+    """A run's :class:`~tinyc.driver.outcome.Outcome` under the cell: its report (``stopped`` after an
+    interrupt) on stderr, as ``tinyc run`` writes it."""
+    if outcome.report:
+        print(_shown(outcome.report), end="", file=sys.stderr)
+
+
 def _with_limit(run):
     limit = sys.getrecursionlimit()  # the machine raises it for deep tiny-c recursion: only for this run
     try:
@@ -191,8 +199,9 @@ class TinyCMagics(Magics):
         dialect = self._dialect(args)
         if dialect != "pc":
             return self._run_file(args, dialect)
+        from ..driver.outcome import statement_outcome
         from ..driver.session import boot
-        from ..errors import ErrorCode, ExitProgram
+        from ..errors import ErrorCode
         out = io.BytesIO()
         stdin = _input(args.input)
 
@@ -200,19 +209,15 @@ class TinyCMagics(Magics):
             m, ws = boot(args, Console(stdin, out, strip_cr=True))
             if not ws.append(self.program.replace(b"\r", b"")):
                 raise MagicError("the program does not fit the program buffer")
-            try:
-                err, cursor = ws.run(args.entry.encode())
-            except ExitProgram:
-                err, cursor = 0, 0
+            outcome = statement_outcome(ws, args.entry.encode(), align=align_report)
             m.console.flush()
-            return ws, err, cursor
-        ws, err, cursor = _with_limit(run)
+            return outcome
+        outcome = _with_limit(run)
         _print_output(out.getvalue())
-        if err == ErrorCode.KILL and stdin.ended:
+        if outcome.code == ErrorCode.KILL and not outcome.interrupted and stdin.ended:
             print(_input_note(args.input, "tinyc"), end="", file=sys.stderr)
-        elif err:
-            report = "stopped\n" if err == ErrorCode.KILL else align_report(ws.report(err, cursor))
-            print(_shown(report), end="", file=sys.stderr)
+        else:
+            _render(outcome)
 
     def _debug(self, args, commands: str | None) -> None:
         """``%%tinyc --debug``: a debugging session of the cell's program (:mod:`tinyc.debug.debugger`)
@@ -293,14 +298,16 @@ class TinyCMagics(Magics):
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = self._cell_file(tmp)
             session = Session.from_args(args, console, dialect, [])
-            _with_limit(lambda: session.run_files([path], args.entry, args.code))
+            outcome = _with_limit(lambda: session.execute([path], args.entry, args.code))
         _print_output(out.getvalue())
         if pictures:
             from IPython.display import Image, display
             for png in pictures:
                 display(Image(filename=str(png)))
-        if stdin.ended:
+        if stdin.ended and not outcome.interrupted:
             print(_input_note(args.input, "tinyc"), end="", file=sys.stderr)
+        else:
+            _render(outcome)
 
     # -- the stage views
     def _view(self, name: str, line: str, cell: str | None):

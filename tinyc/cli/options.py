@@ -8,6 +8,7 @@ import sys
 
 from ..machine.shipped import ProgramFileError
 from ..machine.memory import DEFAULT_MEMORY, MEMORY_16
+from ..driver.options import DEFAULT_MAX_DEPTH, DEFAULTS
 from ..driver.session import MIN_MEMORY, MIN_MEMORY_16
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
@@ -22,9 +23,10 @@ MAX_DEPTH = 100_000        # active calls; each costs Python stack, so the limit
 # The machine options' values when not given: argparse's defaults and cli.main.quick_args's namespace
 # (memory None: not given; tinyc.driver.session.settle_memory gives it its size, which depends on --int-bits)
 MACHINE_DEFAULTS: dict[str, object] = {
-    "int_bits": 32, "memory": None, "strip_cr": False, "echo": False, "engine": "fast",
-    "random_divisor": 8, "max_depth": 1000, "allow_read": [], "allow_write": [], "allow_files": [],
-    "allow_write_code": False, "allow_files_anywhere": False, "allow_system": False, "allow_plugins": False}
+    **{k: v for k, v in DEFAULTS.as_dict().items() if k in ("int_bits", "memory", "strip_cr", "echo", "engine",
+                                                             "random_divisor", "max_depth")},
+    "allow_read": [], "allow_write": [], "allow_files": [], "allow_write_code": False,
+    "allow_files_anywhere": False, "allow_system": False, "allow_plugins": False}
 
 
 def _bounded(low: int, high: int, what: str):
@@ -70,7 +72,7 @@ def _add_machine_options(g, present: AbstractSet[str] = frozenset(), engine: boo
     add("--random-divisor", type=int, choices=(7, 8),
         help="divisor in the library's random: 8 (2015, default) or 7 (2017 library)")
     add("--max-depth", type=_bounded(1, MAX_DEPTH, "--max-depth"), metavar="N",
-        help=f"active function calls before error 17, 1..{MAX_DEPTH} (default 1000)")
+        help=f"active function calls before error 17, 1..{MAX_DEPTH} (default {DEFAULT_MAX_DEPTH})")
     # the opt-ins of the sandbox policy (tinyc.machine.sandbox.Policy), named the same on every command, in
     # the magics and (as %allow read PATH ...) in the kernel: docs/security.md
     add("--allow-read", action="append", metavar="PATH",

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import ast
-from ..errors import ExitProgram, TinyCError
+from ..errors import TinyCError
 from ..link.symbols import Symbol
 from ..machine.console import Console
 from .steptrace import Trace
@@ -387,8 +387,9 @@ def _run_pc(session, rec: Recorder, console: RecordingConsole, path, text: bytes
     """Boot the library, load ``text`` into the program buffer and run ``entry`` against it, recorded."""
     from ..driver.session import Session
     from ..engines.evaluator import Evaluator
+    from ..driver.outcome import statement_outcome
+    from ..machine.console import align_report
     from ..views.stages import load
-    from .tracer import report
 
     class PcRecorder(RecordingMixin, Evaluator):
         pass
@@ -412,18 +413,16 @@ def _run_pc(session, rec: Recorder, console: RecordingConsole, path, text: bytes
     rec.initial = rec.initial_memory()
     status, rep, at = "done", "", None
     try:
-        err, cu = ws.run((entry or "main").encode("latin-1"))
-    except ExitProgram:
-        err, cu = 0, 0
+        outcome = statement_outcome(ws, (entry or "main").encode("latin-1"), align=align_report)
     except StepLimit:
-        err, cu = -1, 0
-    if err == -1:
+        outcome = None
+    if outcome is None:
         status = "limit"
-    elif err == 99:
+    elif outcome.interrupted or outcome.code == 99:
         status, rep = "stopped", "stopped\n"
-    elif err:
-        status, rep = "error", report(loaded, err, cu)
-        at = error_at(rec, err, ws.pr + cu)
+    elif outcome.failed:
+        status, rep = "error", outcome.report
+        at = error_at(rec, outcome.code, outcome.address)
     add_regions(rec)
     return status, rep, at
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import os
 import sys
 
+from ..errors import Problem
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping
@@ -25,11 +27,11 @@ DEFAULT = "pc"  # the dialect of a file that announces none
 PACKAGE = "tinyc.dialects"
 
 
-class UnknownDialect(ValueError):
+class UnknownDialect(Problem, ValueError):
     """A dialect name with no package ``tinyc.dialects.NAME``."""
 
 
-class CannotStart(Exception):
+class CannotStart(Problem):
     """A dialect's program that cannot start (a missing include, a plug-in not found): ``message`` to print
     (on stdout with ``stdout``, else stderr) and the exit ``status``, as that dialect's interpreter ends."""
 

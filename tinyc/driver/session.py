@@ -14,12 +14,14 @@ import sys
 from ..machine.console import Console
 from ..machine.memory import DEFAULT_MEMORY, MEMORY_16
 from .dialect import DEFAULT as DEFAULT_DIALECT, Dialect, find as find_dialect
+from .options import DEFAULT_INT_BITS, DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR, MachineOptions
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     import argparse  # the annotations only: `tinyc run FILE` parses its arguments without argparse
     from typing import Any, Callable
 
     from ..engines.options import Optimisations
+    from .outcome import Interrupt, Outcome
     from ..machine.port import EngineFactory
     from ..machine.sandbox import FileSandbox, Policy
     from .interpreter import Machine
@@ -99,7 +101,10 @@ class Session:
     ``random_divisor`` 8 or 7 (the library's random, section 14 item 3); ``console`` the program's byte
     streams (default: stdin/stdout); ``files`` the file sandbox (default: the current directory tree);
     ``allow_system`` and ``allow_plugins`` the Gibson dialect's ``system()`` and ``#loadMC NAME.py``; or, in
-    place of those three, ``policy`` (:class:`~tinyc.machine.sandbox.Policy`: one for every door); ``quiet`` no banner (Gibson's ``-q``).  Raises UnknownDialect for a dialect with no package.  (The commands
+    place of those three, ``policy`` (:class:`~tinyc.machine.sandbox.Policy`: one for every door); ``quiet`` no
+    banner (Gibson's ``-q``); ``interrupt`` the :class:`~tinyc.driver.outcome.Interrupt` policy its runs answer
+    (default: the process's, :data:`~tinyc.driver.outcome.INTERRUPT`).  Raises UnknownDialect for a dialect
+    with no package.  (The commands
     check ``--memory`` against the int width first: :func:`memory_problem`; a Session takes any size.)
 
     The PC way of running: :meth:`boot` (the library, an empty program buffer), :meth:`load_file` /
@@ -109,10 +114,11 @@ class Session:
     """
 
     def __init__(self, dialect: str | Dialect = DEFAULT_DIALECT, engine: str = "reference", *,
-                 memory: int | None = None, int_bits: int = 32, max_depth: int = 1000, random_divisor: int = 8,
+                 memory: int | None = None, int_bits: int = DEFAULT_INT_BITS, max_depth: int = DEFAULT_MAX_DEPTH,
+                 random_divisor: int = DEFAULT_RANDOM_DIVISOR,
                  console: Console | None = None, files: FileSandbox | None = None, allow_system: bool = False,
                  allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None,
-                 policy: Policy | None = None):
+                 policy: Policy | None = None, interrupt: Interrupt | None = None):
         self.dialect = find_dialect(dialect) if isinstance(dialect, str) else dialect
         self.memory = memory if memory is not None else MEMORY_16 if int_bits == 16 else DEFAULT_MEMORY
         self.engine, self.int_bits, self.max_depth = engine, int_bits, max_depth
@@ -128,23 +134,34 @@ class Session:
         self.files = files
         self.quiet = quiet
         self.optimisations = optimisations  # the fast engine's (engines/options.py; None: its default, all)
+        if interrupt is None:
+            from .outcome import INTERRUPT as interrupt
+        self.interrupt = interrupt  # the interrupt policy its runs note Ctrl-C, pause and Stop with
         self.current: Machine | None = None       # the machine :meth:`boot` made
         self.workspace: Workspace | None = None   # and its program buffer
+
+    @classmethod
+    def from_options(cls, options: MachineOptions, dialect: str | Dialect = DEFAULT_DIALECT,
+                     console: Console | None = None, interrupt: Interrupt | None = None) -> Session:
+        """The session of ``dialect`` with the machine ``options`` (:class:`~tinyc.driver.options.MachineOptions`,
+        the one record every door builds); ``console`` by default a console on stdin/stdout with the options'
+        ``strip_cr`` and ``echo``."""
+        o = options
+        if console is None:
+            console = Console(strip_cr=o.strip_cr, echo=o.echo)
+        return cls(dialect, o.engine, memory=o.memory, int_bits=o.int_bits, max_depth=o.max_depth,
+                   random_divisor=o.random_divisor, console=console, policy=o.policy, quiet=o.quiet,
+                   optimisations=o.optimisations, interrupt=interrupt)
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, console: Console | None = None,
                   dialect: str | Dialect | None = None, programs: list[str] | None = None) -> Session:
         """The session the command-line options ``args`` ask for (``--memory``, ``--int-bits``, ``--engine``,
         ``--max-depth``, ``--random-divisor``, ``--strip-cr``, ``--echo``, the sandbox of :func:`file_sandbox`
-        over ``programs``, ``--dialect``...); ``dialect`` overrides ``args.dialect``."""
-        if console is None:
-            console = Console(strip_cr=getattr(args, "strip_cr", False), echo=getattr(args, "echo", False))
-        return cls(dialect or getattr(args, "dialect", None) or DEFAULT_DIALECT,
-                   getattr(args, "engine", "reference"), memory=getattr(args, "memory", None),
-                   int_bits=getattr(args, "int_bits", 32), max_depth=getattr(args, "max_depth", 1000),
-                   random_divisor=getattr(args, "random_divisor", 8), console=console,
-                   policy=policy(args, programs), quiet=getattr(args, "quiet", False),
-                   optimisations=_optimisations(args))
+        over ``programs``, ``--dialect``...): :meth:`from_options` of their MachineOptions; ``dialect``
+        overrides ``args.dialect``."""
+        options = MachineOptions.from_values(args, policy(args, programs), _optimisations(args))
+        return cls.from_options(options, dialect or getattr(args, "dialect", None) or DEFAULT_DIALECT, console)
 
     @property
     def allow_system(self) -> bool:
@@ -205,11 +222,11 @@ class Session:
 
     def load_text(self, text: bytes, name: str | None = None) -> None:
         """Append ``text`` (a program's bytes; ``name`` the file it came from) to the program buffer, booting
-        first if needed.  Raises ProgramFileError when it does not fit."""
-        from ..machine.shipped import ProgramFileError
+        first if needed.  Raises DoesNotFit when it does not fit."""
+        from ..machine.shipped import DoesNotFit
         ws = self._booted()
         if not ws.append(text, name):
-            raise ProgramFileError(f"{name or 'the program'}: does not fit the program buffer ({ws.free} bytes free)")
+            raise DoesNotFit(f"{name or 'the program'}: does not fit the program buffer ({ws.free} bytes free)")
 
     def load_file(self, path: str) -> None:
         """Read the program file ``path`` (a shipped program by its name too; ``-`` is stdin) into the buffer.
@@ -229,10 +246,16 @@ class Session:
 
     # ---- every dialect
 
-    def run_files(self, files: list[str], entry: str | None = None, code: str | None = None) -> int:
+    def execute(self, files: list[str], entry: str | None = None, code: str | None = None) -> Outcome:
         """``tinyc run FILES --entry ENTRY`` in this session's dialect (its ``run`` hook; ``code``: Gibson's ``-r
-        CODE``); the exit status.  Raises ProgramFileError for a file that cannot be read or does not fit."""
+        CODE``): how it ended, an :class:`~tinyc.driver.outcome.Outcome` for the door to render.  The program's
+        output has gone to the session's console, flushed.  Raises ProgramFileError for a file that cannot be
+        read or does not fit."""
         return self.dialect.hook(self.dialect.run)(self, files, entry, code)
+
+    def run_files(self, files: list[str], entry: str | None = None, code: str | None = None) -> int:
+        """:meth:`execute`, its Outcome rendered (the report on stderr): the exit status."""
+        return self.execute(files, entry, code).render()
 
     def view(self, name: str, path: str) -> str:
         """The stage view ``name`` (``tokens``, ``parse``, ``ast``, ``link``) of the program file ``path`` in this
@@ -291,11 +314,11 @@ def boot_with_files(args: argparse.Namespace, console: Console | None = None) ->
     """:func:`boot`, then the program files ``args.files`` read into the program buffer in order, as ``tinyc
     run`` reads them (every file read before the library boots).  Raises ProgramFileError for a file that
     cannot be read or does not fit."""
-    from ..machine.shipped import ProgramFileError, program_capacity, read_source
+    from ..machine.shipped import DoesNotFit, program_capacity, read_source
     capacity = program_capacity(getattr(args, "int_bits", 32))
     texts = [read_source(f, capacity) for f in args.files]
     m, ws = boot(args, console)
     for name, text in zip(args.files, texts):
         if not ws.append(text, name):
-            raise ProgramFileError(f"{name}: does not fit the program buffer ({ws.free} bytes free)")
+            raise DoesNotFit(f"{name}: does not fit the program buffer ({ws.free} bytes free)")
     return m, ws

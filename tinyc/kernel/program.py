@@ -19,7 +19,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..errors import ErrorCode, ExitProgram
+from ..errors import ErrorCode, Problem
+from ..driver.outcome import EXITED, STOPPED, Outcome, statement_outcome
 from ..machine.console import align_report
 from ..machine.sandbox import Policy
 from ..shell.shell import Command, Shell
@@ -32,7 +33,7 @@ GIBSON_START = b"#include pps/library.tc\n"
 LINE = 133  # the shell's typed line, ln(133): the longest statement a cell can run
 
 
-class CellError(Exception):
+class CellError(Problem):
     """A cell the kernel cannot take (a statement too long, a program too big): one line to show."""
 
 
@@ -45,8 +46,9 @@ def _session(dialect: str, engine: str, console: KernelConsole, policy: Policy):
     """The Session of ``dialect`` and ``engine`` over ``console``, with the machine options' defaults and the
     sandbox ``policy`` (the kernel's one: the current directory tree unless ``%allow`` widened it); Gibson's
     without its banner."""
+    from ..driver.options import MachineOptions
     from ..driver.session import Session
-    return Session(dialect, engine, console=console, quiet=True, policy=policy)
+    return Session.from_options(MachineOptions(engine=engine, quiet=True, policy=policy), dialect, console)
 
 
 def _with_header(program: bytes, cell: bytes) -> bytes:
@@ -97,9 +99,9 @@ class Program:
         # what the notebook's programs and its .r/.w cells may touch: the default sandbox, widened only by
         # %allow, which the person at the front end confirms (a shared notebook is someone else's code)
         self.policy = Policy()
-        from ..cli.options import MACHINE_DEFAULTS
+        from ..driver.options import DEFAULT_ENGINE
         self.dialect = "pc"
-        self.engine = str(MACHINE_DEFAULTS["engine"])  # as `tinyc` runs: the fast engine
+        self.engine = DEFAULT_ENGINE  # as `tinyc` runs: the fast engine
         self._gibson_library: str | None = None  # its library's text, read once for completion
         self.gibson_text = b""  # the Gibson dialect's program (kept while the PC one is in use, and back)
         self._boot(b"")
@@ -136,25 +138,24 @@ class Program:
         limit = sys.getrecursionlimit()
         try:
             with self.console.streaming():
-                err, cursor = self.ws.run(statement)
-        except KeyboardInterrupt:  # while the program was being linked
-            err, cursor = int(ErrorCode.KILL), 0
-        except ExitProgram:  # the program ended the interpreter: the kernel goes on, with a new machine
-            err, cursor = 0, 0
-            self._boot(self._pc_text())
+                outcome = statement_outcome(self.ws, statement, align=align_report)
         finally:
             sys.setrecursionlimit(limit)
-        self.shell.buf.lo = self.shell.buf.line_of(cursor) if err else 0
-        self._after_run(err, lambda: align_report(self.ws.report(err, cursor)))
+        if outcome.kind == EXITED:  # the program ended the interpreter: the kernel goes on, with a new machine
+            self._boot(self._pc_text())
+        self.shell.buf.lo = self.shell.buf.line_of(outcome.address - self.ws.pr) if outcome.failed else 0
+        self._after_run(outcome)
 
-    def _after_run(self, err: int, report: Callable[[], str]) -> None:
-        if err == ErrorCode.KILL and self.console.no_input:
-            self.errors(err, "stopped: the program read input, and this front end sends none: give it "
-                             "first with %input LINE...")
-        elif err == ErrorCode.KILL:
-            self.errors(err, "stopped")
-        elif err:
-            self.errors(err, report())
+    def _after_run(self, outcome: Outcome) -> None:
+        """Show how a run ended: ``stopped`` (with a word on input when the program waited for some), or
+        the error's report; nothing when it finished."""
+        if (outcome.interrupted or outcome.code == ErrorCode.KILL) and self.console.no_input:
+            self.errors(ErrorCode.KILL, "stopped: the program read input, and this front end sends none: give it "
+                                        "first with %input LINE...")
+        elif outcome.interrupted or outcome.code == ErrorCode.KILL:
+            self.errors(ErrorCode.KILL, STOPPED.rstrip())
+        elif outcome.report:
+            self.errors(outcome.code, outcome.report)
 
     def _run_gibson(self, statement: bytes) -> None:
         """``statement`` run as ``tc -r STATEMENT`` runs it, the Gibson program as the application file (its
@@ -165,13 +166,10 @@ class Program:
         with self._gibson_file() as path:
             try:
                 with self.console.streaming():
-                    session.run_files([path], "main", code)
-            except KeyboardInterrupt:
-                self.errors(int(ErrorCode.KILL), "stopped")
-            except ExitProgram:
-                pass
+                    outcome = session.execute([path], "main", code)
             finally:
                 sys.setrecursionlimit(limit)
+        self._after_run(outcome)
 
     def check(self) -> tuple[int, str] | None:
         """Link the program as a run would; ``(error, report)`` when the linker finds an error."""
@@ -279,7 +277,7 @@ class Program:
         its input: a :class:`~tinyc.debug.steptrace.Trace`; in the Gibson dialect ``statement`` runs as ``-r`` code."""
         stdin = b"".join(line + b"\n" for line in self.console.queued)
         self.console.queued.clear()
-        session = _session(self.dialect, "reference", self.console)
+        session = _session(self.dialect, "reference", self.console, self.policy)
         if self.dialect == "gibson":
             with self._gibson_file() as path:
                 return session.record(path, _gibson_code(statement), stdin)
@@ -297,8 +295,6 @@ class Program:
         try:
             with self.console.streaming():
                 shell_debugger(self.shell)(statement)
-        except ExitProgram:
-            pass
         finally:
             sys.setrecursionlimit(limit)
             self._boot(self._pc_text())  # the debugger's breakpoints and engine stay with the old machine
@@ -318,8 +314,6 @@ class Program:
                     debug(runner, self.console, quiet=True)
             except CannotStart as exc:
                 raise CellError(exc.message.strip()) from None
-            except ExitProgram:
-                pass
             finally:
                 sys.setrecursionlimit(limit)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import sys
+
+from ..errors import Problem
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     from pathlib import Path
@@ -23,8 +25,13 @@ def program_capacity(int_bits: int = 32) -> int:
     return PROGRAM_CAPACITY_16 if int_bits == 16 else PROGRAM_CAPACITY
 
 
-class ProgramFileError(Exception):
+class ProgramFileError(Problem):
     """A program file that cannot be read: the message names the path (the CLI prints it, status 2)."""
+
+
+class DoesNotFit(ProgramFileError, ValueError):
+    """The one "does not fit" error: a program too big for the program buffer (a ValueError too, as the stage
+    views raised it)."""
 
 
 def _shipped_dirs() -> list[str]:

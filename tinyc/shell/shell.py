@@ -20,7 +20,7 @@ from .. import __version__
 from ..machine.console import align_report
 from . import extras
 from .editor import LineBuffer
-from ..errors import ExitProgram
+from ..driver.outcome import EXITED, INTERRUPT, STOPPED, statement_outcome
 from ..driver.interpreter import Machine
 from ..driver.workspace import Workspace
 
@@ -81,6 +81,7 @@ class Shell:
         self.dirty = False             # edits not yet written with .w
         self._warned = False
         self.undo: list[tuple[bytes, int, bool]] = []  # (buffer text, current line, dirty) before each edit
+        self.interrupt = INTERRUPT  # the interrupt policy the statements run under (the web page's Stop sets it)
 
     # -- output, as ps/pl/pn would write it
     def say(self, text: bytes) -> None:
@@ -385,9 +386,6 @@ class Shell:
         self.console.flush()
         try:
             self.debugger(text)
-        except ExitProgram:
-            self.exited = True
-            return True
         except KeyboardInterrupt:
             self.say(b"stopped")
         self.buf.lo = 0
@@ -398,23 +396,23 @@ class Shell:
         self.console.flush()  # the command line shows before a long run
         self.console.read_ended = False
         try:
-            err, cursor = self.ws.run(text)
-        except ExitProgram:  # MC 10 ends the interpreter, shell and all, with nothing more written
-            self.exited = True
-            return True
-        except KeyboardInterrupt:  # Ctrl-C while the program was being linked
-            err, cursor = 99, 0
+            outcome = statement_outcome(self.ws, text, interrupt=self.interrupt)
         except Exception as e:  # an interpreter bug must not lose the session
             self.console.write(CRLF)
             self.say(f"internal error: {type(e).__name__}: {e}".encode("latin-1", "replace"))
             return False
-        if not (err == 99 and self.console.read_ended):  # else the line editor has ended the line
+        if outcome.kind == EXITED:  # MC 10 ends the interpreter, shell and all, with nothing more written
+            self.exited = True
+            return True
+        stopped = outcome.interrupted or outcome.code == 99
+        if not (stopped and self.console.read_ended):  # else the line editor has ended the line
             self.console.write(CRLF)
-        self.buf.lo = self.buf.line_of(cursor) if err else 0
-        if err == 99:
-            self.say(b"stopped")
-        elif err:
-            report = self.ws.report(err, cursor)
+        self.buf.lo = self.buf.line_of(outcome.address - self.ws.pr) if outcome.address >= 0 else 0
+        if stopped:
+            self.say(STOPPED.rstrip().encode())
+        elif outcome.failed:
+            err = outcome.code
+            report = outcome.report
             if self.interactive:
                 report = align_report(report, terminal=True)
             self.console.write(report.replace("\n", "\r\n").encode("latin-1"))

@@ -369,8 +369,8 @@ def main(argv: list[str] | None = None) -> int:
         # RuntimeError: PhaseStuck, TreeGap, bc.tc's RANGERR in play/hint
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt:  # "stopped", 130: as tinyc's every door says Ctrl-C (issue 35 item 8)
+        print("stopped", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 1

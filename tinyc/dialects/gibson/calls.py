@@ -56,10 +56,14 @@ def _wrap(v: int) -> int:
 
 def _peek(m: Machine) -> int | None:
     st = state(m)
-    if st.pending is None:
-        m.console.flush()
-        c = m.console.inp.read(1)
-        st.pending = c[0] if c else -1
+    if st.pending is None:  # through the console's read_char: a kernel's console asks the front end
+        console = m.console
+        echo, console.echo = console.echo, False  # _take echoes the byte when it is taken
+        try:
+            c = console.read_char()
+        finally:
+            console.echo = echo
+        st.pending = -1 if c is None else c
     return None if st.pending == -1 else st.pending
 
 

@@ -305,7 +305,7 @@ def matrix(doors, engines=("reference", "fast")):
 @pytest.mark.parametrize("door, case, dialect, engine", matrix(["run", "shell", "trace", "debug", "web"]))
 def test_door(door, case, dialect, engine, home):
     if door == "debug" and case.interrupt:
-        pytest.skip("the debugger's Ctrl-C pauses the program (a second one stops it): tests/test_debugger.py")
+        pytest.skip("the debugger's Ctrl-C pauses the program (a second one stops it): tests/debug/test_debugger.py")
     if door == "trace" and engine == "fast":
         pytest.skip("the tracer runs on the reference engine only")
     seen = DOORS[door](case, dialect, engine, home)

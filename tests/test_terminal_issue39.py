@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import sys
+import time
 
 import pytest
 
@@ -71,3 +72,33 @@ def test_the_debugger_warns_once_when_the_history_cannot_be_written(tmp_path):
     shown, status = finish(child)
     assert b"Unhandled exception" not in shown and b"Traceback" not in shown, shown
     assert shown.count(b"history file") == 1, shown
+
+
+def test_the_debugger_says_what_the_first_ctrl_c_does_and_reports_stopped_on_its_own_line(tmp_path):
+    (tmp_path / "loop.tc").write_text('main [\n  int i\n  ps "go"\n  while 1 i = i + 1\n]\n')
+    child = spawn(["debug", "loop.tc"], tmp_path)
+    child.expect_exact("(tc-db)")
+    child.sendline("r")
+    time.sleep(1.5)  # in the compiled loop, which calls nothing: the pause cannot take effect
+    child.sendintr()
+    child.expect_exact("Ctrl-C again stops the program")
+    child.sendintr()
+    child.expect_exact("stopped")
+    child.expect_exact("(tc-db)")
+    child.sendline("q")
+    shown, status = finish(child)
+    assert status == 0
+    assert re.search(rb"(^|\n)stopped\n", shown), shown
+    assert b"gostopped" not in shown and b"^Cstopped" not in shown
+
+
+def test_the_solver_reports_an_interrupt_on_a_line_of_its_own(tmp_path):
+    env = {**os.environ, "TERM": "xterm"}
+    child = pexpect.spawn(os.path.join(os.path.dirname(sys.executable), "tinyc-solver"), ["play"], cwd=str(tmp_path),
+                          env=env, timeout=60, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    child.logfile_read = io.BytesIO()
+    child.expect_exact("score? ")
+    child.sendintr()
+    shown, status = finish(child)
+    assert status == 130
+    assert re.search(rb"score\? (\^C)?\ntinyc-solver: interrupted\n", shown), shown

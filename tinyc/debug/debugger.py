@@ -377,9 +377,12 @@ class interrupts:
             d.say("\n(Ctrl-C at a stop: q quits)\n(tc-db) ")
             d.console.flush()
         elif d.pausing:
+            d.say("\n")  # the report (stopped) on a line of its own, not after the terminal's ^C
             raise KeyboardInterrupt
-        else:
-            d.request_pause()
+        elif d.request_pause():
+            # compiled code pauses only at its next call: say so, or a loop that calls nothing looks deaf
+            d.say("\n(Ctrl-C: pausing at the next statement the debugger sees; Ctrl-C again stops the program)\n")
+            d.console.flush()
 
     def __enter__(self) -> None:
         import signal

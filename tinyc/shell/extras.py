@@ -23,9 +23,19 @@ def numbered(lines: bytes, first: int) -> bytes:
     return b"".join(b"%5d  %s" % (first + i, line) for i, line in enumerate(lines.splitlines(keepends=True)))
 
 
+# what other shells and REPLs take: typed at tc> they are program lines like any other
+OTHER_SHELLS = frozenset({b"clear", b"cls", b"ls", b"dir", b"pwd", b"cd", b"exit()", b"quit()", b"help()"})
+
+
 def leave_word(text: bytes) -> bool:
     """Whether ``text`` is a word a user types to leave or for help (``quit``, ``exit``, ``help``...)."""
     return text.strip().lower() in LEAVE_WORDS
+
+
+def other_shell_word(text: bytes) -> bool:
+    """Whether ``text`` is a word to leave, for help or of another shell (``exit()``, ``clear``, ``ls``)."""
+    word = text.strip().lower()
+    return word in LEAVE_WORDS or word in OTHER_SHELLS
 
 
 def help_lines(forms: list[tuple[str, str]], codes: list[bytes], width: int | None = None) -> list[bytes]:

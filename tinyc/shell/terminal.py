@@ -331,6 +331,7 @@ def attach(shell: Shell, console: TerminalConsole) -> None:
     shell.newline_after_interrupt = console.plain  # a dumb terminal leaves ^C mid-line
     shell.interactive = True
     shell.explain = lambda code: console.write(meaning(code) + b"\r\n")
+    shell.note = lambda text: console.write(dim(text) + b"\r\n")
     shell.edit_buffer = lambda: edit_in_editor(shell)
 
 
@@ -341,7 +342,12 @@ def meaning(code: int) -> bytes:
         text = f"  err {code}: {ErrorCode(code).text}  (.h lists them all)"
     except ValueError:
         text = f"  err {code}"
-    return (f"\x1b[2m{text}\x1b[22m" if colour_wanted() else text).encode()
+    return dim(text.encode())
+
+
+def dim(text: bytes) -> bytes:
+    """``text`` dim (faint) where colour is wanted, else as it is: a hint, not output."""
+    return b"\x1b[2m" + text + b"\x1b[22m" if colour_wanted() else text
 
 
 def edit_in_editor(shell: Shell) -> None:

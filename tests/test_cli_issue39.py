@@ -43,3 +43,16 @@ def test_a_utf8_byte_order_mark_is_skipped(tmp_path, command):
     assert b"err" not in done.stdout + done.stderr
     if command == ["run"]:
         assert done.stdout.strip() == b"hi"
+
+
+def test_boot_of_a_program_says_it_is_not_a_system_file(tmp_path):
+    (tmp_path / "hello.tc").write_text('main [pl "hi"]\n')
+    done = tinyc("boot", "hello.tc", cwd=tmp_path)
+    assert done.returncode == 2
+    assert b"hello.tc is not a system file (IPL)" in done.stderr and b"tinyc run hello.tc" in done.stderr
+
+
+def test_boot_ends_the_system_shells_last_line(tmp_path):
+    done = tinyc("boot", "system.ipl", cwd=tmp_path, stdin=".x\n")
+    assert done.returncode == 0
+    assert done.stdout.endswith(b"tc>\r\n"), done.stdout[-20:]

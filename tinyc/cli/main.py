@@ -85,8 +85,12 @@ def cmd_boot(args: argparse.Namespace) -> int:
         return session.run_files([args.file], None, args.code)
     text = read_source(args.file, limit=args.memory)
     m = session.machine()
+    answered = _note_reads(m.console)
     try:
-        m.boot_ipl(text)
+        if not m.boot_ipl(text):
+            print(f"tinyc: {args.file} is not a system file (IPL): it has no first statement to boot; "
+                  f"`tinyc run {args.file}` runs a program", file=sys.stderr)
+            return 2
     except ExitProgram:
         pass
     except TinyCError as e:
@@ -99,7 +103,32 @@ def cmd_boot(args: argparse.Namespace) -> int:
         return 1
     finally:
         m.console.flush()
+    if answered() and m.console.last != b"\n":
+        # the system's shell read its last command (.x) after its prompt and wrote nothing more: without a
+        # terminal's echo of that line the OS prompt would follow tc> on its line; end it, as tinyc's does
+        m.console.write(b"\r\n")
+        m.console.flush()
     return 0
+
+
+def _note_reads(console):
+    """Wrap ``console``'s reads and writes; the function returned tells whether the last thing the program
+    did with it was to read input (what it wrote last was a prompt, answered)."""
+    state = {"read": False}
+
+    def wrap(name: str, read: bool) -> None:
+        original = getattr(console, name)
+
+        def call(*args, **kw):
+            result = original(*args, **kw)
+            state["read"] = read
+            return result
+        setattr(console, name, call)
+    for name in ("read_line", "read_char"):
+        wrap(name, True)
+    for name in ("write", "put"):
+        wrap(name, False)
+    return lambda: state["read"]
 
 
 # ---- the argument parser

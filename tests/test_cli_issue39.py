@@ -56,3 +56,31 @@ def test_boot_ends_the_system_shells_last_line(tmp_path):
     done = tinyc("boot", "system.ipl", cwd=tmp_path, stdin=".x\n")
     assert done.returncode == 0
     assert done.stdout.endswith(b"tc>\r\n"), done.stdout[-20:]
+
+
+@pytest.mark.parametrize("value", ["5", "40000"])
+def test_a_bad_memory_size_is_one_line(tmp_path, value):
+    done = tinyc("run", "--memory", value, "x.tc", cwd=tmp_path)
+    assert done.returncode == 2
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1 and "--memory" in lines[0] and "--no-" not in lines[0], lines
+
+
+@pytest.mark.parametrize("command", ["fmt", "draw", "completion"])
+def test_commands_that_run_no_program_list_no_machine_options(tmp_path, command):
+    out = tinyc(command, "--help", cwd=tmp_path).stdout.decode()
+    assert "--memory" not in out and "--int-bits" not in out and "--engine" not in out
+
+
+def test_boot_help_lists_no_gibson_run_options_and_the_top_help_names_the_machine_options(tmp_path):
+    boot = tinyc("boot", "--help", cwd=tmp_path).stdout.decode()
+    assert "--quiet" not in boot and "-r CODE" not in boot and "--memory" in boot
+    top = tinyc("--help", cwd=tmp_path).stdout.decode()
+    assert "machine options" in top and "--memory" in top
+
+
+def test_fmt_still_works_without_the_machine_options(tmp_path):
+    (tmp_path / "p.tc").write_text("main [\npl 1\n]\n")
+    done = tinyc("fmt", "p.tc", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "  pl 1" in (tmp_path / "p.tc").read_text()  # re-indented in place

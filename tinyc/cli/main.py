@@ -51,6 +51,7 @@ TOOLS = {
     "completion": ("tinyc.cli.completion", "print a shell completion script: eval \"$(tinyc completion bash)\""),
 }
 
+NO_MACHINE = ("fmt", "draw", "completion")  # they run no program: the machine options mean nothing there
 DIALECT_TOOLS = ("tokens", "parse", "ast", "link", "check", "compile", "trace")  # each dialect's own (Dialect.tools)
 
 # ---- running
@@ -141,7 +142,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     import argparse
     from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_options, optimisation_options
     common = _common()
-    parser = argparse.ArgumentParser(
+    parser = _parser_class()(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tinyc {__version__}")
@@ -170,12 +171,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if wanted("boot"):
         boot_ = sub.add_parser("boot", help=BUILTIN["boot"], description=BUILTIN["boot"], parents=[common])
         boot_.add_argument("file", metavar="FILE", help="a system file, such as system.ipl (the one shipped with tinyc)")
-        dialect_options(boot_)
+        from ..driver.dialect import names
+        boot_.add_argument("--dialect", choices=names(), default=RUN_DEFAULTS["dialect"],
+                           help="pc (a system file, the default); gibson runs the file as its program")
+        boot_.set_defaults(**{k: v for k, v in RUN_DEFAULTS.items() if k != "dialect"})  # Gibson's -q, -r: run's
     for name, (module, help_) in TOOLS.items():
         if not wanted(name):
             continue
-        tool = sub.add_parser(name, help=help_, description=help_, parents=[common])
+        runs = name not in NO_MACHINE
+        tool = sub.add_parser(name, help=help_, description=help_, parents=[common] if runs else [])
         tool.set_defaults(tool_module=module)
+        if not runs:  # the namespace every command has, without options that would mean nothing here
+            from .options import MACHINE_DEFAULTS
+            tool.set_defaults(**MACHINE_DEFAULTS)
         if name in DIALECT_TOOLS:
             from ..driver.dialect import names
             tool.add_argument("--dialect", choices=names(), default=None,
@@ -185,6 +193,18 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             import importlib
             importlib.import_module(module).add_arguments(tool, name)
     return parser
+
+
+@lru_cache(maxsize=None)
+def _parser_class() -> type:
+    """argparse's parser, whose usage error is one line (the whole usage, with every --no-* switch of
+    run, hid the message): ``tinyc run: argument --memory: ... (`tinyc run --help` lists the options)``."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str):  # type: ignore[override]
+            self.exit(2, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
+    return Parser
 
 
 @lru_cache(maxsize=None)

@@ -84,3 +84,15 @@ def test_fmt_still_works_without_the_machine_options(tmp_path):
     done = tinyc("fmt", "p.tc", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "  pl 1" in (tmp_path / "p.tc").read_text()  # re-indented in place
+
+
+def test_the_debugger_says_where_each_breakpoint_is(tmp_path):
+    program = (Path(__file__).resolve().parent.parent / "examples" / "fact.tc").read_text()
+    (tmp_path / "fact.tc").write_text(program)
+    lines = len(program.rstrip("\n").split("\n"))
+    done = tinyc("debug", "fact.tc", cwd=tmp_path, stdin="b fact\nb main\nb 999\nr\nq\n")
+    out = done.stdout.decode()
+    assert "breakpoint 1 at fact, line 7\n" in out
+    assert "breakpoint 2 at main, line 12\n" in out
+    assert f"line 999 is past the end: the program has {lines} lines\n" in out
+    assert "break at line 12 cursor pr[" in out and "cursor pr[-" not in out  # main's own [, not line 0

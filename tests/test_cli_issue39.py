@@ -96,3 +96,17 @@ def test_the_debugger_says_where_each_breakpoint_is(tmp_path):
     assert "breakpoint 2 at main, line 12\n" in out
     assert f"line 999 is past the end: the program has {lines} lines\n" in out
     assert "break at line 12 cursor pr[" in out and "cursor pr[-" not in out  # main's own [, not line 0
+
+
+def test_the_examples_readme_boot_command_works_from_anywhere(tmp_path):
+    import re
+    text = (Path(__file__).resolve().parent.parent / "examples" / "README.md").read_text()
+    command = re.search(r"`(tinyc [^`]*\.ipl)` boots it", text).group(1).split()
+    done = tinyc(*command[1:], cwd=tmp_path, stdin=".x\n")
+    assert done.returncode == 0 and b"tc>" in done.stdout, done.stderr
+
+
+def test_the_debugger_docs_programs_are_formatted():
+    docs = Path(__file__).resolve().parent.parent / "docs" / "debug"
+    done = tinyc("fmt", "--check", *sorted(str(p) for p in docs.glob("*.tc")), cwd=docs)
+    assert done.returncode == 0, done.stdout + done.stderr

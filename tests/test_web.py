@@ -325,3 +325,38 @@ def test_gibson_example_runs_in_its_dialect(page, tmp_path):
     source = (ROOT / "examples/gibson/hello.tc").read_text()
     r = page_run(page, source, dialect="gibson")
     assert r == tinyc_run(tmp_path, source, "--dialect", "gibson") and r["status"] == 0
+
+
+def test_glue_completes_shell_lines_as_the_terminal_does(glue):
+    """Issue 39: Tab in the playground's terminal asks the shell, as the terminal shell's completer does."""
+    shell = glue.WebShell("pc")
+    shell.start()
+    shell.line(".r hello.tc")
+    assert ".r" in shell.complete(".") and ".main" in shell.complete(".")
+    assert shell.complete(".mai") == [".main"] and shell.complete(".pn strl") == [".pn strlen"]
+    assert shell.complete(".pl \"mai") == []  # in a string: nothing
+    assert shell.complete("mai") == []  # a program line: nothing
+
+
+def test_terminal_line_editing_keys_edit_the_line_not_the_program(page):
+    """Issue 39: arrows, Home, Delete, the history and Tab edit the terminal's line; no escape text gets
+    into the program buffer (it did: `[A` became a program line, and every statement after failed, err 2)."""
+    from selenium.webdriver.common.keys import Keys
+    page.find_element("id", "tab-terminal").click()
+    wait_text(page, "#terminal", lambda t: "tc>" in t)
+    start = len(call(page, "return tinyc.terminalText()"))
+    typed_in_terminal(page, ".p42" + Keys.ARROW_LEFT + Keys.ARROW_LEFT + "n \n", " 42")  # .pn 42
+    typed_in_terminal(page, "x.pn 7" + Keys.HOME + Keys.DELETE + "\n", " 7")  # .pn 7
+    text = typed_in_terminal(page, Keys.ARROW_UP + Keys.ARROW_UP + Keys.ARROW_DOWN + Keys.ARROW_UP + "\n", "")
+    for _ in range(25):
+        text = call(page, "return tinyc.terminalText()")[start:]
+        if text.count("\n 42\n") >= 2:
+            break
+        call(page, "return new Promise(r => setTimeout(r, 200))")
+    assert text.count("\n 42\n") == 2 and "\n 7\n" in text, text  # the history brought .pn 42 back
+    text = typed_in_terminal(page, ".strl\t", ".strlen")[start:]
+    assert ".strlen" in text  # Tab completed the library's function
+    text = typed_in_terminal(page, Keys.CONTROL + "u" + ".pn 5\n", " 5")[start:]
+    for escape in ("[A", "[B", "[C", "[D", "[H", "[3~"):
+        assert escape not in text, text
+    assert "err" not in text, text

@@ -223,6 +223,27 @@ class WebShell:
         """The banner and the first prompt."""
         return self.take() + "tc>"
 
+    def complete(self, line: str) -> list[str]:
+        """Tab at ``line`` (the text before the cursor): the lines it may become, sorted, as the terminal
+        shell completes them: after the dot the commands and the program's and library's functions, and
+        later in a statement the name being typed (none in a comment or a string)."""
+        import re
+        if not line.startswith("."):
+            return []
+        shell = self.shell
+        word = re.search(r"\w*$", line).group()
+        head = line[:len(line) - len(word)]
+        found = set()
+        if len(word) == len(line) - 1:  # the first word after the dot: a command or a function
+            commands = shell.commands() if hasattr(shell, "commands") else []
+            found.update(c.name for c in commands if c.name.startswith(line) and c.name != line)
+        names = shell.function_names() if hasattr(shell, "function_names") else []
+        can_start = (line == ".") if not word else (not word[0].isdigit() and "/*" not in head
+                                                    and head.count('"') % 2 == 0 and head.count("'") % 2 == 0)
+        if can_start:
+            found.update(head + n for n in names if n.startswith(word) and n != word)
+        return sorted(found)
+
 
 def setup(home: str | None = None, disk_cache: bool = False) -> None:
     """Work in ``home`` (the worker's in-memory directory), where PROGRAM is written.  tinyc's disk cache is

@@ -45,6 +45,7 @@ const ops = {
                                      entry: a.entry || "main", stdin: a.stdin || ""}),
   "shell-start": (a) => { if (shell) shell.destroy(); shell = glue.WebShell(a.dialect || "pc"); return shell.start(); },
   "shell-line": (a) => shell.line(a.line, a.stdin || ""),
+  "shell-complete": (a) => shell.complete(a.line || ""),
 };
 
 const ready = start().then(

@@ -360,3 +360,32 @@ def test_terminal_line_editing_keys_edit_the_line_not_the_program(page):
     for escape in ("[A", "[B", "[C", "[D", "[H", "[3~"):
         assert escape not in text, text
     assert "err" not in text, text
+
+
+def test_load_resets_the_entry_and_an_edit_unsets_the_example_and_the_share_link(page):
+    """Issue 39: tinyc.load(source) kept the last program's entry (bc.tc's bullcow: error 26 next); the
+    Example menu and the share link went on naming a program the editor no longer held."""
+    chosen = call(page, """
+        const select = document.getElementById("examples");
+        const option = [...select.options].find((o) => o.textContent.includes("bullcow"));
+        select.value = option.value; select.onchange();
+        document.getElementById("share").click();
+        return [document.getElementById("entry").value, document.getElementById("share-link").value];""")
+    assert chosen[0] == "bullcow" and chosen[1]
+    call(page, "document.querySelector('.CodeMirror').CodeMirror.replaceRange('/* mine */\\\\n', {line: 0, ch: 0})")
+    assert call(page, "return [document.getElementById('examples').value, "
+                      "document.getElementById('share-link').value]") == ["", ""]
+    r = call(page, "tinyc.load('main [ pl \"ok\" ]'); return tinyc.run({})")
+    assert r["status"] == 0 and r["stdout"].strip() == "ok", r
+    assert call(page, "return document.getElementById('entry').value") == "main"
+
+
+def test_a_narrow_screen_stacks_the_editor_above_the_output(page):
+    size = page.get_window_size()
+    try:
+        page.set_window_size(760, 1000)
+        left, right = call(page, "return [...document.querySelectorAll('main > .left, main > .right')]"
+                                 ".map((e) => e.getBoundingClientRect().toJSON())")
+        assert right["top"] >= left["bottom"] - 1 and right["width"] > 600, (left, right)
+    finally:
+        page.set_window_size(size["width"], size["height"])

@@ -25,7 +25,15 @@ CodeMirror.defineSimpleMode("tinyc", {
   ],
 });
 const editor = CodeMirror.fromTextArea($("source"), {mode: "tinyc", lineNumbers: true, indentUnit: 2});
-editor.on("change", () => editor.save());  // #source's value stays the program
+editor.on("change", () => {
+  editor.save();  // #source's value stays the program
+  // an edited program is no longer the example chosen nor the one the share link holds
+  if (!loading) {
+    $("examples").value = "";
+    $("share-link").value = "";
+  }
+});
+let loading = false;  // tinyc.load is putting a program in: the Example menu keeps its choice
 
 // ---- the worker
 let worker = null;
@@ -121,10 +129,14 @@ const tinyc = {
   timings,
   /** Put `source` in the editor; options.dialect: "pc", "gibson" or "" (auto), entry, stdin. */
   load(source, options = {}) {
-    editor.setValue(String(source));
-    if (options.dialect !== undefined) $("dialect").value = options.dialect || "";
-    if (options.entry !== undefined) $("entry").value = options.entry || "main";
-    if (options.stdin !== undefined) $("stdin").value = options.stdin;
+    // a new program: what is not given goes back to its default (an entry kept from the last program,
+    // such as bc.tc's bullcow, made the next run fail with error 26)
+    loading = true;
+    try { editor.setValue(String(source)); } finally { loading = false; }
+    $("share-link").value = "";
+    $("dialect").value = options.dialect || "";
+    $("entry").value = options.entry || "main";
+    $("stdin").value = options.stdin ?? "";
   },
   /** Run the editor's program: a Promise of {stdout, stderr, status} as `tinyc run` gives them. */
   run(options = {}) {

@@ -188,7 +188,8 @@ def test_an_error_is_reported_with_its_caret(page, tmp_path):
     assert expected["stderr"] == " 3 --- err  6\n  pn a(7)\n         <\n" and expected["status"] == 1
     assert page_run(page, ERROR_PROGRAM) == expected
     page.find_element("id", "run").click()
-    assert wait_text(page, "#error", lambda t: "err" in t) == expected["stderr"]
+    shown = wait_text(page, "#error", lambda t: "subscript out of range" in t)  # (its meaning follows)
+    assert shown == expected["stderr"] + "err 6: subscript out of range"
 
 
 def test_each_stage_view(page, tmp_path):
@@ -389,3 +390,21 @@ def test_a_narrow_screen_stacks_the_editor_above_the_output(page):
         assert right["top"] >= left["bottom"] - 1 and right["width"] > 600, (left, right)
     finally:
         page.set_window_size(size["width"], size["height"])
+
+
+def test_glue_explains_an_error_report(glue):
+    r = glue.run(ERROR_PROGRAM)
+    assert glue.explain(r["stderr"]) == {"meaning": "err 6: subscript out of range", "line": 3}
+    assert glue.explain("tinyc: something else\n") == {}
+
+
+def test_an_error_shows_its_meaning_and_marks_its_line(page):
+    """Issue 39: the report was only `err 6`; now its meaning follows, and the editor marks line 3."""
+    call(page, "tinyc.load(arguments[0])", ERROR_PROGRAM)
+    page.find_element("id", "run").click()
+    text = wait_text(page, "#error", lambda t: "subscript out of range" in t)
+    assert "err 6: subscript out of range" in text
+    marked = call(page, "return [...document.querySelectorAll('.CodeMirror .error-line')].length")
+    assert marked == 1
+    line = call(page, "return document.querySelector('.CodeMirror .error-line').parentNode.textContent")
+    assert line.replace(" ", "") == "3pna(7)", line  # line 3 (its number in the gutter), the one that failed

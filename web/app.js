@@ -160,17 +160,41 @@ window.tinyc = tinyc;
 $("run").onclick = async () => {
   $("output").textContent = "";
   $("error").textContent = "";
+  unmark();
   $("status").textContent = "running…";
   $("stop").disabled = false;
   showTab("output");
   const r = await tinyc.run();
   $("stop").disabled = true;
   $("output").textContent = r.stdout;
-  $("error").textContent = r.stderr;
+  showError(r);
   $("status").textContent = r.stoppedBy ? r.stoppedBy : `exit status ${r.status}` +
     (timings.last_run_ms ? ` (${(timings.last_run_ms / 1000).toFixed(2)} s)` : "");
 };
 $("stop").onclick = () => tinyc.stop();
+
+// An error report: its meaning on a line of its own under it (as the terminal shell's dim line), and its
+// line marked in the editor until the next run or edit.
+let marked = null;
+function unmark() {
+  if (marked !== null) editor.removeLineClass(marked, "background", "error-line");
+  marked = null;
+}
+editor.on("change", unmark);
+async function showError(r) {
+  $("error").textContent = r.stderr;
+  unmark();
+  if (r.status !== 1 || !r.stderr) return;
+  const found = await call("explain", {stderr: r.stderr}).catch(() => ({}));
+  if (!found || !found.meaning) return;
+  const meaning = document.createElement("div");
+  meaning.className = "meaning";
+  meaning.textContent = found.meaning;
+  $("error").appendChild(meaning);
+  if (found.line > 0 && found.line <= editor.lineCount()) {
+    marked = editor.addLineClass(found.line - 1, "background", "error-line");
+  }
+}
 
 // Play: run with the input box, and when the program reads past its end, ask for the next line here and
 // run it again with all the lines so far (with --echo, so the lines typed show in the output).
@@ -183,7 +207,7 @@ async function playStep() {
   const r = refusal(args.source) || await call("play", args);
   $("stop").disabled = true;
   $("output").textContent = r.stdout;
-  $("error").textContent = r.stderr;
+  showError(r);
   if (r.waiting) {
     $("play-line").hidden = false;
     $("play-input").focus();

@@ -164,6 +164,23 @@ def view(source: str, name: str, dialect: str | None = None, entry: str = "main"
     return text(out + err)
 
 
+def explain(stderr: str) -> dict:
+    """What the page adds to a run's error report (``  3 --- err  6``, tiny-c/PC's first line): the
+    error's meaning, as the terminal shell's dim line gives it, and the program line to mark (1-based; 0:
+    none, such as the entry statement).  An empty dict for a report of another form."""
+    import re
+    from tinyc.errors import ErrorCode
+    found = re.search(r"^\s*(\d+) --- err\s+(\d+)", stderr, re.MULTILINE)
+    if not found:
+        return {}
+    line, code = int(found.group(1)), int(found.group(2))
+    try:
+        meaning = f"err {code}: {ErrorCode(code).text}"
+    except ValueError:
+        meaning = f"err {code}"
+    return {"meaning": meaning, "line": line}
+
+
 class WebShell:
     """The ``tc>`` shell one line at a time: ``line(text, stdin)`` obeys a command and returns what the
     shell wrote; a statement that reads input reads ``stdin`` (the page's input box).  ``dialect`` "pc":

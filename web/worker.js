@@ -46,6 +46,7 @@ const ops = {
   "shell-start": (a) => { if (shell) shell.destroy(); shell = glue.WebShell(a.dialect || "pc"); return shell.start(); },
   "shell-line": (a) => shell.line(a.line, a.stdin || ""),
   "shell-complete": (a) => shell.complete(a.line || ""),
+  explain: (a) => glue.explain(a.stderr || ""),
 };
 
 const ready = start().then(

@@ -408,3 +408,10 @@ def test_an_error_shows_its_meaning_and_marks_its_line(page):
     assert marked == 1
     line = call(page, "return document.querySelector('.CodeMirror .error-line').parentNode.textContent")
     assert line.replace(" ", "") == "3pna(7)", line  # line 3 (its number in the gutter), the one that failed
+
+
+def test_run_with_an_empty_input_box_says_the_program_waits_for_input(page):
+    call(page, "tinyc.load(arguments[0])", INPUT_PROGRAM)
+    page.find_element("id", "run").click()
+    text = wait_text(page, "#error", lambda t: "waits for input" in t)
+    assert text.startswith("stopped") and "standard input box" in text and "Play" in text

@@ -184,6 +184,15 @@ editor.on("change", unmark);
 async function showError(r) {
   $("error").textContent = r.stderr;
   unmark();
+  if (r.status === 1 && /^stopped\n?$/.test(r.stderr) && !r.stoppedBy && !$("stdin").value) {
+    // the end of an empty input box at a read (error 99): say what the program wanted
+    const hint = document.createElement("div");
+    hint.className = "meaning";
+    hint.textContent = "the program waits for input: type its lines in the standard input box, " +
+                       "or press Play to type each line when it asks";
+    $("error").appendChild(hint);
+    return;
+  }
   if (r.status !== 1 || !r.stderr) return;
   const found = await call("explain", {stderr: r.stderr}).catch(() => ({}));
   if (!found || !found.meaning) return;

@@ -135,7 +135,7 @@ def shell_reply(kc, msg_id: str, timeout: float = 60) -> dict:
 def test_the_kernelspec_and_the_language_info(kernel, tmp_path):
     km, kc, _ = kernel
     spec = install(tmp_path).get_kernel_spec("tinyc")
-    assert spec.argv[:3] == [sys.executable, "-P", "-m", "tinyc.kernel"] and spec.language == "tinyc"
+    assert spec.argv[:3] == [sys.executable, "-m", "tinyc.kernel"] and spec.language == "tinyc"
     assert spec.interrupt_mode == "signal"
     sent = kc.kernel_info()
     info = shell_reply(kc, sent)["content"]["language_info"]

@@ -307,7 +307,7 @@ class Debugger:
         return True
 
     def watched(self, name: str) -> bool:
-        """Whether a call of the function ``name`` must run on the debug evaluator (:mod:`.debug_fast`)."""
+        """Whether a call of the function ``name`` must run on the debug evaluator (:mod:`.fast`)."""
         return self.everything or name in self.hot
 
     def sync(self) -> None:

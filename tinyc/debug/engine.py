@@ -50,7 +50,7 @@ class DebugMixin:
         self.session = session
         self.frames = [CallInfo("", None, ast.Null(0, 0), None, 0)]
         self.quiet = 0  # > 0 while the debugger evaluates an expression: no stops
-        self.fast: Any = None  # the DebugFastEngine this evaluator is the reference of (debug_fast.py), if any
+        self.fast: Any = None  # the DebugFastEngine this evaluator is the reference of (fast.py), if any
 
     def execute(self, node: ast.Stmt) -> None:
         top = self.frames[-1]
@@ -75,7 +75,7 @@ class DebugMixin:
         super().visit_Block(node)  # type: ignore[misc]
 
     def call(self, sym: Symbol, args: list, node: ast.Node):
-        """A call: compiled where the fast engine may run it (:mod:`.debug_fast`), else with the hooks."""
+        """A call: compiled where the fast engine may run it (:mod:`.fast`), else with the hooks."""
         fast, ev = self.fast, cast(Any, self)
         if fast is not None and ev.depth + 1 < ev.m.max_depth:
             f = fast.compiled(sym)

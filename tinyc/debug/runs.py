@@ -96,7 +96,7 @@ class PcRunner:
         m, ws = self.m, self.ws
         engine = DebugEvaluator(m, debugger)
         machine_engine: object = engine
-        if self.fast:  # functions with nothing to watch run compiled (debug_fast.py)
+        if self.fast:  # functions with nothing to watch run compiled (fast.py)
             from ..driver import startcache
             from .fast import DebugFastEngine
             fast = engine.fast = DebugFastEngine(m, debugger.watched, startcache.code)

@@ -24,7 +24,7 @@ class ErrorCode(int, metaclass=_Numbered):
 
     Each member is an int with a ``name`` and a ``text``; ``ErrorCode(n)`` is the member numbered ``n``
     (ValueError if none is); ``str`` and ``format`` give the number.  It behaves as the IntEnum it was, and
-    is not one: creating an enum class costs every start of tinyc 1 ms (tests/test_startup.py)."""
+    is not one: creating an enum class costs every start of tinyc 1 ms (tests/driver/test_startup.py)."""
 
     STATERR = _number(1)   # statement not recognised
     CURSERR = _number(2)   # cursor ran off the program: unbalanced [ or (, unterminated literal

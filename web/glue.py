@@ -7,12 +7,13 @@ package's :class:`~tinyc.shell.shell.Shell` fed one line at a time (no prompt_to
 
 Bytes cross to JavaScript as text: UTF-8, with bytes that are not UTF-8 shown as Latin-1 characters (as
 tinyc shows them on a UTF-8 terminal).  The module imports nothing of the browser, so the tests also run it
-in plain CPython (tests/test_web.py).
+in plain CPython (tests/web/test_web.py).
 """
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import sys
 
@@ -179,6 +180,29 @@ def explain(stderr: str) -> dict:
     except ValueError:
         meaning = f"err {code}"
     return {"meaning": meaning, "line": line}
+
+
+STEP_LIMIT = 500_000  # steps the Step tab records by default: Pyodide is slower, and a page must stay quick
+
+
+def record(source: str, dialect: str | None = None, entry: str = "main", stdin: str = "",
+           limit: int | None = None) -> str:
+    """The Step tab's recorded run of ``source`` (tinyc.debug.stepper, docs/stepper.md) as JSON text, at most
+    ``limit`` steps (None: STEP_LIMIT); a program refused before it runs gives a trace with its report only."""
+    from tinyc.driver.dialect import detect
+    from tinyc.driver.session import Session
+    problem = source_problem(source)
+    if problem:
+        return json.dumps({"schema": 1, "status": "error", "report": f"tinyc: {problem}\n", "steps": [],
+                           "message": "", "output": ""})
+    data = source.encode("utf-8", "surrogatepass")
+    with open(PROGRAM, "wb") as f:
+        f.write(data)
+    found = detect(data[:16]) if dialect not in ("pc", "gibson") else None
+    session = Session(dialect if dialect in ("pc", "gibson") else found.name if found else "pc")
+    trace = session.record(PROGRAM, None if entry in ("", "main") else entry, stdin.encode(),
+                           STEP_LIMIT if limit is None else int(limit))
+    return trace.json()
 
 
 class WebShell:

@@ -42,10 +42,12 @@ TOOLS = {
     "ast": ("tinyc.cli.stage_views", "print the AST of a program, with source offsets"),
     "link": ("tinyc.cli.stage_views", "print the symbol levels and the memory map after linking"),
     "trace": ("tinyc.cli.trace", "run a program, printing each statement as it runs"),
+    "step": ("tinyc.cli.step", "record a run step by step and write it as a stepper page: tinyc step FILE -o run.html"),
     "compile": ("tinyc.cli.compile", "print the Python the fast engine generates for a program"),
     "check": ("tinyc.cli.check", "list every syntax error, undeclared name and duplicate definition up front"),
     "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),
     "dap": ("tinyc.cli.dap", "serve the Debug Adapter Protocol on stdin/stdout, for editors (VS Code...)"),
+    "lsp": ("tinyc.cli.lsp", "serve the Language Server Protocol on stdin/stdout, for editors (VS Code, Neovim...)"),
     "draw": ("tinyc.dialects.gibson.draw_command", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
     "fmt": ("tinyc.cli.fmt", "re-indent tiny-c source by its [ ] blocks: tinyc fmt FILE... [--check]"),
     "completion": ("tinyc.cli.completion", "print a shell completion script: eval \"$(tinyc completion bash)\""),
@@ -245,7 +247,7 @@ def locate_command(argv: list[str]) -> int | None:
 def quick_args(argv: list[str]) -> argparse.Namespace | None:
     """The namespace ``build_parser().parse_args(argv)`` gives for ``run FILE... [--entry NAME]`` (no other
     option; ``-`` is a FILE), built without argparse; None for any other command line, which argparse
-    reads.  tests/test_startup.py checks that both give the same namespace."""
+    reads.  tests/driver/test_startup.py checks that both give the same namespace."""
     if len(argv) < 2 or argv[0] != "run":
         return None
     from .options import MACHINE_DEFAULTS, RUN_DEFAULTS

@@ -60,11 +60,13 @@ class Dialect:
     * ``trace``: ``"module:attr"`` of ``trace(session, path, entry, stdin, calls, limit) -> transcript``;
     * ``debugger``: ``"module:attr"`` of ``runner(session, files, entry, code)``, the program as the debugger
       runs it (:mod:`tinyc.debug.debugger`);
+    * ``record``: ``"module:attr"`` of ``record(session, program, entry, stdin, limit, small, **options) ->
+      Trace``, the stepper's recorded run (:mod:`tinyc.debug.stepper`, docs/stepper.md);
     * ``lexis``: ``"module:attr"`` of its lexical rules for ``tinyc fmt`` (:class:`tinyc.views.format.Lexis`).
     """
 
     __slots__ = ("name", "title", "detect", "significance", "library", "search_paths", "machine_calls",
-                 "engines", "run", "tools", "shell", "view", "trace", "debugger", "lexis")
+                 "engines", "run", "tools", "shell", "view", "trace", "debugger", "record", "lexis")
 
     name: str
     title: str
@@ -80,6 +82,7 @@ class Dialect:
     view: str
     trace: str
     debugger: str
+    record: str
     lexis: str
 
     def __init__(self, **hooks: Any) -> None:

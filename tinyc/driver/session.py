@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from ..engines.options import Optimisations
     from ..machine.port import EngineFactory
-    from ..machine.sandbox import FileSandbox
+    from ..machine.sandbox import FileSandbox, Policy
     from .interpreter import Machine
     from .workspace import Workspace
 
@@ -66,16 +66,28 @@ def memory_ok(args: argparse.Namespace) -> bool:
 
 
 def file_sandbox(args: argparse.Namespace, programs: list[str] | None = None):
-    """The file sandbox the options in ``args`` ask for (``--allow-files PATH``, ``--allow-files-anywhere``,
-    :mod:`tinyc.machine.sandbox`), with the directories of the program files ``programs`` (by default
-    ``args.files`` or ``args.file``: those the command runs; ``-`` has none)."""
+    """The file sandbox the options in ``args`` ask for (``--allow-read PATH``, ``--allow-write PATH`` or
+    ``--allow-files PATH``, ``--allow-write-code``, ``--allow-files-anywhere``, :mod:`tinyc.machine.sandbox`),
+    with the directories of the program files ``programs`` (by default ``args.files`` or ``args.file``: those
+    the command runs; ``-`` has none)."""
     from ..machine.sandbox import FileSandbox
     from ..machine.shipped import program_path
     if programs is None:
         programs = list(getattr(args, "files", None) or []) + [f for f in [getattr(args, "file", None)] if f]
-    return FileSandbox(getattr(args, "allow_files", None) or (), getattr(args, "allow_files_anywhere", False),
+    return FileSandbox([*(getattr(args, "allow_write", None) or ()), *(getattr(args, "allow_files", None) or ())],
+                       getattr(args, "allow_files_anywhere", False),
                        [os.path.dirname(os.path.abspath(program_path(p))) for p in programs
-                        if isinstance(p, str) and p != "-"])
+                        if isinstance(p, str) and p != "-"],
+                       readable=getattr(args, "allow_read", None) or (),
+                       code_writes=getattr(args, "allow_write_code", False))
+
+
+def policy(args: argparse.Namespace, programs: list[str] | None = None) -> Policy:
+    """The sandbox policy the ``--allow-*`` options in ``args`` ask for: :func:`file_sandbox`, with
+    ``--allow-system`` and ``--allow-plugins`` (:class:`tinyc.machine.sandbox.Policy`)."""
+    from ..machine.sandbox import Policy
+    return Policy(file_sandbox(args, programs), getattr(args, "allow_system", False),
+                  getattr(args, "allow_plugins", False))
 
 
 class Session:
@@ -86,8 +98,8 @@ class Session:
     65536 with 16-bit ints); ``int_bits`` 32 or 16; ``max_depth`` active calls before error 17/26;
     ``random_divisor`` 8 or 7 (the library's random, section 14 item 3); ``console`` the program's byte
     streams (default: stdin/stdout); ``files`` the file sandbox (default: the current directory tree);
-    ``allow_system`` and ``allow_plugins`` the Gibson dialect's ``system()`` and ``#loadMC NAME.py``;
-    ``quiet`` no banner (Gibson's ``-q``).  Raises UnknownDialect for a dialect with no package.  (The commands
+    ``allow_system`` and ``allow_plugins`` the Gibson dialect's ``system()`` and ``#loadMC NAME.py``; or, in
+    place of those three, ``policy`` (:class:`~tinyc.machine.sandbox.Policy`: one for every door); ``quiet`` no banner (Gibson's ``-q``).  Raises UnknownDialect for a dialect with no package.  (The commands
     check ``--memory`` against the int width first: :func:`memory_problem`; a Session takes any size.)
 
     The PC way of running: :meth:`boot` (the library, an empty program buffer), :meth:`load_file` /
@@ -99,19 +111,22 @@ class Session:
     def __init__(self, dialect: str | Dialect = DEFAULT_DIALECT, engine: str = "reference", *,
                  memory: int | None = None, int_bits: int = 32, max_depth: int = 1000, random_divisor: int = 8,
                  console: Console | None = None, files: FileSandbox | None = None, allow_system: bool = False,
-                 allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None):
+                 allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None,
+                 policy: Policy | None = None):
         self.dialect = find_dialect(dialect) if isinstance(dialect, str) else dialect
         self.memory = memory if memory is not None else MEMORY_16 if int_bits == 16 else DEFAULT_MEMORY
         self.engine, self.int_bits, self.max_depth = engine, int_bits, max_depth
         self.random_divisor = random_divisor
         self.console = console if console is not None else Console()
-        if files is None:
-            from ..machine.sandbox import FileSandbox
-            files = FileSandbox()
+        if policy is None:
+            from ..machine.sandbox import Policy
+            policy = Policy(files, allow_system, allow_plugins)
+        self.policy = policy  # one object: a kernel's %allow changes the sandbox of the machines already made
+        files = policy.files
         for folder in self.dialect.search_paths:  # the dialect's library folders: its programs include from them
             files.add_readable(self.dialect.package_path(folder))
         self.files = files
-        self.allow_system, self.allow_plugins, self.quiet = allow_system, allow_plugins, quiet
+        self.quiet = quiet
         self.optimisations = optimisations  # the fast engine's (engines/options.py; None: its default, all)
         self.current: Machine | None = None       # the machine :meth:`boot` made
         self.workspace: Workspace | None = None   # and its program buffer
@@ -128,9 +143,18 @@ class Session:
                    getattr(args, "engine", "reference"), memory=getattr(args, "memory", None),
                    int_bits=getattr(args, "int_bits", 32), max_depth=getattr(args, "max_depth", 1000),
                    random_divisor=getattr(args, "random_divisor", 8), console=console,
-                   files=file_sandbox(args, programs), allow_system=getattr(args, "allow_system", False),
-                   allow_plugins=getattr(args, "allow_plugins", False), quiet=getattr(args, "quiet", False),
+                   policy=policy(args, programs), quiet=getattr(args, "quiet", False),
                    optimisations=_optimisations(args))
+
+    @property
+    def allow_system(self) -> bool:
+        """Gibson's ``system()`` runs commands (the policy's ``--allow-system``)."""
+        return self.policy.system
+
+    @property
+    def allow_plugins(self) -> bool:
+        """``#loadMC NAME`` loads ``NAME.py`` beside the program (the policy's ``--allow-plugins``)."""
+        return self.policy.plugins
 
     # ---- machines
 
@@ -219,6 +243,15 @@ class Session:
         """The transcript of the program file ``path`` run traced from ``entry`` in this session's dialect (its
         ``trace`` hook): the program's output and one line per statement, then the report of an error."""
         return self.dialect.hook(self.dialect.trace)(self, path, entry, stdin, calls, limit)
+
+    def record(self, program: str | bytes, entry: str | None = None, stdin: bytes = b"", limit: int | None = None,
+               small: bool = True, **options):
+        """The recorded run of ``program`` (a file's path, or its text as bytes) from ``entry`` (None: main) with
+        ``stdin`` as input, on this session's dialect's reference evaluator (its ``record`` hook): a
+        :class:`~tinyc.debug.steptrace.Trace` (the JSON of docs/stepper.md) of at most ``limit`` steps (None: the
+        default, 2,000,000); ``small`` False keeps statement steps only; ``options``: the hook's
+        (``snapshots``, :func:`tinyc.debug.stepper.record`)."""
+        return self.dialect.hook(self.dialect.record)(self, program, entry, stdin, limit, small, **options)
 
     def tool(self, command: str):
         """The module of the dialect's ``command`` (``tokens``, ``parse``, ``ast``, ``link``, ``check``,

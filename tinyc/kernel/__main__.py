@@ -33,7 +33,9 @@ def main(argv: list[str] | None = None) -> int:
               "(pip install '.[test,kernel]' in the checkout)", file=sys.stderr)
         return 1
     from .kernel import TinyCKernel
-    IPKernelApp.launch_instance(argv=argv, kernel_class=TinyCKernel)
+    # ipykernel puts '' (the notebook's directory) first on sys.path unless Python runs with -P: the
+    # kernelspec gives -P, and ignore_cwd covers a kernel started without it (issue 35)
+    IPKernelApp.launch_instance(argv=[*argv, "--IPKernelApp.ignore_cwd=True"], kernel_class=TinyCKernel)
     return 0
 
 

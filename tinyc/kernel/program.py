@@ -21,6 +21,7 @@ from typing import Callable, Iterator
 
 from ..errors import ErrorCode, ExitProgram
 from ..machine.console import align_report
+from ..machine.sandbox import Policy
 from ..shell.shell import Command, Shell
 from . import cells
 from .console import KernelConsole
@@ -40,11 +41,12 @@ def _gibson_code(statement: str) -> str | None:
     return None if statement.strip() in ("main", "main()") else statement
 
 
-def _session(dialect: str, engine: str, console: KernelConsole):
+def _session(dialect: str, engine: str, console: KernelConsole, policy: Policy):
     """The Session of ``dialect`` and ``engine`` over ``console``, with the machine options' defaults and the
-    file sandbox of the kernel's current directory tree; Gibson's without its banner."""
+    sandbox ``policy`` (the kernel's one: the current directory tree unless ``%allow`` widened it); Gibson's
+    without its banner."""
     from ..driver.session import Session
-    return Session(dialect, engine, console=console, quiet=True)
+    return Session(dialect, engine, console=console, quiet=True, policy=policy)
 
 
 def _with_header(program: bytes, cell: bytes) -> bytes:
@@ -92,6 +94,9 @@ class Program:
     def __init__(self, console: KernelConsole, errors: Callable[[int, str], None]):
         self.console = console
         self.errors = errors
+        # what the notebook's programs and its .r/.w cells may touch: the default sandbox, widened only by
+        # %allow, which the person at the front end confirms (a shared notebook is someone else's code)
+        self.policy = Policy()
         from ..cli.options import MACHINE_DEFAULTS
         self.dialect = "pc"
         self.engine = str(MACHINE_DEFAULTS["engine"])  # as `tinyc` runs: the fast engine
@@ -102,7 +107,7 @@ class Program:
     # -- the driver: the few calls a Session would take over
     def _boot(self, text: bytes) -> None:
         """A fresh machine with the engine chosen and ``text`` in its program buffer."""
-        self.session = _session("pc", self.engine, self.console)
+        self.session = _session("pc", self.engine, self.console, self.policy)
         self.machine, self.ws = self.session.boot()
         self.shell = KernelShell(self.machine, self.ws, self.run)
         if text and not self.ws.append(text):
@@ -154,7 +159,7 @@ class Program:
     def _run_gibson(self, statement: bytes) -> None:
         """``statement`` run as ``tc -r STATEMENT`` runs it, the Gibson program as the application file (its
         ``#include`` files found beside the kernel's directory, then in the dialect's library)."""
-        session = _session("gibson", self.engine, self.console)
+        session = _session("gibson", self.engine, self.console, self.policy)
         code = _gibson_code(statement.decode("latin-1"))
         limit = sys.getrecursionlimit()
         with self._gibson_file() as path:
@@ -229,7 +234,7 @@ class Program:
             lib = self.machine.library_text
             return "" if lib is None else lib.text.decode("latin-1")
         if self._gibson_library is None:
-            dialect = _session("gibson", self.engine, self.console).dialect
+            dialect = _session("gibson", self.engine, self.console, self.policy).dialect
             with open(dialect.package_path(dialect.library), "rb") as f:
                 self._gibson_library = f.read().decode("latin-1")
         return self._gibson_library
@@ -241,7 +246,7 @@ class Program:
         if self.dialect == "gibson":
             return self._gibson_view(name)
         from ..views import stages
-        loaded = stages.load(self.text, statement, session=_session("pc", "reference", self.console))
+        loaded = stages.load(self.text, statement, session=_session("pc", "reference", self.console, self.policy))
         functions: dict[str, Callable[[stages.Loaded], str]] = {
             "tokens": stages.tokens, "ast": stages.ast_dump,
             "link": lambda loaded: stages.link_map(loaded, show_library=False)}
@@ -252,7 +257,7 @@ class Program:
 
     def _gibson_view(self, name: str) -> str:
         """The view through the Gibson dialect's ``view`` hook, of the program written as a file."""
-        session = _session("gibson", self.engine, self.console)
+        session = _session("gibson", self.engine, self.console, self.policy)
         with self._gibson_file() as path:
             return session.dialect.hook(session.dialect.view)(session, name, path)
 
@@ -263,11 +268,23 @@ class Program:
         stdin = b"".join(line + b"\n" for line in self.console.queued)
         self.console.queued.clear()
         if self.dialect == "gibson":
-            session = _session("gibson", self.engine, self.console)
+            session = _session("gibson", self.engine, self.console, self.policy)
             with self._gibson_file() as path:
                 return session.trace(path, _gibson_code(statement) or "main", stdin)
         return trace(self.text, statement, stdin=io.BytesIO(stdin), memory=self.session.memory,
                      files=self.session.files)
+
+    def step(self, statement: str):
+        """The recorded run of ``statement`` against the program (:mod:`tinyc.debug.stepper`), the queued input
+        its input: a :class:`~tinyc.debug.steptrace.Trace`; in the Gibson dialect ``statement`` runs as ``-r`` code."""
+        stdin = b"".join(line + b"\n" for line in self.console.queued)
+        self.console.queued.clear()
+        session = _session(self.dialect, "reference", self.console)
+        if self.dialect == "gibson":
+            with self._gibson_file() as path:
+                return session.record(path, _gibson_code(statement), stdin)
+        session.memory, session.files = self.session.memory, self.session.files
+        return session.record(self.text, None if statement.strip() == "main" else statement, stdin)
 
     def debug(self, statement: bytes) -> None:
         """A debugging session of ``statement`` against the program (:mod:`tinyc.debug.debugger`): its
@@ -291,7 +308,7 @@ class Program:
         run as ``-r`` code unless it is ``main``."""
         from ..driver.dialect import CannotStart
         from ..debug.runs import debug
-        session = _session("gibson", self.engine, self.console)
+        session = _session("gibson", self.engine, self.console, self.policy)
         code = _gibson_code(statement)
         limit = sys.getrecursionlimit()
         with self._gibson_file() as path:

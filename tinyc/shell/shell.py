@@ -261,6 +261,8 @@ class Shell:
             self.console.write(CRLF + b"File not found")
         elif n == -2:
             self.console.write(CRLF + b"Too big")
+        elif n == -3:  # the sandbox's: the same for every door (docs/security.md)
+            self.console.write(CRLF + b"Not allowed: outside the sandbox (--allow-read PATH)")
         self.say(b" %d" % n)
         if n < 0:
             return n
@@ -316,8 +318,15 @@ class Shell:
         written back as ``"`` so that the file stays a valid program."""
         self.status()
         data = self.ws.text[1:].replace(b"\0", b'"')
-        try:
-            Path(rest.strip().decode("latin-1")).write_bytes(data)
+        from ..machine.sandbox import Outside, Refused
+        try:  # through the machine's file sandbox, as a program's own writes (issue 35)
+            with self.machine.files.open(rest.strip().decode("latin-1"), "wb", note=False) as f:
+                f.write(data)
+        except Refused as e:
+            why = str(e).split(": ", 1)[-1] if not isinstance(e, Outside) else "outside the sandbox (--allow-write PATH)"
+            self.console.write(CRLF + b"Not allowed: " + why.encode("latin-1", "replace"))
+            self.say(b" -1")
+            return
         except (OSError, ValueError):
             self.console.write(CRLF + b"cannot write file")
             self.say(b" -1")

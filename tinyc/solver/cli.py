@@ -225,7 +225,7 @@ def _last_games(ev, game, k: int) -> list[dict]:
 
 def _random_settings(args) -> dict:
     """The random strategy's seed, divisor and int width in effect (defaults filled in); None otherwise."""
-    if args.strategy != "random":
+    if args.strategy not in ("random", "entropy-int"):
         return {"seed": None, "divisor": None, "int_bits": None}
     from .strategies.random_consistent import DEFAULT_SEED
     return {"seed": DEFAULT_SEED if args.seed is None else args.seed,

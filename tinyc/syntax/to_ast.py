@@ -10,6 +10,7 @@ from __future__ import annotations
 from lark import Token, Transformer, Tree, v_args
 
 from .. import ast
+from ..errors import ErrorCode
 from .lexer import canonical
 from .positions import end_of, start_of
 
@@ -41,6 +42,11 @@ def _tail(s) -> list | None:
         rest = _tail(branch)
         return None if rest is None else [(s, field)] + rest
     return [(s, field)]
+
+
+def _paren(children) -> Token | None:
+    """The ``(`` of ``name()`` in a function definition's header, if it has one."""
+    return next((c for c in children if isinstance(c, Token) and c.type == "CALLPAREN"), None)
 
 
 def _strip(children):
@@ -91,9 +97,21 @@ class _ToAST(Transformer):
         return ast.Block(*self._pos(meta), body=self._attach([s for s in stmts if s is not None]))
 
     def funcdef(self, meta, ch):
+        paren = _paren(ch)
         ch = _strip(ch)
         name = ch[0]
+        if paren is not None:
+            return self._paren_function(meta, name, paren)
         return ast.Function(*self._pos(meta), name=name, params=ch[1:-1], body=ch[-1])
+
+    def _paren_function(self, meta, name: str, paren: Token) -> ast.Function:
+        """``foo() [...]``: not a definition in either original.  The linker takes ``foo`` as a function
+        whose text starts at the ``(``; a call reads no parameters there and runs the statement ``()``,
+        which stops with error 9 after its ``(`` (tc.asm ENTER; Gibson's tc.c ``_enter``)."""
+        at = self.base + end_of(paren)
+        err = ast.ErrorStmt(at, at, code=int(ErrorCode.SYNXERR), address=at, prefix=[])
+        pos, end = self._pos(meta)
+        return ast.Function(pos, end, name=name, params=[], body=ast.Block(end, end, body=[]), error=err)
 
     def fname(self, meta, ch):
         return self.canonical(ch[0].value)
@@ -128,8 +146,32 @@ class _ToAST(Transformer):
                 if taken and not any(isinstance(n, ast.While) for n, _ in path):
                     branch = getattr(node, field)
                     setattr(node, field, ast.Block(branch.pos, last.end, body=[branch, *taken]))
+            self._swallow(s)
             out.append(s)
         return out
+
+    def _swallow(self, s) -> None:
+        """Drop the ``else`` that a false condition's skip takes with a simple ``then`` branch.
+
+        Both originals skip an untaken simple statement to the first ``;`` or line end (tc.asm SKIPST,
+        label SS3; Gibson's tc.c ``_skipSt``) and only then look for ``else``.  So in
+        ``if (1==2) q=0 else q=1`` the else and its statement are skipped with the ``q=0``: the else
+        branch never runs (when the condition is true it is skipped as usual).  Only an else branch that
+        ends before that ``;`` or line end is dropped; one that runs on past it (a ``[`` block over
+        several lines) is kept, as the original's resuming inside it is not followed."""
+        while isinstance(s, (ast.If, ast.While)):
+            if isinstance(s, ast.While):
+                s = s.body
+                continue
+            orelse = s.orelse
+            if orelse is not None and not isinstance(s.then, (ast.Block, ast.If, ast.While, ast.For)):
+                skipped = self.text[s.then.pos - self.base:orelse.end - self.base]
+                if not any(c in skipped[:-1] for c in ";\r\n"):
+                    s.orelse = ast.Block(orelse.pos, orelse.end, body=[])
+                    return
+            if isinstance(s.then, (ast.If, ast.While)):
+                self._swallow(s.then)
+            s = orelse
 
     def _same_line(self, before, after) -> bool:
         gap = self.text[before.end - self.base:after.pos - self.base]

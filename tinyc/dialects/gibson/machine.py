@@ -190,7 +190,7 @@ def _bracket_check(memory: bytes, layout: Layout) -> None:
 def link_program(m: Machine, loaded: Loaded) -> ast.Block:
     """Scan and link the program memory on ``m``; returns the seed statement."""
     program, seed = parse_memory(loaded)
-    linked = link(program, 0, loaded.memory, m.allocate, m.engine.evaluate_constant)
+    linked = link(program, 0, loaded.memory, m.allocate, m.engine.evaluate_constant, function_cells=True)
     m.library = linked.tables[0]
     m.program = linked.tables[1] if len(linked.tables) > 1 else None
     return seed

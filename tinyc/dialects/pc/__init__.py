@@ -139,4 +139,4 @@ DIALECT = Dialect(
     engines={"reference": "tinyc.engines.evaluator:Evaluator", "fast": "tinyc.dialects.pc:fast_engine"},
     run="tinyc.dialects.pc:run", tools=TOOLS, shell="tinyc.dialects.pc:shell", view="tinyc.views.stages:file_view",
     trace="tinyc.debug.tracer:trace_file", debugger="tinyc.debug.runs:pc_runner",
-    lexis="tinyc.views.format:PC_LEXIS")
+    record="tinyc.debug.stepper:record_pc", lexis="tinyc.views.format:PC_LEXIS")

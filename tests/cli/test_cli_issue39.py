@@ -87,7 +87,7 @@ def test_fmt_still_works_without_the_machine_options(tmp_path):
 
 
 def test_the_debugger_says_where_each_breakpoint_is(tmp_path):
-    program = (Path(__file__).resolve().parent.parent / "examples" / "fact.tc").read_text()
+    program = (Path(__file__).resolve().parents[2] / "examples" / "fact.tc").read_text()
     (tmp_path / "fact.tc").write_text(program)
     lines = len(program.rstrip("\n").split("\n"))
     done = tinyc("debug", "fact.tc", cwd=tmp_path, stdin="b fact\nb main\nb 999\nr\nq\n")
@@ -100,13 +100,13 @@ def test_the_debugger_says_where_each_breakpoint_is(tmp_path):
 
 def test_the_examples_readme_boot_command_works_from_anywhere(tmp_path):
     import re
-    text = (Path(__file__).resolve().parent.parent / "examples" / "README.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "examples" / "README.md").read_text()
     command = re.search(r"`(tinyc [^`]*\.ipl)` boots it", text).group(1).split()
     done = tinyc(*command[1:], cwd=tmp_path, stdin=".x\n")
     assert done.returncode == 0 and b"tc>" in done.stdout, done.stderr
 
 
 def test_the_debugger_docs_programs_are_formatted():
-    docs = Path(__file__).resolve().parent.parent / "docs" / "debug"
+    docs = Path(__file__).resolve().parents[2] / "docs" / "debug"
     done = tinyc("fmt", "--check", *sorted(str(p) for p in docs.glob("*.tc")), cwd=docs)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -3,9 +3,10 @@ checkout's commit, the README's set-up command, then its test command over the t
 packages, with those packages hidden (``/dev/null`` bind-mounted over each, in a private mount
 namespace): they must skip with what to install, not fail.
 
-Slow (a venv and a package install: minutes), so it runs only with TINYC_SLOW=1; it needs git, ``unshare``
-and root (for the mount namespace).  TINYC_SLOW_TESTS names the test files the test command runs (default
-tests/test_web.py, the tests that call ``system_tools.need``)."""
+Slow (a venv and a package install: about ten minutes), so it is marked slow: left out of the default
+run, run by ``pytest -m slow``.  It needs git, ``unshare`` and root (for the mount namespace).
+TINYC_SLOW_TESTS names the test files the test command runs (default tests/web/test_web.py, the tests
+that call ``system_tools.need``)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HIDDEN = ("/usr/bin/chromium", "/usr/bin/chromedriver", "npm", "node", "nvim", "tmux")
 
-pytestmark = pytest.mark.skipif(os.environ.get("TINYC_SLOW") != "1", reason="slow: set TINYC_SLOW=1 to run it")
+pytestmark = pytest.mark.slow
 
 
 def readme_command(pattern: str) -> str:
@@ -42,7 +43,7 @@ def test_the_readme_commands_in_a_fresh_clone_with_system_packages_hidden(tmp_pa
     tests = readme_command(r"^\s+\.venv/bin/pytest")
     paths = [p if os.path.isabs(p) else shutil.which(p) for p in HIDDEN]
     hide = " && ".join(f"mount --bind /dev/null {shlex.quote(p)}" for p in paths if p and os.path.exists(p))
-    files = os.environ.get("TINYC_SLOW_TESTS", "tests/test_web.py")
+    files = os.environ.get("TINYC_SLOW_TESTS", "tests/web/test_web.py")
     script = f"{hide or 'true'} && {setup} && {tests} -rs {files}"
     env = {k: v for k, v in os.environ.items() if k not in ("TINYC_REQUIRE_SYSTEM", "PYTHONPATH", "VIRTUAL_ENV")}
     done = subprocess.run(["unshare", "-m", "--propagation", "private", "bash", "-c", script], cwd=clone, env=env,

@@ -165,6 +165,23 @@ def view(source: str, name: str, dialect: str | None = None, entry: str = "main"
     return text(out + err)
 
 
+def explain(stderr: str) -> dict:
+    """What the page adds to a run's error report (``  3 --- err  6``, tiny-c/PC's first line): the
+    error's meaning, as the terminal shell's dim line gives it, and the program line to mark (1-based; 0:
+    none, such as the entry statement).  An empty dict for a report of another form."""
+    import re
+    from tinyc.errors import ErrorCode
+    found = re.search(r"^\s*(\d+) --- err\s+(\d+)", stderr, re.MULTILINE)
+    if not found:
+        return {}
+    line, code = int(found.group(1)), int(found.group(2))
+    try:
+        meaning = f"err {code}: {ErrorCode(code).text}"
+    except ValueError:
+        meaning = f"err {code}"
+    return {"meaning": meaning, "line": line}
+
+
 STEP_LIMIT = 500_000  # steps the Step tab records by default: Pyodide is slower, and a page must stay quick
 
 
@@ -247,6 +264,27 @@ class WebShell:
     def start(self) -> str:
         """The banner and the first prompt."""
         return self.take() + "tc>"
+
+    def complete(self, line: str) -> list[str]:
+        """Tab at ``line`` (the text before the cursor): the lines it may become, sorted, as the terminal
+        shell completes them: after the dot the commands and the program's and library's functions, and
+        later in a statement the name being typed (none in a comment or a string)."""
+        import re
+        if not line.startswith("."):
+            return []
+        shell = self.shell
+        word = re.search(r"\w*$", line).group()
+        head = line[:len(line) - len(word)]
+        found = set()
+        if len(word) == len(line) - 1:  # the first word after the dot: a command or a function
+            commands = shell.commands() if hasattr(shell, "commands") else []
+            found.update(c.name for c in commands if c.name.startswith(line) and c.name != line)
+        names = shell.function_names() if hasattr(shell, "function_names") else []
+        can_start = (line == ".") if not word else (not word[0].isdigit() and "/*" not in head
+                                                    and head.count('"') % 2 == 0 and head.count("'") % 2 == 0)
+        if can_start:
+            found.update(head + n for n in names if n.startswith(word) and n != word)
+        return sorted(found)
 
 
 def setup(home: str | None = None, disk_cache: bool = False) -> None:

@@ -62,3 +62,47 @@ def test_an_unknown_shell_is_a_usage_error(program):
     done = produce(program, "fish")
     assert done.returncode == 2
     assert "fish" in done.stderr and "Traceback" not in done.stderr
+
+
+def tab(line: str, cwd: Path, program: str = "tinyc") -> str:
+    """What an interactive bash shows after ``eval "$(PROGRAM completion bash)"``, typing ``line`` and Tab
+    (twice: a single match completes at once, several are listed at the second)."""
+    pexpect = pytest.importorskip("pexpect")
+    env = {"PATH": f"{BIN}:/usr/bin:/bin", "HOME": str(cwd), "TERM": "dumb", "PS1": "$ ", "INPUTRC": "/dev/null"}
+    child = pexpect.spawn("bash", ["--norc", "--noprofile", "-i"], cwd=str(cwd), env=env, encoding="utf-8",
+                          timeout=30, dimensions=(40, 200))
+    try:
+        child.expect_exact("$ ")
+        child.sendline(f'eval "$({program} completion bash)"; echo ready')
+        child.expect_exact("ready\r\n")
+        child.expect_exact("$ ")
+        child.send(line + "\t\t")
+        try:
+            child.expect(r"\$ " + r".*\S", timeout=5)  # the listing ends with the prompt and line again
+        except pexpect.TIMEOUT:
+            pass
+        return child.before + (child.after if isinstance(child.after, str) else "")
+    finally:
+        child.close(force=True)
+
+
+@needs_bash
+def test_a_program_argument_completes_as_a_file_tc_files_first(tmp_path):
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "fact.tc").write_text("main [pl 1]\n")
+    (tmp_path / "examples" / "facts.txt").write_text("not a program\n")
+    (tmp_path / "notes.txt").write_text("x\n")
+    assert "tinyc run examples/fact.tc" in tab("tinyc run examples/fa", tmp_path)  # the .tc file, not facts.txt
+    assert "tinyc debug examples/fact.tc" in tab("tinyc debug examples/fa", tmp_path)
+    assert "tinyc run examples/" in tab("tinyc run exa", tmp_path)  # a directory, with its slash
+    assert "tinyc boot notes.txt" in tab("tinyc boot no", tmp_path)  # no tiny-c file matches: any file
+
+
+@needs_bash
+def test_solver_completes_games_and_strategies(tmp_path):
+    assert set(complete("tinyc-solver", ["tinyc-solver", "evaluate", "--game", "bulls"])) == {
+        "bulls-cows-1to9", "bulls-cows"}
+    games = complete("tinyc-solver", ["tinyc-solver", "play", "--game", ""])
+    assert "hex" in games and "mastermind" in games
+    assert "knuth" in complete("tinyc-solver", ["tinyc-solver", "evaluate", "--strategy", "kn"])
+    assert "phase-fixed" in tab("tinyc-solver hint --strategy phase-f", tmp_path, "tinyc-solver")

@@ -33,7 +33,8 @@ def shell_session(commands: bytes, interactive: bool = True) -> str:
 
 def test_shell_debug_a_statement_then_back_at_the_prompt() -> None:
     out = shell_session(b".debug pn twice(4)\nb twice\nr\nbt\np n\nx n 4\nfinish\nc\nq\n./\n")
-    assert out == ("tc>(tc-db) (tc-db) \nbreak at line 0 cursor pr[-126]: twice\npn twice(4)\n"
+    assert out == ("tc>(tc-db) breakpoint 1 at twice, line 2\n(tc-db) \nbreak at line 2 cursor pr[16]: twice\n"
+                   "twice int n [\n"
                    "(tc-db) *#0  twice(n=4) at line 2\n"
                    "(tc-db) n:  4\n"
                    "(tc-db)    8562: 04 00 00 00              |....    |  int 4  twice: n\n"
@@ -62,7 +63,8 @@ pytest.importorskip("IPython")
 def test_notebook_debug_with_the_commands_in_the_cell(ip, capsys) -> None:
     ip.run_cell_magic("tinyc", "--debug", TWICE.decode() + "---\nb twice if n==21\nr\nbt\np n*2\nc\n")
     out = capsys.readouterr().out
-    assert out == ("(tc-db) (tc-db) \nbreak at line 5 cursor pr[48]: twice\nmain [ pn twice(21) ]\n"
+    assert out == ("(tc-db) breakpoint 1 at twice, line 2 if n==21\n(tc-db) \nbreak at line 5 cursor pr[48]: twice\n"
+                   "main [ pn twice(21) ]\n"
                    "(tc-db) *#0  twice(n=21) at line 2\n #1  main() at line 5\n"
                    "(tc-db) n*2:  42\n(tc-db)  42\n(tc-db) \n")
 

@@ -30,7 +30,7 @@ def test_dot_quit_and_help_suggest_x_and_h(word, tmp_path):
 
 def test_a_bare_exit_says_it_was_inserted(tmp_path):
     shell, out, _ = run(["exit\r", ".u\r", ".x\r"], tmp_path / "h", program=HELLO)
-    assert b"inserted as line 1 (.u takes it back); .x leaves the shell" in out
+    assert b"inserted `exit` as line 1 (.u takes it back); .x leaves the shell" in out
     assert shell.ws.text == b"\n" + HELLO  # .u took it back, so .x left at once
 
 
@@ -99,3 +99,22 @@ def test_a_run_makes_line_0_current_as_the_original_does():
     assert out.endswith(b"bbb\naaa\ntc>\r\n")
     shell_md = (ROOT / "docs/shell.md").read_text()
     assert "the current line is the error's line, or line 0" in shell_md
+
+
+def test_words_of_other_shells_are_inserted_with_one_dim_note(tmp_path, monkeypatch):
+    """Issue 39: clear, ls, exit(), quit() typed at tc> are program lines; the note comes once, dim."""
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setenv("TERM", "xterm")
+    shell, out, _ = run(["clear\r", "ls\r", "exit()\r", "quit()\r", ".x\r", ".x\r"], tmp_path / "h")
+    assert b"\nclear\nls\nexit()\nquit()\n" in shell.ws.text
+    assert out.count(b"(.u takes it back)") == 1
+    assert b"\x1b[2m  inserted `clear` as line 1 (.u takes it back); .x leaves the shell" in out
+
+
+def test_a_statement_longer_than_the_line_buffer_is_refused_by_name(tmp_path):
+    """Issue 39: the original cuts it at 133 bytes and reports error 9 on the cut; a terminal says why."""
+    long = '.pl "' + "x" * 140 + '"'
+    shell, out, _ = run([long + "\r", ".x\r"], tmp_path / "h", program=HELLO)
+    assert b"line too long: the statement after the dot has 145 bytes, the line buffer holds 133" in out
+    assert b"err  9" not in out and b"x" * 130 not in out.split(b"line too long")[1]
+    assert shell.ws.text == b"\n" + HELLO  # the buffer is kept

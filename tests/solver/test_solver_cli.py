@@ -294,3 +294,24 @@ def test_evaluate_tree_reads_its_game_from_the_file(capsys, tmp_path):
     code, out, err = run(capsys, "evaluate", "--tree", str(path), "--first", "20")
     assert code == 0, err
     assert out.startswith("game mastermind, strategy")
+
+
+@pytest.mark.parametrize("command", ["tree", "play", "hint"])
+def test_help_mentions_only_the_options_the_command_has(capsys, command):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "--tree" not in capsys.readouterr().out
+
+
+def test_score_help_describes_its_codes(capsys):
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    out = capsys.readouterr().out
+    assert "the secret code" in out and "the guess" in out
+
+
+def test_a_repeated_guess_is_a_note_not_an_error(capsys):
+    code, out, err = run(capsys, "evaluate", "--game", "hex", "--strategy", "phase-fixed", "--secrets", "300")
+    assert code == 0
+    assert "REPEATED" not in out + err
+    assert "note: the strategy repeated a guess in 32 of 300 games" in out + err

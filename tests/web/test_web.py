@@ -203,7 +203,8 @@ def test_an_error_is_reported_with_its_caret(page, tmp_path):
     assert expected["stderr"] == " 3 --- err  6\n  pn a(7)\n         <\n" and expected["status"] == 1
     assert page_run(page, ERROR_PROGRAM) == expected
     page.find_element("id", "run").click()
-    assert wait_text(page, "#error", lambda t: "err" in t) == expected["stderr"]
+    shown = wait_text(page, "#error", lambda t: "subscript out of range" in t)  # (its meaning follows)
+    assert shown == expected["stderr"] + "err 6: subscript out of range"
 
 
 def test_each_stage_view(page, tmp_path):
@@ -340,3 +341,92 @@ def test_gibson_example_runs_in_its_dialect(page, tmp_path):
     source = (ROOT / "examples/gibson/hello.tc").read_text()
     r = page_run(page, source, dialect="gibson")
     assert r == tinyc_run(tmp_path, source, "--dialect", "gibson") and r["status"] == 0
+
+
+def test_glue_completes_shell_lines_as_the_terminal_does(glue):
+    """Issue 39: Tab in the playground's terminal asks the shell, as the terminal shell's completer does."""
+    shell = glue.WebShell("pc")
+    shell.start()
+    shell.line(".r hello.tc")
+    assert ".r" in shell.complete(".") and ".main" in shell.complete(".")
+    assert shell.complete(".mai") == [".main"] and shell.complete(".pn strl") == [".pn strlen"]
+    assert shell.complete(".pl \"mai") == []  # in a string: nothing
+    assert shell.complete("mai") == []  # a program line: nothing
+
+
+def test_terminal_line_editing_keys_edit_the_line_not_the_program(page):
+    """Issue 39: arrows, Home, Delete, the history and Tab edit the terminal's line; no escape text gets
+    into the program buffer (it did: `[A` became a program line, and every statement after failed, err 2)."""
+    from selenium.webdriver.common.keys import Keys
+    page.find_element("id", "tab-terminal").click()
+    wait_text(page, "#terminal", lambda t: "tc>" in t)
+    start = len(call(page, "return tinyc.terminalText()"))
+    typed_in_terminal(page, ".p42" + Keys.ARROW_LEFT + Keys.ARROW_LEFT + "n \n", " 42")  # .pn 42
+    typed_in_terminal(page, "x.pn 7" + Keys.HOME + Keys.DELETE + "\n", " 7")  # .pn 7
+    text = typed_in_terminal(page, Keys.ARROW_UP + Keys.ARROW_UP + Keys.ARROW_DOWN + Keys.ARROW_UP + "\n", "")
+    for _ in range(25):
+        text = call(page, "return tinyc.terminalText()")[start:]
+        if text.count("\n 42\n") >= 2:
+            break
+        call(page, "return new Promise(r => setTimeout(r, 200))")
+    assert text.count("\n 42\n") == 2 and "\n 7\n" in text, text  # the history brought .pn 42 back
+    text = typed_in_terminal(page, ".strl\t", ".strlen")[start:]
+    assert ".strlen" in text  # Tab completed the library's function
+    text = typed_in_terminal(page, Keys.CONTROL + "u" + ".pn 5\n", " 5")[start:]
+    for escape in ("[A", "[B", "[C", "[D", "[H", "[3~"):
+        assert escape not in text, text
+    assert "err" not in text, text
+
+
+def test_load_resets_the_entry_and_an_edit_unsets_the_example_and_the_share_link(page):
+    """Issue 39: tinyc.load(source) kept the last program's entry (bc.tc's bullcow: error 26 next); the
+    Example menu and the share link went on naming a program the editor no longer held."""
+    chosen = call(page, """
+        const select = document.getElementById("examples");
+        const option = [...select.options].find((o) => o.textContent.includes("bullcow"));
+        select.value = option.value; select.onchange();
+        document.getElementById("share").click();
+        return [document.getElementById("entry").value, document.getElementById("share-link").value];""")
+    assert chosen[0] == "bullcow" and chosen[1]
+    call(page, "document.querySelector('.CodeMirror').CodeMirror.replaceRange('/* mine */\\\\n', {line: 0, ch: 0})")
+    assert call(page, "return [document.getElementById('examples').value, "
+                      "document.getElementById('share-link').value]") == ["", ""]
+    r = call(page, "tinyc.load('main [ pl \"ok\" ]'); return tinyc.run({})")
+    assert r["status"] == 0 and r["stdout"].strip() == "ok", r
+    assert call(page, "return document.getElementById('entry').value") == "main"
+
+
+def test_a_narrow_screen_stacks_the_editor_above_the_output(page):
+    size = page.get_window_size()
+    try:
+        page.set_window_size(760, 1000)
+        left, right = call(page, "return [...document.querySelectorAll('main > .left, main > .right')]"
+                                 ".map((e) => e.getBoundingClientRect().toJSON())")
+        assert right["top"] >= left["bottom"] - 1 and right["width"] > 600, (left, right)
+    finally:
+        page.set_window_size(size["width"], size["height"])
+
+
+def test_glue_explains_an_error_report(glue):
+    r = glue.run(ERROR_PROGRAM)
+    assert glue.explain(r["stderr"]) == {"meaning": "err 6: subscript out of range", "line": 3}
+    assert glue.explain("tinyc: something else\n") == {}
+
+
+def test_an_error_shows_its_meaning_and_marks_its_line(page):
+    """Issue 39: the report was only `err 6`; now its meaning follows, and the editor marks line 3."""
+    call(page, "tinyc.load(arguments[0])", ERROR_PROGRAM)
+    page.find_element("id", "run").click()
+    text = wait_text(page, "#error", lambda t: "subscript out of range" in t)
+    assert "err 6: subscript out of range" in text
+    marked = call(page, "return [...document.querySelectorAll('.CodeMirror .error-line')].length")
+    assert marked == 1
+    line = call(page, "return document.querySelector('.CodeMirror .error-line').parentNode.textContent")
+    assert line.replace(" ", "") == "3pna(7)", line  # line 3 (its number in the gutter), the one that failed
+
+
+def test_run_with_an_empty_input_box_says_the_program_waits_for_input(page):
+    call(page, "tinyc.load(arguments[0])", INPUT_PROGRAM)
+    page.find_element("id", "run").click()
+    text = wait_text(page, "#error", lambda t: "waits for input" in t)
+    assert text.startswith("stopped") and "standard input box" in text and "Play" in text

@@ -72,6 +72,7 @@ TOOLS = {
     "completion": ("tinyc.cli.completion", "print a shell completion script: eval \"$(tinyc completion bash)\""),
 }
 
+NO_MACHINE = ("fmt", "draw", "completion")  # they run no program: the machine options mean nothing there
 DIALECT_TOOLS = ("tokens", "parse", "ast", "link", "check", "compile", "trace")  # each dialect's own (Dialect.tools)
 
 # ---- running
@@ -109,19 +110,53 @@ def cmd_boot(args: argparse.Namespace) -> int:
         return session.execute([args.file], None, args.code).render()
     text = read_source(args.file, limit=args.memory)
     m = session.machine()
+    answered = _note_reads(m.console)
+    booted = [True]
+
+    def boot() -> None:
+        booted[0] = m.boot_ipl(text)
 
     def report(code: int, address: int) -> str:
         return align_report(error_report(code, b"\n" + text, address + 1), sys.stderr.isatty())
     try:
-        outcome = outcome_of(lambda: m.boot_ipl(text), report, interrupt=session.interrupt)
+        outcome = outcome_of(boot, report, interrupt=session.interrupt)
     finally:
         m.console.flush()
+    if not booted[0]:
+        print(f"tinyc: {args.file} is not a system file (IPL): it has no first statement to boot; "
+              f"`tinyc run {args.file}` runs a program", file=sys.stderr)
+        return 2
     if outcome.failed and outcome.code == ErrorCode.KILL and m.console.at_eof:
         if m.console.last != b"\n":  # end the prompt's line, as the shell does at the end of input
             m.console.write(b"\r\n")
             m.console.flush()
         return 0  # end of input at the IPL's own prompt: exit, as the shell does (14 item 10)
+    if not outcome.failed and not outcome.interrupted and answered() and m.console.last != b"\n":
+        # the system's shell read its last command (.x) after its prompt and wrote nothing more: without a
+        # terminal's echo of that line the OS prompt would follow tc> on its line; end it, as tinyc's does
+        m.console.write(b"\r\n")
+        m.console.flush()
     return outcome.render()
+
+
+def _note_reads(console):
+    """Wrap ``console``'s reads and writes; the function returned tells whether the last thing the program
+    did with it was to read input (what it wrote last was a prompt, answered)."""
+    state = {"read": False}
+
+    def wrap(name: str, read: bool) -> None:
+        original = getattr(console, name)
+
+        def call(*args, **kw):
+            result = original(*args, **kw)
+            state["read"] = read
+            return result
+        setattr(console, name, call)
+    for name in ("read_line", "read_char"):
+        wrap(name, True)
+    for name in ("write", "put"):
+        wrap(name, False)
+    return lambda: state["read"]
 
 
 # ---- the argument parser
@@ -134,7 +169,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     import argparse
     from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_options, optimisation_options
     common = _common()
-    parser = argparse.ArgumentParser(
+    parser = _parser_class()(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tinyc {__version__}")
@@ -163,12 +198,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if wanted("boot"):
         boot_ = sub.add_parser("boot", help=BUILTIN["boot"], description=BUILTIN["boot"], parents=[common])
         boot_.add_argument("file", metavar="FILE", help="a system file, such as system.ipl (the one shipped with tinyc)")
-        dialect_options(boot_)
+        from ..driver.dialect import names
+        boot_.add_argument("--dialect", choices=names(), default=RUN_DEFAULTS["dialect"],
+                           help="pc (a system file, the default); gibson runs the file as its program")
+        boot_.set_defaults(**{k: v for k, v in RUN_DEFAULTS.items() if k != "dialect"})  # Gibson's -q, -r: run's
     for name, (module, help_) in TOOLS.items():
         if not wanted(name):
             continue
-        tool = sub.add_parser(name, help=help_, description=help_, parents=[common])
+        runs = name not in NO_MACHINE
+        tool = sub.add_parser(name, help=help_, description=help_, parents=[common] if runs else [])
         tool.set_defaults(tool_module=module)
+        if not runs:  # the namespace every command has, without options that would mean nothing here
+            from .options import MACHINE_DEFAULTS
+            tool.set_defaults(**MACHINE_DEFAULTS)
         if name in DIALECT_TOOLS:
             from ..driver.dialect import names
             tool.add_argument("--dialect", choices=names(), default=None,
@@ -178,6 +220,18 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             import importlib
             importlib.import_module(module).add_arguments(tool, name)
     return parser
+
+
+@lru_cache(maxsize=None)
+def _parser_class() -> type:
+    """argparse's parser, whose usage error is one line (the whole usage, with every --no-* switch of
+    run, hid the message): ``tinyc run: argument --memory: ... (`tinyc run --help` lists the options)``."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str):  # type: ignore[override]
+            self.exit(2, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
+    return Parser
 
 
 @lru_cache(maxsize=None)

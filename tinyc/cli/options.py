@@ -120,6 +120,8 @@ def unrecognized(parser: argparse.ArgumentParser, command: str | None, extra: li
 
 EPILOG = """\
 With no command, tinyc starts the tc> shell; tinyc FILE.ipl boots a system file (as tinyc boot FILE).
+Every command that runs a program takes the machine options (--int-bits, --memory, --engine,
+--max-depth, --allow-files...): `tinyc run --help` describes them.
 A FILE that is not in the current directory is looked up among the programs shipped with tinyc
 (bc.tc, bca.tc, hello.tc, ...), so `tinyc run bc.tc --entry bullcow` plays Bulls and Cows anywhere;
 `tinyc run --list` lists them.  Exit status: 0 ok, 1 tiny-c error, 2 usage, 130 interrupted."""

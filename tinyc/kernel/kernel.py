@@ -234,6 +234,8 @@ class TinyCKernel(Kernel):
             depth += {"LSQB": 1, "RSQB": -1}.get(t.type, 0)
         if depth > 0:
             return {"status": "incomplete", "indent": "  " * depth}
+        if depth < 0:  # a ] with no [ (a lone ]): the console reports it rather than running it
+            return {"status": "invalid"}
         return {"status": "complete"}
 
     async def do_shutdown(self, restart: bool) -> dict:

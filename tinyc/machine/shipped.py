@@ -131,4 +131,22 @@ def read_source(name: str, limit: int = PROGRAM_CAPACITY) -> bytes:
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+    if data.startswith(BOM):  # an editor's UTF-8 byte-order mark: invisible, and not tiny-c (error 20)
+        del data[:len(BOM)]
+    if looks_binary(bytes(data[:4096])) and name not in _WARNED:
+        _WARNED.add(name)  # once per file, however many times the commands read it
+        print(f"tinyc: warning: {shown} looks binary, not tiny-c text", file=sys.stderr)
     return bytes(data)
+
+
+BOM = b"\xef\xbb\xbf"
+_WARNED: set[str] = set()
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether ``data`` is not program text: a NUL byte, or more than one byte in ten a control character
+    other than a tab, a form feed or a line end (the shell's ``.r`` warns by the same test)."""
+    if b"\0" in data:
+        return True
+    controls = sum(1 for c in data if c < 32 and c not in (9, 10, 12, 13) or c == 127)
+    return controls * 10 > len(data)

@@ -22,7 +22,7 @@ from . import extras
 from .editor import LineBuffer
 from ..driver.outcome import EXITED, INTERRUPT, STOPPED, statement_outcome
 from ..driver.interpreter import Machine
-from ..driver.workspace import Workspace
+from ..driver.workspace import LINE, Workspace
 
 CRLF = b"\r\n"
 
@@ -75,6 +75,8 @@ class Shell:
         self.change: tuple[bytes, bytes] | None = None
         # terminal-only behaviour (tinyc.shell.terminal.attach turns it on; a pipe keeps the original's bytes)
         self.interactive = False       # .h, .e, unsaved-edits warning
+        self.hinted = False            # the note on a line such as `exit` inserted as program text was given
+        self.note: Callable[[bytes], None] = self.say  # a hint: a terminal shows it dim
         self.explain: Callable[[int], None] | None = None  # one line on the meaning of an error number
         self.edit_buffer: Callable[[], None] | None = None  # .e
         self.debugger: Callable[[bytes], None] | None = None  # .debug STATEMENT (the command line sets it)
@@ -184,8 +186,11 @@ class Shell:
             self.say(b"won't fit")
         else:
             self.edited()
-            if self.interactive and extras.leave_word(line):  # `exit` typed to leave is now program text
-                self.say(b"  inserted as line %d (.u takes it back);" % self.buf.lo + extras.LEAVE_HINT[1:])
+            if self.interactive and not self.hinted and extras.other_shell_word(line):
+                # `exit`, `clear`, `ls` typed out of habit are now program text: say so, once a session
+                self.hinted = True
+                self.note(b"  inserted `%s` as line %d (.u takes it back);" % (line.strip(), self.buf.lo)
+                          + extras.LEAVE_HINT[1:])
         return False
 
     def dot(self, line: bytes) -> bool:
@@ -393,6 +398,12 @@ class Shell:
 
     def statement(self, text: bytes) -> bool:
         """``.anything-else``: run ``text`` against the program (MC 11); True if it ended the interpreter."""
+        if self.interactive and len(text) > LINE:
+            # the original cuts it to the line buffer ln(133) and then fails on the cut (error 9); a pipe
+            # keeps that, a terminal says why and runs nothing
+            self.say(b"line too long: the statement after the dot has %d bytes, the line buffer holds %d "
+                     b"(a longer one goes in a function of the program)" % (len(text), LINE))
+            return False
         self.console.flush()  # the command line shows before a long run
         self.console.read_ended = False
         try:

@@ -82,7 +82,8 @@ def lex_all(lark: Lark, text: str) -> Iterator[Token]:
         thread = LexerThread.from_text(_keeping_lexer(lark), text)
     except (ImportError, AttributeError):  # an older Lark: its own way, a lexer per call
         return lark.lex(text, dont_ignore=True)
-    tokens: Iterator[Token] = thread.lex(None)  # type: ignore[no-untyped-call]  # Lark leaves LexerThread.lex unannotated
+    # Lark leaves LexerThread.lex unannotated
+    tokens: Iterator[Token] = thread.lex(None)  # type: ignore[no-untyped-call]
     return tokens
 
 

@@ -1,6 +1,8 @@
-"""``mypy --strict`` holds for the modules read as the reference (issue 25, item 5): the tree, the errors,
-the linker, the reference evaluator, C division and the memory.  pyproject.toml sets the same flags for
-them in an override, so that a plain ``mypy`` reports there what ``--strict`` would."""
+"""``mypy --strict`` holds for the modules read as the reference (issue 25, item 5; issue 36): the tree,
+the errors, the syntax (lexer, parser, tree to AST), the linker, the machine (memory, console, machine
+calls, sandbox), the reference evaluator, C division and the debugger's memory dump and state.
+pyproject.toml sets the same flags for them in an override, so that a plain ``mypy`` reports there what
+``--strict`` would."""
 
 from __future__ import annotations
 
@@ -12,8 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-STRICT = ["tinyc.ast", "tinyc.errors", "tinyc.link.*", "tinyc.engines.evaluator", "tinyc.engines.cdiv",
-          "tinyc.machine.memory"]
+STRICT = ["tinyc.ast", "tinyc.errors", "tinyc.syntax.*", "tinyc.link.*", "tinyc.machine.*", "tinyc.engines.evaluator",
+          "tinyc.engines.cdiv", "tinyc.debug.memory", "tinyc.debug.state"]
 
 
 def _files() -> list[str]:

@@ -15,16 +15,17 @@ import weakref
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import BinaryIO, Callable
+    from typing import IO, BinaryIO, Callable, TextIO
 
 
-def binary_stream(stream) -> BinaryIO:
+def binary_stream(stream: TextIO | None) -> BinaryIO:
     """The byte stream under the text stream ``stream``: its ``.buffer`` where it has one (a real file),
     else a :class:`TextBytes` over it (ipykernel's OutStream, io.StringIO, any text stream); an empty
     input for None (no standard stream at all)."""
     buffer = getattr(stream, "buffer", None)
     if buffer is not None:
-        return buffer
+        underneath: BinaryIO = buffer
+        return underneath
     if stream is None:
         import io
         return io.BytesIO()
@@ -36,7 +37,7 @@ class TextBytes:
     split between two writes is kept whole; bytes that are not UTF-8 show as U+FFFD), what is read is
     the text encoded as UTF-8.  Only the calls a :class:`Console` makes: write, flush, readline, read."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: TextIO) -> None:
         import codecs
         self.stream = stream
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -286,7 +287,7 @@ def _as_latin1(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error("tinyc.latin1", _as_latin1)
 
 
-def utf8_terminal(stream) -> bool:
+def utf8_terminal(stream: IO[str] | IO[bytes]) -> bool:
     """Whether ``stream`` is a terminal that decodes UTF-8 (the locale's encoding)."""
     try:
         if not os.isatty(stream.fileno()):
@@ -313,7 +314,7 @@ class byte_transparent_stdio:
     and importing contextlib costs a start 1 ms."""
 
     def __enter__(self) -> None:
-        self.saved: list = []
+        self.saved: list[tuple[io.TextIOWrapper, str, str | None]] = []
         for stream in (sys.stdout, sys.stderr):
             if isinstance(stream, io.TextIOWrapper) and hasattr(stream, "reconfigure"):
                 try:
@@ -323,7 +324,7 @@ class byte_transparent_stdio:
                 except (ValueError, OSError, io.UnsupportedOperation):
                     self.saved.pop() if self.saved and self.saved[-1][0] is stream else None
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         for stream, encoding, errors in self.saved:
             try:
                 stream.flush()

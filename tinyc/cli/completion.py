@@ -55,18 +55,18 @@ def mark_files(parser: argparse.ArgumentParser) -> None:
     for command in (p for s in subs for p in s.choices.values()):
         for action in command._actions:
             if action.metavar == "FILE" or action.dest in ("file", "files"):
-                action.complete = PROGRAM_FILES  # type: ignore[attr-defined]  # read by shtab
+                action.complete = PROGRAM_FILES  # read by shtab
             elif action.dest == "output":
-                action.complete = ANY_FILE  # type: ignore[attr-defined]
+                action.complete = ANY_FILE
             elif action.dest == "allow_files":
-                action.complete = DIRECTORY  # type: ignore[attr-defined]
+                action.complete = DIRECTORY
 
 
 def script(parser: argparse.ArgumentParser, shell: str) -> str:
     """The completion script (text) for ``parser`` in ``shell`` (one of :data:`SHELLS`)."""
     import shtab
     mark_files(parser)
-    return shtab.complete(parser, shell=shell, preamble={"bash": BASH_PREAMBLE})
+    return shtab.complete(parser, shell=shell, preamble={"bash": BASH_PREAMBLE})  # type: ignore[arg-type]  # shtab takes a dict by shell, though its annotation says str
 
 
 def command(args: argparse.Namespace) -> int:

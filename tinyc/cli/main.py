@@ -227,9 +227,10 @@ def _parser_class() -> type:
     """argparse's parser, whose usage error is one line (the whole usage, with every --no-* switch of
     run, hid the message): ``tinyc run: argument --memory: ... (`tinyc run --help` lists the options)``."""
     import argparse
+    import typing
 
     class Parser(argparse.ArgumentParser):
-        def error(self, message: str):  # type: ignore[override]
+        def error(self, message: str) -> typing.NoReturn:
             self.exit(2, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
     return Parser
 

@@ -105,11 +105,11 @@ class ClosedStream(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
-    def readinto(self, b) -> int:
+    def readinto(self, b: object) -> int:
         import errno
         raise OSError(errno.EBADF, "Bad file descriptor")
 
-    def write(self, b) -> int:
+    def write(self, b: object) -> int:
         import errno
         raise OSError(errno.EBADF, "Bad file descriptor")
 
@@ -128,12 +128,12 @@ class stand_in_streams:
         if sys.stderr is None:
             sys.stderr = open(os.devnull, "w")
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         _STAND_INS.extend(s for s in (sys.stdin, sys.stdout, sys.stderr) if s not in self.saved)
         sys.stdin, sys.stdout, sys.stderr = self.saved
 
 
-_STAND_INS: list = []  # kept for the life of the process: freeing one would flush it, and fail, again
+_STAND_INS: list[object] = []  # kept for the life of the process: freeing one would flush it, and fail, again
 _LIVE: weakref.WeakSet[Console] = weakref.WeakSet()  # every console, for flush_consoles
 
 

@@ -59,7 +59,7 @@ class SafeFileHistory(FileHistory):
         if not self.failed:
             self.failed = True
             reason = e.strerror or type(e).__name__
-            self.problem = (f"tinyc: cannot {doing} the history file {self.filename} ({reason}): "
+            self.problem = (f"tinyc: cannot {doing} the history file {os.fsdecode(self.filename)} ({reason}): "
                             "going on without saving history")
 
     def load_history_strings(self):

@@ -151,7 +151,7 @@ def cmd_completion(args) -> int:
                 if action.dest in ("game", "strategy"):
                     action.choices = list(GAMES if action.dest == "game" else STRATEGIES)
                 elif action.metavar in ("FILE", "FILE.json"):
-                    action.complete = shtab.FILE  # type: ignore[attr-defined]  # read by shtab
+                    action.complete = shtab.FILE  # read by shtab
     sys.stdout.write(shtab.complete(parser, shell=args.shell))
     return 0
 

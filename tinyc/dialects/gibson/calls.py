@@ -182,7 +182,7 @@ def mc_debug(m: Machine, node, args):
         from .evaluator import GibsonEvaluator
         name = _cstr(m, args[0]).decode("latin-1")
         label = _cstr(m, args[1]).decode("latin-1") if len(args) > 1 else name
-        engine = getattr(m.engine, "ref", m.engine)  # the fast engine runs a program with MC 0 on its ref
+        engine = getattr(getattr(m, "engine", None), "ref", getattr(m, "engine", None))  # the fast engine runs a program with MC 0 on its ref
         entry = engine.symbol_entry(name) if isinstance(engine, GibsonEvaluator) else None
         m.console.flush()
         sys.stderr.write(f"\n{label}:  " + (entry if entry is not None else f"{name}, no such symbol\n"))

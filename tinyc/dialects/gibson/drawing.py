@@ -323,7 +323,7 @@ def _draw_in(commands: list[tuple[int, list]], png: Path) -> tuple[tuple[int, in
     if result["error"] is not None:
         k, message = result["error"]
         error = DrawError(commands[k][0] if 0 <= k < len(commands) else 0, message)
-    return size, shown, error  # type: ignore[return-value]
+    return size, shown, error
 
 
 def render(draw: Path, png: Path | None = None, files: FileSandbox | None = None) -> Picture:

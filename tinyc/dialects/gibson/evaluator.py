@@ -326,13 +326,9 @@ class GibsonEvaluator(Evaluator):
         found = None
         if frames:
             here = frames[0]
-            entries = [d.name for t, d in here.function.parameters() if t != VARIADIC]
-            entries += here.__dict__.get("entries", [])
+            entries = _frame_entries(here)
             if name in entries and name in here.locals:
-                below = 0
-                for f in frames[1:]:
-                    below += len([t for t, _ in f.function.parameters() if t != VARIADIC])
-                    below += len(f.__dict__.get("entries", []))
+                below = sum(len(_frame_entries(f)) for f in frames[1:])
                 found = (len(lib_order) + len(globals_) + below + entries.index(name), here.locals[name])
         if found is None and app is not None and name in globals_:
             sym = app.get(name) or (seed.locals.get(name) if seed is not None else None)
@@ -380,3 +376,10 @@ class GibsonEvaluator(Evaluator):
         length = self.eval(d.size) + 1
         self.m.allocate(type_, max(length, 0), d.end)
         return Symbol(d.name, "var", type_, True, v, length)
+
+
+def _frame_entries(frame: Any) -> list[str]:
+    """The names a frame adds to Gibson's variable table, in order: its parameters (not the variadic
+    one), then the locals it declared."""
+    params = frame.function.parameters() if frame.function is not None else []
+    return [d.name for t, d in params if t != VARIADIC] + frame.__dict__.get("entries", [])

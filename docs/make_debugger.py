@@ -1,6 +1,6 @@
 """Fill in the sessions of docs/debugger.md: each ``<!-- debug: CMD -->`` block gets what CMD prints.
 
-Run ``python docs/make_debugger.py`` from the checkout after a change to the debugger; tests/test_debugger.py
+Run ``python docs/make_debugger.py`` from the checkout after a change to the debugger; tests/debug/test_debugger.py
 fails while the page is stale."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ merged as a terminal shows them (CR bytes dropped).  A command that is not avail
 compile`` before the fast engine exists) leaves a note saying so; rerunning fills it in later.
 
     python docs/make_tour.py           # rewrite docs/architecture.md
-    python docs/make_tour.py --check   # exit 1 if it is stale (tests/test_tour.py does this)
+    python docs/make_tour.py --check   # exit 1 if it is stale (tests/project/test_tour.py does this)
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ def _guard_installed() -> None:
     # the checkout's files instead of the install: stop with the command to use.
     import tinyc
     where = Path(tinyc.__file__).resolve()
-    if CHECKOUT in where.parents and not _editable():
+    # the checkout's own package, not an install in a venv inside the checkout (the README makes .venv there)
+    if where.parent == CHECKOUT / "tinyc" and not _editable():
         sys.exit(f"tests: tinyc was imported from the checkout ({where.parent}), not from an install; "
                  "run the venv's pytest script (.venv/bin/pytest -q), not `python -m pytest`, "
                  "or install in editable mode (pip install -e '.[test]')")

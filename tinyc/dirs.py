@@ -15,7 +15,7 @@ directory (tests/conftest.py), so tests never write to the real user directories
 asks for the cache directory, and importing platformdirs costs a start milliseconds (its Unix module loads
 ``tempfile``, ``random`` and more): so on Linux, where the answer is the XDG rule, :func:`cache_dir`
 follows that rule itself when the variable or the home directory is an absolute path (the cases in which
-platformdirs answers the same, as tests/test_startup.py checks), and asks platformdirs otherwise.  A history file left
+platformdirs answers the same, as tests/driver/test_startup.py checks), and asks platformdirs otherwise.  A history file left
 by earlier versions in ``~/.tinyc_history`` is still read if there is no new one.
 """
 
@@ -161,7 +161,7 @@ def _sha256():
 
 def _tag(key: bytes, data: bytes) -> bytes:
     """HMAC-SHA256 of ``data`` under ``key`` (RFC 2104, as ``hmac.new(key, data, "sha256").digest()``;
-    tests/test_cache_seal.py checks that they agree)."""
+    tests/machine/test_cache_seal.py checks that they agree)."""
     sha256 = _sha256()
     key = key.ljust(64, b"\0")  # the block size; the key is 32 bytes
     inner = sha256(bytes(b ^ 0x36 for b in key))

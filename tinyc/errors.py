@@ -24,7 +24,7 @@ class ErrorCode(int, metaclass=_Numbered):
 
     Each member is an int with a ``name`` and a ``text``; ``ErrorCode(n)`` is the member numbered ``n``
     (ValueError if none is); ``str`` and ``format`` give the number.  It behaves as the IntEnum it was, and
-    is not one: creating an enum class costs every start of tinyc 1 ms (tests/test_startup.py)."""
+    is not one: creating an enum class costs every start of tinyc 1 ms (tests/driver/test_startup.py)."""
 
     STATERR = _number(1)   # statement not recognised
     CURSERR = _number(2)   # cursor ran off the program: unbalanced [ or (, unterminated literal
@@ -101,7 +101,17 @@ _TEXTS = {
 }
 
 
-class TinyCError(Exception):
+class Problem(Exception):
+    """The common base of the errors tinyc raises on purpose, each a way a run or a command cannot go on
+    (not a bug in tinyc): TinyCError, ExitProgram, MemoryFault, a program file that cannot be read
+    (:class:`tinyc.machine.shipped.ProgramFileError` and :class:`tinyc.machine.shipped.DoesNotFit`), a
+    dialect's program that cannot start (:class:`tinyc.driver.dialect.CannotStart`), an unknown dialect, the
+    kernel's and the magics' refusals.  A run tells how it ended as an Outcome
+    (:mod:`tinyc.driver.outcome`); the signals the engines and the debugger use inside a run (a ``return``,
+    a ``break``, a restart) and the BaseExceptions of a standard stream that went away are not Problems."""
+
+
+class TinyCError(Problem):
     """A tiny-c error: its number and the error cursor, an absolute byte address in the flat memory.
 
     Only the first error is kept (section 10.1): code that catches and re-raises keeps the original."""
@@ -112,7 +122,7 @@ class TinyCError(Exception):
         super().__init__(f"tiny-c error {int(code)} at {address}")
 
 
-class ExitProgram(Exception):
+class ExitProgram(Problem):
     """MC 10: the interpreter terminates (section 8)."""
 
 
@@ -146,6 +156,6 @@ def line_report(code: int, line_no: int, line: bytes, column: int, where: str | 
     return f"{head}{shown}\n{' ' * max(0, column)}<\n"
 
 
-class MemoryFault(Exception):
+class MemoryFault(Problem):
     """An access outside the flat memory (:mod:`tinyc.machine.memory`); the engines turn it into tiny-c
     error 6 at their cursor.  Here, at the bottom, so that the engines need not import the machine."""

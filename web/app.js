@@ -25,7 +25,15 @@ CodeMirror.defineSimpleMode("tinyc", {
   ],
 });
 const editor = CodeMirror.fromTextArea($("source"), {mode: "tinyc", lineNumbers: true, indentUnit: 2});
-editor.on("change", () => editor.save());  // #source's value stays the program
+editor.on("change", () => {
+  editor.save();  // #source's value stays the program
+  // an edited program is no longer the example chosen nor the one the share link holds
+  if (!loading) {
+    $("examples").value = "";
+    $("share-link").value = "";
+  }
+});
+let loading = false;  // tinyc.load is putting a program in: the Example menu keeps its choice
 
 // ---- the worker
 let worker = null;
@@ -95,6 +103,7 @@ function restart(reason, status = 130) {
     terminal.term.write(`\r\n(${reason}: a new shell starts)\r\n`);
     terminal.started = false;
     terminal.queue = terminal.line = "";
+    terminal.pos = 0;
     shellStart();
   }
 }
@@ -120,10 +129,14 @@ const tinyc = {
   timings,
   /** Put `source` in the editor; options.dialect: "pc", "gibson" or "" (auto), entry, stdin. */
   load(source, options = {}) {
-    editor.setValue(String(source));
-    if (options.dialect !== undefined) $("dialect").value = options.dialect || "";
-    if (options.entry !== undefined) $("entry").value = options.entry || "main";
-    if (options.stdin !== undefined) $("stdin").value = options.stdin;
+    // a new program: what is not given goes back to its default (an entry kept from the last program,
+    // such as bc.tc's bullcow, made the next run fail with error 26)
+    loading = true;
+    try { editor.setValue(String(source)); } finally { loading = false; }
+    $("share-link").value = "";
+    $("dialect").value = options.dialect || "";
+    $("entry").value = options.entry || "main";
+    $("stdin").value = options.stdin ?? "";
   },
   /** Run the editor's program: a Promise of {stdout, stderr, status} as `tinyc run` gives them. */
   run(options = {}) {
@@ -147,17 +160,50 @@ window.tinyc = tinyc;
 $("run").onclick = async () => {
   $("output").textContent = "";
   $("error").textContent = "";
+  unmark();
   $("status").textContent = "running…";
   $("stop").disabled = false;
   showTab("output");
   const r = await tinyc.run();
   $("stop").disabled = true;
   $("output").textContent = r.stdout;
-  $("error").textContent = r.stderr;
+  showError(r);
   $("status").textContent = r.stoppedBy ? r.stoppedBy : `exit status ${r.status}` +
     (timings.last_run_ms ? ` (${(timings.last_run_ms / 1000).toFixed(2)} s)` : "");
 };
 $("stop").onclick = () => tinyc.stop();
+
+// An error report: its meaning on a line of its own under it (as the terminal shell's dim line), and its
+// line marked in the editor until the next run or edit.
+let marked = null;
+function unmark() {
+  if (marked !== null) editor.removeLineClass(marked, "background", "error-line");
+  marked = null;
+}
+editor.on("change", unmark);
+async function showError(r) {
+  $("error").textContent = r.stderr;
+  unmark();
+  if (r.status === 1 && /^stopped\n?$/.test(r.stderr) && !r.stoppedBy && !$("stdin").value) {
+    // the end of an empty input box at a read (error 99): say what the program wanted
+    const hint = document.createElement("div");
+    hint.className = "meaning";
+    hint.textContent = "the program waits for input: type its lines in the standard input box, " +
+                       "or press Play to type each line when it asks";
+    $("error").appendChild(hint);
+    return;
+  }
+  if (r.status !== 1 || !r.stderr) return;
+  const found = await call("explain", {stderr: r.stderr}).catch(() => ({}));
+  if (!found || !found.meaning) return;
+  const meaning = document.createElement("div");
+  meaning.className = "meaning";
+  meaning.textContent = found.meaning;
+  $("error").appendChild(meaning);
+  if (found.line > 0 && found.line <= editor.lineCount()) {
+    marked = editor.addLineClass(found.line - 1, "background", "error-line");
+  }
+}
 
 // Play: run with the input box, and when the program reads past its end, ask for the next line here and
 // run it again with all the lines so far (with --echo, so the lines typed show in the output).
@@ -170,7 +216,7 @@ async function playStep() {
   const r = refusal(args.source) || await call("play", args);
   $("stop").disabled = true;
   $("output").textContent = r.stdout;
-  $("error").textContent = r.stderr;
+  showError(r);
   if (r.waiting) {
     $("play-line").hidden = false;
     $("play-input").focus();
@@ -263,54 +309,157 @@ function openShared() {
 window.addEventListener("hashchange", openShared);
 
 // ---- the tc> shell in a terminal: the line is edited here, each line is obeyed by tinyc.shell.Shell.
-// Keys typed while a line runs wait in `queue` (nothing typed is lost).
-const terminal = {term: null, line: "", queue: "", started: false, busy: false, dialect: "pc"};
+// Keys typed while a line runs wait in `queue` (nothing typed is lost).  The line is edited as the
+// terminal shell's is: left/right, Home/End (and Ctrl-A/E), Backspace/Delete, Ctrl-U/K, the history with
+// up/down, Tab completion of the dot commands and the program's names; an escape sequence that is not
+// one of these is dropped, never typed into the line (a stray "[A" became a program line, then error 2).
+const terminal = {term: null, line: "", pos: 0, prompt: "", queue: "", started: false, busy: false,
+                  dialect: "pc", history: [], back: 0, draft: ""};
+const KEYS = {"\x1b[D": "left", "\x1bOD": "left", "\x1b[C": "right", "\x1bOC": "right",
+              "\x1b[A": "up", "\x1bOA": "up", "\x1b[B": "down", "\x1bOB": "down",
+              "\x1b[H": "home", "\x1bOH": "home", "\x1b[1~": "home", "\x1b[7~": "home", "\x01": "home",
+              "\x1b[F": "end", "\x1bOF": "end", "\x1b[4~": "end", "\x1b[8~": "end", "\x05": "end",
+              "\x1b[3~": "delete", "\x04": "delete", "\x15": "kill-start", "\x0b": "kill-end", "\t": "tab",
+              "\x02": "left", "\x06": "right", "\x10": "up", "\x0e": "down"};
+function shellWrite(text) {
+  // what the shell wrote; its last unfinished line is the prompt a redrawn line starts with
+  terminal.term.write(text);
+  const nl = text.lastIndexOf("\n");
+  terminal.prompt = nl < 0 ? terminal.prompt + text : text.slice(nl + 1);
+}
+function shellRedraw() {
+  const {term, line, pos} = terminal;
+  const back = line.length - pos;
+  term.write("\r" + terminal.prompt.replace(/\r/g, "") + line + "\x1b[K" + (back ? `\x1b[${back}D` : ""));
+}
+function shellSetLine(line, pos = line.length) {
+  terminal.line = line;
+  terminal.pos = pos;
+  shellRedraw();
+}
+function shellFit() {
+  // the terminal fills its pane: as many rows as the space under the tabs holds
+  const box = $("terminal");
+  const rows = Math.max(10, Math.floor((box.clientHeight || 384) / 17) - 1);
+  const cols = Math.max(40, Math.floor((box.clientWidth || 720) / 9) - 1);
+  if (terminal.term && (rows !== terminal.term.rows || cols !== terminal.term.cols)) terminal.term.resize(cols, rows);
+}
 function shellStart() {
   if (!terminal.term) {
-    const cols = Math.max(40, Math.floor(($("terminal").clientWidth || 720) / 9) - 1);
-    terminal.term = new Terminal({convertEol: true, cursorBlink: true, rows: 24, cols});
+    terminal.term = new Terminal({convertEol: true, cursorBlink: true, rows: 24, cols: 80});
     terminal.term.open($("terminal"));
     terminal.term.onData((data) => { terminal.queue += data; shellPump(); });
+    window.addEventListener("resize", shellFit);
   }
+  shellFit();
   if (terminal.started) return;
   terminal.started = true;
   terminal.busy = true;
+  terminal.prompt = "";
   terminal.dialect = $("dialect").value === "gibson" ? "gibson" : "pc";
-  call("shell-start", {dialect: terminal.dialect}).then((text) => { terminal.term.write(text); shellDone(); },
-                               (e) => { terminal.term.write(`\r\n${e.message}\r\n`); shellDone(); });
+  call("shell-start", {dialect: terminal.dialect}).then((text) => { shellWrite(text); shellDone(); },
+                               (e) => { shellWrite(`\r\n${e.message}\r\n`); shellDone(); });
 }
 function shellDone() {
   terminal.busy = false;
   shellPump();
 }
+function shellEnter() {
+  const line = terminal.line;
+  if (line && terminal.history[terminal.history.length - 1] !== line) terminal.history.push(line);
+  terminal.back = 0;
+  terminal.line = "";
+  terminal.pos = 0;
+  terminal.term.write("\r\n");
+  terminal.prompt = "";
+  terminal.busy = true;
+  call("shell-line", {line, stdin: $("stdin").value}).then((text) => {
+    shellWrite(text);
+    if (!text.endsWith("tc>")) {  // .x: the shell ended; a fresh one starts
+      shellWrite("(the shell has ended: a new one starts)\r\n");
+      terminal.started = false;
+      shellStart();
+      return;
+    }
+    shellDone();
+  }, (e) => { shellWrite(`\r\n${e.message}\r\n`); shellDone(); });
+}
+function shellHistory(step) {
+  const h = terminal.history;
+  const back = Math.min(h.length, Math.max(0, terminal.back + step));
+  if (back === terminal.back) return;
+  if (terminal.back === 0) terminal.draft = terminal.line;
+  terminal.back = back;
+  shellSetLine(back === 0 ? terminal.draft : h[h.length - back]);
+}
+function shellComplete() {
+  const before = terminal.line.slice(0, terminal.pos);
+  terminal.busy = true;
+  call("shell-complete", {line: before}).then((found) => {
+    const after = terminal.line.slice(terminal.pos);
+    if (found.length === 1) {
+      shellSetLine(found[0] + after, found[0].length);
+    } else if (found.length > 1) {
+      let common = found[0];
+      for (const f of found) while (!f.startsWith(common)) common = common.slice(0, -1);
+      if (common.length > before.length) {
+        shellSetLine(common + after, common.length);
+      } else {  // the choices on a line of their own, then the line again
+        terminal.term.write("\r\n" + found.join("  ") + "\r\n");
+        shellRedraw();
+      }
+    }
+    shellDone();
+  }, () => shellDone());
+}
 function shellPump() {
-  const term = terminal.term;
   while (!terminal.busy && terminal.queue) {
-    const ch = terminal.queue[0];
-    terminal.queue = terminal.queue.slice(1);
-    if (ch === "\r") {
-      const line = terminal.line;
+    const q = terminal.queue;
+    const seq = /^\x1b(\[[0-9;]*[A-Za-z~]|O[A-Za-z])/.exec(q);
+    const key = seq ? seq[0] : q[0];
+    terminal.queue = q.slice(key.length);
+    const {line, pos} = terminal;
+    const action = KEYS[key];
+    if (key === "\r") {
+      shellEnter();
+    } else if (key === "\x7f" || key === "\b") {
+      if (pos) shellSetLine(line.slice(0, pos - 1) + line.slice(pos), pos - 1);
+    } else if (key === "\x03") {
       terminal.line = "";
-      term.write("\r\n");
-      terminal.busy = true;
-      call("shell-line", {line, stdin: $("stdin").value}).then((text) => {
-        term.write(text);
-        if (!text.endsWith("tc>")) {  // .x: the shell ended; a fresh one starts
-          term.write("(the shell has ended: a new one starts)\r\n");
-          terminal.started = false;
-          shellStart();
-          return;
-        }
-        shellDone();
-      }, (e) => { term.write(`\r\n${e.message}\r\n`); shellDone(); });
-    } else if (ch === "\x7f" || ch === "\b") {
-      if (terminal.line) { terminal.line = terminal.line.slice(0, -1); term.write("\b \b"); }
-    } else if (ch === "\x03") {
-      terminal.line = "";
-      term.write("^C\r\ntc>");
-    } else if (ch >= " ") {
-      terminal.line += ch;
-      term.write(ch);
+      terminal.pos = 0;
+      terminal.back = 0;
+      terminal.term.write("^C\r\n" + (terminal.prompt.replace(/\r/g, "") || "tc>"));
+    } else if (action === "left") {
+      if (pos) { terminal.pos--; terminal.term.write("\x1b[D"); }
+    } else if (action === "right") {
+      if (pos < line.length) { terminal.pos++; terminal.term.write("\x1b[C"); }
+    } else if (action === "home") {
+      shellSetLine(line, 0);
+    } else if (action === "end") {
+      shellSetLine(line);
+    } else if (action === "delete") {
+      if (pos < line.length) shellSetLine(line.slice(0, pos) + line.slice(pos + 1), pos);
+    } else if (action === "kill-start") {
+      shellSetLine(line.slice(pos), 0);
+    } else if (action === "kill-end") {
+      shellSetLine(line.slice(0, pos), pos);
+    } else if (action === "up" || action === "down") {
+      shellHistory(action === "up" ? 1 : -1);
+    } else if (action === "tab") {
+      shellComplete();
+    } else if (key >= " " && key !== "\x7f") {  // a character, or several pasted: typed at the cursor
+      const text = key.length > 1 ? key : (() => {  // a run of plain characters at once
+        const run = /^[^\x00-\x1f\x7f]+/.exec(q);
+        terminal.queue = q.slice(run[0].length);
+        return run[0];
+      })();
+      if (pos === line.length) {
+        terminal.line += text;
+        terminal.pos += text.length;
+        terminal.term.write(text);
+      } else {
+        shellSetLine(line.slice(0, pos) + text + line.slice(pos), pos + text.length);
+      }
     }
   }
 }
@@ -321,6 +470,7 @@ $("dialect").addEventListener("change", () => {
   terminal.term.write(`\r\n(dialect ${chosen}: a new shell starts)\r\n`);
   terminal.started = false;
   terminal.queue = terminal.line = "";
+  terminal.pos = 0;
   shellStart();
 });
 /** The terminal's text, line by line (for tests and for people who embed the page). */

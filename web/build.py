@@ -7,7 +7,8 @@ The site runs the real tinyc package in the browser with Pyodide.  Everything it
 * the tinyc wheel, built from this checkout (``pip wheel --no-deps``), and the wheels of the pure-Python
   dependencies the page needs (Lark; platformdirs, which tinyc asks for its cache directory off Linux),
   fetched with ``pip download`` into the cache;
-* the page (web/index.html, app.js, worker.js, style.css), the Python glue (web/glue.py), and the shipped
+* the page (web/index.html, app.js, worker.js, style.css, step-tab.js, linked-views.js; the stepper's tinyc/debug/stepper.js
+  and stepper.css), the Python glue (web/glue.py), and the shipped
   examples and programs as examples.json.
 
 Serve DIR with any static server: ``python -m http.server -d DIR``.  Exit status 1, with the failing
@@ -32,11 +33,15 @@ PY_DEPENDENCIES = ["lark>=1.1", "platformdirs>=3"]  # pure Python: what `tinyc r
 PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 VENDOR_JS = ["codemirror/lib/codemirror.js", "codemirror/addon/mode/simple.js", "@xterm/xterm/lib/xterm.js"]
 VENDOR_CSS = ["codemirror/lib/codemirror.css", "@xterm/xterm/css/xterm.css"]
-PAGE = ["index.html", "app.js", "worker.js", "style.css", "glue.py"]
+PAGE = ["index.html", "app.js", "worker.js", "style.css", "glue.py", "step-tab.js", "linked-views.js"]
+STEPPER = ["stepper.js", "stepper.css"]  # the stepper's, package data in tinyc/debug/ (tinyc step -o uses them too)
 # Examples that need more than `main` with no input: the entry and a sample standard input.
 EXAMPLE_SETTINGS = {
     "bc.tc": {"entry": "bullcow"},  # Play it: it asks for a random number, then the score of each guess
     "bca.tc": {"entry": "bca", "stdin": "3141\n300\n"},
+    "bck.tc": {"entry": "bcka", "stdin": "20\n"},  # Knuth's minimax over the first 20 secrets (.bck plays)
+    "bce.tc": {"entry": "bcea", "stdin": "3141\n5\n"},  # entropy.c in integers: 5 games (about 0.4 s each)
+    "bchex.tc": {"entry": "bchexa", "stdin": "300\n"},  # the seeds' hex phase AI over 300 secrets (.bchex plays)
     "gibson/guess.tc": {"stdin": "50\n25\n37\n"},
 }
 
@@ -142,6 +147,8 @@ def build(site: Path, cache: Path) -> None:
             shutil.copy2(wheel, site / "wheels" / wheel.name)
     for name in PAGE:
         shutil.copy2(WEB / name, site / name)
+    for name in STEPPER:
+        shutil.copy2(ROOT / "tinyc" / "debug" / name, site / name)
     (site / "examples.json").write_text(json.dumps(examples()))
     (site / "manifest.json").write_text(json.dumps({"wheels": [w.name for w in wheels], "npm": NPM_PACKAGES}))
 

@@ -7,12 +7,13 @@ package's :class:`~tinyc.shell.shell.Shell` fed one line at a time (no prompt_to
 
 Bytes cross to JavaScript as text: UTF-8, with bytes that are not UTF-8 shown as Latin-1 characters (as
 tinyc shows them on a UTF-8 terminal).  The module imports nothing of the browser, so the tests also run it
-in plain CPython (tests/test_web.py).
+in plain CPython (tests/web/test_web.py).
 """
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import sys
 
@@ -164,6 +165,46 @@ def view(source: str, name: str, dialect: str | None = None, entry: str = "main"
     return text(out + err)
 
 
+def explain(stderr: str) -> dict:
+    """What the page adds to a run's error report (``  3 --- err  6``, tiny-c/PC's first line): the
+    error's meaning, as the terminal shell's dim line gives it, and the program line to mark (1-based; 0:
+    none, such as the entry statement).  An empty dict for a report of another form."""
+    import re
+    from tinyc.errors import ErrorCode
+    found = re.search(r"^\s*(\d+) --- err\s+(\d+)", stderr, re.MULTILINE)
+    if not found:
+        return {}
+    line, code = int(found.group(1)), int(found.group(2))
+    try:
+        meaning = f"err {code}: {ErrorCode(code).text}"
+    except ValueError:
+        meaning = f"err {code}"
+    return {"meaning": meaning, "line": line}
+
+
+STEP_LIMIT = 500_000  # steps the Step tab records by default: Pyodide is slower, and a page must stay quick
+
+
+def record(source: str, dialect: str | None = None, entry: str = "main", stdin: str = "",
+           limit: int | None = None) -> str:
+    """The Step tab's recorded run of ``source`` (tinyc.debug.stepper, docs/stepper.md) as JSON text, at most
+    ``limit`` steps (None: STEP_LIMIT); a program refused before it runs gives a trace with its report only."""
+    from tinyc.driver.dialect import detect
+    from tinyc.driver.session import Session
+    problem = source_problem(source)
+    if problem:
+        return json.dumps({"schema": 1, "status": "error", "report": f"tinyc: {problem}\n", "steps": [],
+                           "message": "", "output": ""})
+    data = source.encode("utf-8", "surrogatepass")
+    with open(PROGRAM, "wb") as f:
+        f.write(data)
+    found = detect(data[:16]) if dialect not in ("pc", "gibson") else None
+    session = Session(dialect if dialect in ("pc", "gibson") else found.name if found else "pc")
+    trace = session.record(PROGRAM, None if entry in ("", "main") else entry, stdin.encode(),
+                           STEP_LIMIT if limit is None else int(limit))
+    return trace.json()
+
+
 class WebShell:
     """The ``tc>`` shell one line at a time: ``line(text, stdin)`` obeys a command and returns what the
     shell wrote; a statement that reads input reads ``stdin`` (the page's input box).  ``dialect`` "pc":
@@ -172,18 +213,19 @@ class WebShell:
 
     def __init__(self, dialect: str = "pc") -> None:
         from tinyc import Session
+        from tinyc.driver.options import MachineOptions
         from tinyc.machine.console import Console
         self.out = CappedOutput(MAX_OUTPUT)
         self.console = Console(io.BytesIO(), self.out)
         if dialect == "gibson":
             from tinyc.dialects.gibson.machine import BANNER
             from tinyc.dialects.gibson.shell import GibsonShell
-            session = Session("gibson", console=self.console, quiet=True)
+            session = Session.from_options(MachineOptions(quiet=True), "gibson", self.console)
             self.shell = GibsonShell(session)
             self.console.write(BANNER)
         else:
             from tinyc.shell.shell import Shell, banner
-            machine, workspace = Session(console=self.console).boot()
+            machine, workspace = Session.from_options(MachineOptions(), "pc", self.console).boot()
             self.shell = Shell(machine, workspace)
             self.console.write(banner())
         self.exited = False
@@ -222,6 +264,27 @@ class WebShell:
     def start(self) -> str:
         """The banner and the first prompt."""
         return self.take() + "tc>"
+
+    def complete(self, line: str) -> list[str]:
+        """Tab at ``line`` (the text before the cursor): the lines it may become, sorted, as the terminal
+        shell completes them: after the dot the commands and the program's and library's functions, and
+        later in a statement the name being typed (none in a comment or a string)."""
+        import re
+        if not line.startswith("."):
+            return []
+        shell = self.shell
+        word = re.search(r"\w*$", line).group()
+        head = line[:len(line) - len(word)]
+        found = set()
+        if len(word) == len(line) - 1:  # the first word after the dot: a command or a function
+            commands = shell.commands() if hasattr(shell, "commands") else []
+            found.update(c.name for c in commands if c.name.startswith(line) and c.name != line)
+        names = shell.function_names() if hasattr(shell, "function_names") else []
+        can_start = (line == ".") if not word else (not word[0].isdigit() and "/*" not in head
+                                                    and head.count('"') % 2 == 0 and head.count("'") % 2 == 0)
+        if can_start:
+            found.update(head + n for n in names if n.startswith(word) and n != word)
+        return sorted(found)
 
 
 def setup(home: str | None = None, disk_cache: bool = False) -> None:

@@ -1,5 +1,5 @@
 // The playground's Web Worker: Pyodide with the tinyc wheel, and web/glue.py as its Python side.
-// Messages in: {id, op: "run" | "play" | "view" | "shell-start" | "shell-line", args}; out: {id, ok, result | error},
+// Messages in: {id, op: "run" | "play" | "view" | "record" | "shell-start" | "shell-line" | "shell-complete" | "explain", args}; out: {id, ok, result | error},
 // and once {ready: true, ms} (or {ready: false, error}) when Pyodide and tinyc are loaded.
 // The page stops a program by terminating this worker and starting a new one.
 importScripts("pyodide/pyodide.js");
@@ -43,8 +43,12 @@ const ops = {
                                      stdin: a.stdin || "", engine: a.engine || null}),
   view: (a) => glue.view.callKwargs({source: a.source, name: a.name, dialect: a.dialect || null,
                                      entry: a.entry || "main", stdin: a.stdin || ""}),
+  record: (a) => glue.record.callKwargs({source: a.source, dialect: a.dialect || "", entry: a.entry || "main",
+                                         stdin: a.stdin || "", ...(a.limit ? {limit: a.limit} : {})}),
   "shell-start": (a) => { if (shell) shell.destroy(); shell = glue.WebShell(a.dialect || "pc"); return shell.start(); },
   "shell-line": (a) => shell.line(a.line, a.stdin || ""),
+  "shell-complete": (a) => shell.complete(a.line || ""),
+  explain: (a) => glue.explain(a.stderr || ""),
 };
 
 const ready = start().then(

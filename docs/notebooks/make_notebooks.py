@@ -1,5 +1,5 @@
 """Write the notebooks of docs/notebooks (tiny-c kernel) from the cells below, run them, save them with
-their outputs.  tests/test_kernel_notebooks.py runs them again and checks what they print.
+their outputs.  tests/kernel/test_kernel_notebooks.py runs them again and checks what they print.
 
     python -m tinyc.kernel install --user     # once: the kernel the notebooks name
     python docs/notebooks/make_notebooks.py   # rewrite tour.ipynb and bulls-and-cows.ipynb

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 
-from ..errors import ErrorCode, TinyCError
 from ..driver.session import boot_with_files
-from ..views.check import duplicates, problems
+from ..views.check import collect
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -27,39 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
                              "report: the shell's three-line error reports")
 
 
-def _message(code: int) -> str:
-    text = ErrorCode(code).text if code in ErrorCode._members else "error"
-    return f"error {code}: {text}"
-
-
-def _name_before(m, address: int, code: int) -> str:
-    """``: NAME`` for an undefined symbol (error 26), the name that ends at ``address``; else ``""``."""
-    if code != ErrorCode.SYMERRA:
-        return ""
-    text = m.memory.block(max(0, address - 64), address - 1)
-    name = re.search(rb"[A-Za-z_][A-Za-z_0-9]*$", text)
-    return f": {name.group().decode('ascii')}" if name else ""
-
-
 def command(args: argparse.Namespace) -> int:
     """Report every problem of the program made of ``args.files``; 0 if none, 1 if any."""
     m, ws = boot_with_files(args)
     by_file = len(args.files) > 1
-    found: list[tuple[int | None, int, str]] = []  # (error number or None, cursor in pr, message)
-    try:
-        program, linked = m.link_application(ws.pr + ws.pe, ws.pr)
-    except TinyCError as e:
-        found.append((int(e.code), e.address - ws.pr, _message(int(e.code))))
-    else:
-        table, library = linked.tables[0], m.library
-        declared = problems(program, lambda name: table.get(name) is not None or library.get(name) is not None)
-        found += [(code, address - ws.pr, _message(code) + _name_before(m, address, code)) for code, address in declared]
-        for name, address, first in duplicates(program):
-            file, line, column = ws.locate(first - ws.pr)
-            where = f"{file}:{line}:{column}" if by_file else f"line {line}"
-            found.append((None, address - ws.pr, f"{name} is defined again: the first definition, at {where}, "
-                                                 "is the one used"))
-        found.sort(key=lambda f: f[1])
+    found = collect(m, ws, by_file)
     _write(args, ws, found, by_file)
     names = ", ".join(args.files)
     print(f"{names}: {len(found)} problem{'s' if len(found) != 1 else ''}" if found else f"{names}: no problems",

@@ -31,10 +31,42 @@ def full_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# bash: a program argument completes as a file, tiny-c's first: the .tc, .c and .ipl files and the
+# directories that match; every other file only when none does (as bash-completion's _filedir does).
+# Its name holds "_file" so that shtab's script turns on `compopt -o filenames` (a / after a directory).
+BASH_FILES = "_shtab_tinyc_program_files"
+BASH_PREAMBLE = f"""
+{BASH_FILES}() {{
+  local found
+  found=$( {{ compgen -d -- "$1"; local x; for x in tc c ipl; do compgen -f -X "!*.$x" -- "$1"; done; }} 2>/dev/null | sort -u)
+  if [ -n "$found" ]; then printf '%s\\n' "$found"; else compgen -f -- "$1"; fi
+}}
+"""
+PROGRAM_FILES = {"bash": BASH_FILES, "zsh": "_files -g '*.(tc|c|ipl)' || _files", "tcsh": "f"}
+ANY_FILE = {"bash": "_shtab_compgen_files", "zsh": "_files", "tcsh": "f"}
+DIRECTORY = {"bash": "_shtab_compgen_dirs", "zsh": "_files -/", "tcsh": "d"}
+
+
+def mark_files(parser: argparse.ArgumentParser) -> None:
+    """Tell shtab which arguments of every command name files: the programs (FILE), the pictures
+    draw writes, the trees --allow-files adds.  Without a mark a positional completes nothing, as
+    the script registers with ``-o bashdefault`` (no file fallback)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for command in (p for s in subs for p in s.choices.values()):
+        for action in command._actions:
+            if action.metavar == "FILE" or action.dest in ("file", "files"):
+                action.complete = PROGRAM_FILES  # read by shtab
+            elif action.dest == "output":
+                action.complete = ANY_FILE
+            elif action.dest == "allow_files":
+                action.complete = DIRECTORY
+
+
 def script(parser: argparse.ArgumentParser, shell: str) -> str:
     """The completion script (text) for ``parser`` in ``shell`` (one of :data:`SHELLS`)."""
     import shtab
-    return shtab.complete(parser, shell=shell)
+    mark_files(parser)
+    return shtab.complete(parser, shell=shell, preamble={"bash": BASH_PREAMBLE})  # type: ignore[arg-type]  # shtab takes a dict by shell, though its annotation says str
 
 
 def command(args: argparse.Namespace) -> int:

@@ -1,7 +1,9 @@
 """``tinyc dap``: the Debug Adapter Protocol server of :mod:`tinyc.debug.dap` on stdin/stdout.
 
 The options given here (machine and dialect options) apply to every program a client launches; a
-``launch`` request's ``dialect`` overrides ``--dialect``."""
+``launch`` request's ``dialect`` overrides ``--dialect``.  The sandbox policy (``--allow-read`` ...
+``--allow-plugins``) is the server's alone: a launch configuration is the project's file, someone else's
+code, and a ``launch`` request that asks for an ``allow...`` key is refused (docs/security.md)."""
 
 from __future__ import annotations
 
@@ -31,6 +33,10 @@ def runner_factory(base: argparse.Namespace):
 
     def make_runner(arguments: dict, console):
         args = copy.copy(base)
+        asked = [k for k in arguments if str(k).lower().replace("-", "").replace("_", "").startswith("allow")]
+        if asked:
+            raise DapError(f"launch: {asked[0]!r}: a launch request cannot widen the sandbox; start the server "
+                           f"with the --allow-... options instead (tinyc dap --help)")
         dialect, entry = arguments.get("dialect"), arguments.get("entry", "main")
         from ..driver.dialect import names
         if dialect not in (None, *names()) or not isinstance(entry, str) or not entry.strip():

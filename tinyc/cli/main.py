@@ -1,7 +1,9 @@
 """The ``tinyc`` command: the shell, ``tinyc run``, ``tinyc boot`` and the stage views.
 
 Exit status: 0 on success, 1 when a tiny-c error stopped the program (its report is on stderr),
-2 for bad command-line use, 130 after Ctrl-C, 70 for an internal error (a bug in tinyc).
+2 for bad command-line use, 130 after Ctrl-C (``stopped`` on stderr), 74 when standard output is closed or
+full or standard input is closed (one line on stderr: EX_IOERR), 141 when the reader of the output went away
+(a broken pipe), 70 for an internal error (a bug in tinyc).
 
 Every command takes the same machine options (one argparse parent parser).  A command's module is
 imported only when it is the command, so ``tinyc run`` does not load the stage views.  The commonest
@@ -16,15 +18,32 @@ import gc
 _COLLECTING = gc.isenabled()
 gc.disable()  # until the end of this module's imports: see tinyc.dialects.pc.NoCollections
 import os
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
-from functools import lru_cache
 import sys
 
+
+def _stopped_early(signum, frame) -> None:
+    """Ctrl-C while ``tinyc`` is still importing itself: ``stopped``, 130, as at any other moment (a
+    KeyboardInterrupt here would end in Python's traceback, before :func:`main` can catch it)."""
+    os.write(2, b"stopped\n")
+    os._exit(130)
+
+
+if sys.argv and os.path.basename(sys.argv[0]) in ("tinyc", "__main__.py"):  # the command, not an import
+    try:
+        import _signal  # type: ignore[import-not-found]  # the C module: signal costs a start 1 ms
+        _signal.signal(_signal.SIGINT, _stopped_early)  # main() puts Python's own handler back
+    except (ImportError, ValueError, OSError):
+        pass
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+from functools import lru_cache
+
 from .. import __version__
-from ..machine.console import OutputClosed, align_report, byte_transparent_stdio, flush_consoles
+from ..machine.console import (OutputClosed, StreamFailed, align_report, byte_transparent_stdio,
+                               flush_consoles, stand_in_streams)
 from ..driver.session import Session, settle_memory
 from ..machine.shipped import (ProgramFileError, find_program, program_capacity, program_path, read_ahead,  # noqa: F401
                                read_source, shipped_programs)
+from ..driver.outcome import INTERRUPTED_STATUS, interrupted
 from .options import UsageError, chosen_dialect, has_header_line  # noqa: F401  (UsageError: the tools raise it)
 if TYPE_CHECKING:
     import argparse  # imported only to build a parser: see quick_args
@@ -42,15 +61,18 @@ TOOLS = {
     "ast": ("tinyc.cli.stage_views", "print the AST of a program, with source offsets"),
     "link": ("tinyc.cli.stage_views", "print the symbol levels and the memory map after linking"),
     "trace": ("tinyc.cli.trace", "run a program, printing each statement as it runs"),
+    "step": ("tinyc.cli.step", "record a run step by step and write it as a stepper page: tinyc step FILE -o run.html"),
     "compile": ("tinyc.cli.compile", "print the Python the fast engine generates for a program"),
     "check": ("tinyc.cli.check", "list every syntax error, undeclared name and duplicate definition up front"),
     "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),
     "dap": ("tinyc.cli.dap", "serve the Debug Adapter Protocol on stdin/stdout, for editors (VS Code...)"),
+    "lsp": ("tinyc.cli.lsp", "serve the Language Server Protocol on stdin/stdout, for editors (VS Code, Neovim...)"),
     "draw": ("tinyc.dialects.gibson.draw_command", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
     "fmt": ("tinyc.cli.fmt", "re-indent tiny-c source by its [ ] blocks: tinyc fmt FILE... [--check]"),
     "completion": ("tinyc.cli.completion", "print a shell completion script: eval \"$(tinyc completion bash)\""),
 }
 
+NO_MACHINE = ("fmt", "draw", "completion")  # they run no program: the machine options mean nothing there
 DIALECT_TOOLS = ("tokens", "parse", "ast", "link", "check", "compile", "trace")  # each dialect's own (Dialect.tools)
 
 # ---- running
@@ -73,33 +95,68 @@ def cmd_run(args: argparse.Namespace) -> int:
     if dialect is None and last != "-":  # told by the text the run then takes: the file is read once
         text = read_ahead(last, max(args.memory, program_capacity(args.int_bits)))
         dialect = chosen_dialect(args, last, head=text) if text is not None else "pc"
-    return Session.from_args(args, dialect=dialect).run_files(args.files, args.entry, args.code)
+    outcome = Session.from_args(args, dialect=dialect).execute(args.files, args.entry, args.code)
+    sys.stdout.flush()  # the program's output before the report
+    return outcome.render()
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
     """``tinyc boot FILE`` (or ``tinyc FILE.ipl``): boot a system file; no library unless it holds one."""
-    from ..errors import ErrorCode, ExitProgram, TinyCError, error_report
+    from ..driver.outcome import outcome_of
+    from ..errors import ErrorCode, error_report
     dialect = chosen_dialect(args, args.file)
     session = Session.from_args(args, dialect=dialect)
     if dialect != "pc":  # a system file is tiny-c/PC's; another dialect runs the file as its program
-        return session.run_files([args.file], None, args.code)
+        return session.execute([args.file], None, args.code).render()
     text = read_source(args.file, limit=args.memory)
     m = session.machine()
+    answered = _note_reads(m.console)
+    booted = [True]
+
+    def boot() -> None:
+        booted[0] = m.boot_ipl(text)
+
+    def report(code: int, address: int) -> str:
+        return align_report(error_report(code, b"\n" + text, address + 1), sys.stderr.isatty())
     try:
-        m.boot_ipl(text)
-    except ExitProgram:
-        pass
-    except TinyCError as e:
-        m.console.flush()
-        if e.code == ErrorCode.KILL and m.console.at_eof:
-            if m.console.last != b"\n":  # end the prompt's line, as the shell does at the end of input
-                m.console.write(b"\r\n")
-            return 0  # end of input at the IPL's own prompt: exit, as the shell does (14 item 10)
-        sys.stderr.write(align_report(error_report(e.code, b"\n" + text, e.address + 1), sys.stderr.isatty()))
-        return 1
+        outcome = outcome_of(boot, report, interrupt=session.interrupt)
     finally:
         m.console.flush()
-    return 0
+    if not booted[0]:
+        print(f"tinyc: {args.file} is not a system file (IPL): it has no first statement to boot; "
+              f"`tinyc run {args.file}` runs a program", file=sys.stderr)
+        return 2
+    if outcome.failed and outcome.code == ErrorCode.KILL and m.console.at_eof:
+        if m.console.last != b"\n":  # end the prompt's line, as the shell does at the end of input
+            m.console.write(b"\r\n")
+            m.console.flush()
+        return 0  # end of input at the IPL's own prompt: exit, as the shell does (14 item 10)
+    if not outcome.failed and not outcome.interrupted and answered() and m.console.last != b"\n":
+        # the system's shell read its last command (.x) after its prompt and wrote nothing more: without a
+        # terminal's echo of that line the OS prompt would follow tc> on its line; end it, as tinyc's does
+        m.console.write(b"\r\n")
+        m.console.flush()
+    return outcome.render()
+
+
+def _note_reads(console):
+    """Wrap ``console``'s reads and writes; the function returned tells whether the last thing the program
+    did with it was to read input (what it wrote last was a prompt, answered)."""
+    state = {"read": False}
+
+    def wrap(name: str, read: bool) -> None:
+        original = getattr(console, name)
+
+        def call(*args, **kw):
+            result = original(*args, **kw)
+            state["read"] = read
+            return result
+        setattr(console, name, call)
+    for name in ("read_line", "read_char"):
+        wrap(name, True)
+    for name in ("write", "put"):
+        wrap(name, False)
+    return lambda: state["read"]
 
 
 # ---- the argument parser
@@ -112,7 +169,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     import argparse
     from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_options, optimisation_options
     common = _common()
-    parser = argparse.ArgumentParser(
+    parser = _parser_class()(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tinyc {__version__}")
@@ -141,12 +198,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if wanted("boot"):
         boot_ = sub.add_parser("boot", help=BUILTIN["boot"], description=BUILTIN["boot"], parents=[common])
         boot_.add_argument("file", metavar="FILE", help="a system file, such as system.ipl (the one shipped with tinyc)")
-        dialect_options(boot_)
+        from ..driver.dialect import names
+        boot_.add_argument("--dialect", choices=names(), default=RUN_DEFAULTS["dialect"],
+                           help="pc (a system file, the default); gibson runs the file as its program")
+        boot_.set_defaults(**{k: v for k, v in RUN_DEFAULTS.items() if k != "dialect"})  # Gibson's -q, -r: run's
     for name, (module, help_) in TOOLS.items():
         if not wanted(name):
             continue
-        tool = sub.add_parser(name, help=help_, description=help_, parents=[common])
+        runs = name not in NO_MACHINE
+        tool = sub.add_parser(name, help=help_, description=help_, parents=[common] if runs else [])
         tool.set_defaults(tool_module=module)
+        if not runs:  # the namespace every command has, without options that would mean nothing here
+            from .options import MACHINE_DEFAULTS
+            tool.set_defaults(**MACHINE_DEFAULTS)
         if name in DIALECT_TOOLS:
             from ..driver.dialect import names
             tool.add_argument("--dialect", choices=names(), default=None,
@@ -156,6 +220,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             import importlib
             importlib.import_module(module).add_arguments(tool, name)
     return parser
+
+
+@lru_cache(maxsize=None)
+def _parser_class() -> type:
+    """argparse's parser, whose usage error is one line (the whole usage, with every --no-* switch of
+    run, hid the message): ``tinyc run: argument --memory: ... (`tinyc run --help` lists the options)``."""
+    import argparse
+    import typing
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> typing.NoReturn:
+            self.exit(2, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
+    return Parser
 
 
 @lru_cache(maxsize=None)
@@ -196,7 +273,7 @@ def locate_command(argv: list[str]) -> int | None:
 def quick_args(argv: list[str]) -> argparse.Namespace | None:
     """The namespace ``build_parser().parse_args(argv)`` gives for ``run FILE... [--entry NAME]`` (no other
     option; ``-`` is a FILE), built without argparse; None for any other command line, which argparse
-    reads.  tests/test_startup.py checks that both give the same namespace."""
+    reads.  tests/driver/test_startup.py checks that both give the same namespace."""
     if len(argv) < 2 or argv[0] != "run":
         return None
     from .options import MACHINE_DEFAULTS, RUN_DEFAULTS
@@ -292,9 +369,10 @@ def internal_error(e: Exception) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _python_interrupts()
     limit = sys.getrecursionlimit()  # the machine raises it for deep tiny-c recursion: confine that to this run
     try:
-        with byte_transparent_stdio():
+        with stand_in_streams(), byte_transparent_stdio():
             try:
                 args = quick_args(argv)
                 if args is None:
@@ -314,11 +392,14 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             except OutputClosed:
                 return _output_closed()
-            except KeyboardInterrupt:
+            except StreamFailed as e:  # stdout closed or full, stdin closed: one line, status 74
                 flush_consoles()
-                sys.stdout.flush()
-                print("\nstopped", file=sys.stderr)
-                return 130
+                return _stream_failed(e)
+            except KeyboardInterrupt:  # Ctrl-C outside a run (a run tells it as its Outcome)
+                flush_consoles()
+                _flush_stdout()
+                interrupted().render()
+                return INTERRUPTED_STATUS
             except MemoryError:
                 flush_consoles()
                 print("tinyc: out of memory: try a smaller --memory or --max-depth", file=sys.stderr)
@@ -334,16 +415,52 @@ def main(argv: list[str] | None = None) -> int:
         sys.setrecursionlimit(limit)
 
 
-def _output_closed() -> int:
-    """The end after a broken pipe: nothing more is written to stdout (its file descriptor now points at
-    the null device, so that flushing it at exit finds no pipe to break), no message, status 141 (128 +
-    SIGPIPE: what the shell shows for a process that SIGPIPE ended, ``yes | head -1``)."""
+def _python_interrupts() -> None:
+    """Ctrl-C raises KeyboardInterrupt again (the import's :func:`_stopped_early` is over), so that what the
+    program printed is flushed before ``stopped``."""
+    try:
+        import _signal
+        if _signal.getsignal(_signal.SIGINT) is _stopped_early:
+            _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def _flush_stdout() -> None:
+    """Flush sys.stdout; a closed, full or broken one is passed over (its own message comes elsewhere)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _stream_failed(e: StreamFailed) -> int:
+    """The end when a standard stream cannot be used: the one line on stderr, status 74 (EX_IOERR); what
+    stdout still buffers is dropped, so that the exit does not fail on it again."""
+    _drop_stdout()
+    try:
+        print(e.message, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+    return 74
+
+
+def _drop_stdout() -> None:
+    """Point stdout's file descriptor at the null device: nothing more is written, and flushing it at
+    exit finds nothing to fail on."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def _output_closed() -> int:
+    """The end after a broken pipe: nothing more is written to stdout (its file descriptor now points at
+    the null device, so that flushing it at exit finds no pipe to break), no message, status 141 (128 +
+    SIGPIPE: what the shell shows for a process that SIGPIPE ended, ``yes | head -1``)."""
+    _drop_stdout()
     return 141
 
 
@@ -373,9 +490,16 @@ def entry() -> None:
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe: Python itself ends with 120 then
+            if stream is not None:
+                stream.flush()
+        except BrokenPipeError:  # a closed pipe: Python itself ends with 120 then
             status = status or 120
+        except (OSError, ValueError) as e:  # a full or closed stdout: the one line of StreamFailed, 74
+            if stream is sys.stdout and isinstance(e, OSError) and not status:
+                from ..machine.console import stream_failed
+                status = _stream_failed(stream_failed(e, reading=False))
+            else:
+                status = status or 120
     os._exit(status)
 
 

@@ -14,8 +14,10 @@
 
 Program text is the cell's UTF-8 bytes, and is shown back the same way.  The options are those of the
 command line (``--int-bits 16``, ``--memory``, ``--engine`` ...), the file sandbox's included: a cell's
-program opens files only in the notebook's current directory tree unless ``--allow-files PATH`` or
-``--allow-files-anywhere`` says otherwise (docs/security.md).
+program opens files only in the notebook's current directory tree unless ``--allow-read PATH``,
+``--allow-write PATH`` or ``--allow-files-anywhere`` says otherwise, as on the command line
+(docs/security.md).  While a magic runs, ``sys.path`` holds neither ``''`` nor the current directory, so
+what a program writes there is never imported by tinyc's lazy imports.
 """
 
 from __future__ import annotations
@@ -28,10 +30,26 @@ from typing import Callable
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 
+from ..errors import Problem
 from ..machine.console import Console, align_report
 
 
-class MagicError(Exception):
+class _StartDirOff:
+    """A context in which ``sys.path`` holds neither ``''`` nor the current directory, restored after: the
+    ``%%tinyc`` magics run in it, since IPython and Jupyter put ``''`` first and a program's files (a
+    ``cairocffi.py`` it wrote) must not be what tinyc's lazy imports find (issue 35, docs/security.md)."""
+
+    def __enter__(self):
+        import os
+        here = os.getcwd()
+        self.saved = list(sys.path)
+        sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != here]
+
+    def __exit__(self, *exc):
+        sys.path[:] = self.saved + [p for p in sys.path if p not in self.saved]  # keep what was added
+
+
+class MagicError(Problem):
     """Bad magic arguments: shown as one line."""
 
 
@@ -125,6 +143,13 @@ def _print_output(data: bytes) -> None:
         print(text.removeprefix("\n"), end="" if text.endswith("\n") else "\n")
 
 
+def _render(outcome) -> None:
+    """A run's :class:`~tinyc.driver.outcome.Outcome` under the cell: its report (``stopped`` after an
+    interrupt) on stderr, as ``tinyc run`` writes it."""
+    if outcome.report:
+        print(_shown(outcome.report), end="", file=sys.stderr)
+
+
 def _with_limit(run):
     limit = sys.getrecursionlimit()  # the machine raises it for deep tiny-c recursion: only for this run
     try:
@@ -174,8 +199,9 @@ class TinyCMagics(Magics):
         dialect = self._dialect(args)
         if dialect != "pc":
             return self._run_file(args, dialect)
+        from ..driver.outcome import statement_outcome
         from ..driver.session import boot
-        from ..errors import ErrorCode, ExitProgram
+        from ..errors import ErrorCode
         out = io.BytesIO()
         stdin = _input(args.input)
 
@@ -183,19 +209,15 @@ class TinyCMagics(Magics):
             m, ws = boot(args, Console(stdin, out, strip_cr=True))
             if not ws.append(self.program.replace(b"\r", b"")):
                 raise MagicError("the program does not fit the program buffer")
-            try:
-                err, cursor = ws.run(args.entry.encode())
-            except ExitProgram:
-                err, cursor = 0, 0
+            outcome = statement_outcome(ws, args.entry.encode(), align=align_report)
             m.console.flush()
-            return ws, err, cursor
-        ws, err, cursor = _with_limit(run)
+            return outcome
+        outcome = _with_limit(run)
         _print_output(out.getvalue())
-        if err == ErrorCode.KILL and stdin.ended:
+        if outcome.code == ErrorCode.KILL and not outcome.interrupted and stdin.ended:
             print(_input_note(args.input, "tinyc"), end="", file=sys.stderr)
-        elif err:
-            report = "stopped\n" if err == ErrorCode.KILL else align_report(ws.report(err, cursor))
-            print(_shown(report), end="", file=sys.stderr)
+        else:
+            _render(outcome)
 
     def _debug(self, args, commands: str | None) -> None:
         """``%%tinyc --debug``: a debugging session of the cell's program (:mod:`tinyc.debug.debugger`)
@@ -276,14 +298,16 @@ class TinyCMagics(Magics):
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = self._cell_file(tmp)
             session = Session.from_args(args, console, dialect, [])
-            _with_limit(lambda: session.run_files([path], args.entry, args.code))
+            outcome = _with_limit(lambda: session.execute([path], args.entry, args.code))
         _print_output(out.getvalue())
         if pictures:
             from IPython.display import Image, display
             for png in pictures:
                 display(Image(filename=str(png)))
-        if stdin.ended:
+        if stdin.ended and not outcome.interrupted:
             print(_input_note(args.input, "tinyc"), end="", file=sys.stderr)
+        else:
+            _render(outcome)
 
     # -- the stage views
     def _view(self, name: str, line: str, cell: str | None):
@@ -367,9 +391,41 @@ class TinyCMagics(Magics):
         if ran_out:
             print(_input_note(args.input, "tinyc_trace"), end="", file=sys.stderr)
 
+    @line_cell_magic
+    def tinyc_step(self, line: str, cell: str | None = None):
+        """``%%tinyc_step [--entry NAME] [--input TEXT] [--limit N] [--dialect D]``: record the cell's run and show
+        the stepper inline (docs/stepper.md); ``%tinyc_step`` steps the current program."""
+        return self._guard(lambda: self._step(line, cell))
+
+    def _step(self, line, cell):
+        import tempfile
+        from IPython.display import HTML, display
+        from ..driver.session import Session
+        from ..debug.stepper import DEFAULT_LIMIT
+        from ..debug.stepper_page import inline
+        if cell is None and line.strip() and not line.strip().startswith("-"):
+            line = "--entry " + shlex.quote(line.strip())
+        parser = _parser("tinyc_step", entry=True)
+        parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N", help="steps to record at most")
+        parser.add_argument("--dialect", choices=("pc", "gibson"), default=None, help="the language (default: as the cell says)")
+        args = self._args(parser, line)
+        if cell is not None:
+            self.program = cell.encode()
+        dialect = self._dialect(args)
+        stdin = (args.input or "").encode("latin-1").replace(b"\\n", b"\n")
+        with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
+            path = self._cell_file(tmp)
+            session = Session.from_args(args, None, dialect, [path])
+            trace = session.record(path, None if args.entry == "main" else args.entry, stdin, args.limit)
+        trace.data["file"] = "cell"
+        display(HTML(inline(trace)))
+        if trace.data["message"]:
+            print(trace.data["message"], file=sys.stderr)
+
     def _guard(self, action):
         try:
-            action()
+            with _StartDirOff():  # a program's cairocffi.py or lark.py is not what a lazy import finds
+                action()
         except MagicError as e:
             if str(e):
                 print(str(e), file=sys.stderr)

@@ -8,6 +8,7 @@ import sys
 
 from ..machine.shipped import ProgramFileError
 from ..machine.memory import DEFAULT_MEMORY, MEMORY_16
+from ..driver.options import DEFAULT_MAX_DEPTH, DEFAULTS
 from ..driver.session import MIN_MEMORY, MIN_MEMORY_16
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
@@ -22,8 +23,10 @@ MAX_DEPTH = 100_000        # active calls; each costs Python stack, so the limit
 # The machine options' values when not given: argparse's defaults and cli.main.quick_args's namespace
 # (memory None: not given; tinyc.driver.session.settle_memory gives it its size, which depends on --int-bits)
 MACHINE_DEFAULTS: dict[str, object] = {
-    "int_bits": 32, "memory": None, "strip_cr": False, "echo": False, "engine": "fast",
-    "random_divisor": 8, "max_depth": 1000, "allow_files": [], "allow_files_anywhere": False}
+    **{k: v for k, v in DEFAULTS.as_dict().items() if k in ("int_bits", "memory", "strip_cr", "echo", "engine",
+                                                             "random_divisor", "max_depth")},
+    "allow_read": [], "allow_write": [], "allow_files": [], "allow_write_code": False,
+    "allow_files_anywhere": False, "allow_system": False, "allow_plugins": False}
 
 
 def _bounded(low: int, high: int, what: str):
@@ -69,12 +72,27 @@ def _add_machine_options(g, present: AbstractSet[str] = frozenset(), engine: boo
     add("--random-divisor", type=int, choices=(7, 8),
         help="divisor in the library's random: 8 (2015, default) or 7 (2017 library)")
     add("--max-depth", type=_bounded(1, MAX_DEPTH, "--max-depth"), metavar="N",
-        help=f"active function calls before error 17, 1..{MAX_DEPTH} (default 1000)")
-    add("--allow-files", action="append", metavar="PATH",
+        help=f"active function calls before error 17, 1..{MAX_DEPTH} (default {DEFAULT_MAX_DEPTH})")
+    # the opt-ins of the sandbox policy (tinyc.machine.sandbox.Policy), named the same on every command, in
+    # the magics and (as %allow read PATH ...) in the kernel: docs/security.md
+    add("--allow-read", action="append", metavar="PATH",
+        help="let the program read files under PATH too (repeatable); by default it reads only in the current "
+             "directory tree, its own directory and tinyc's shipped files")
+    add("--allow-write", action="append", metavar="PATH",
         help="let the program read and write files under PATH too (repeatable); by default it writes only in "
-             "the current directory tree and reads only there, in its own directory and tinyc's shipped files")
+             "the current directory tree")
+    add("--allow-files", action="append", metavar="PATH", help="the older name of --allow-write")
+    add("--allow-write-code", action="store_true",
+        help="let the program create and overwrite Python code (*.py, *.pth, *.so ...) and files under .git/ "
+             "where it may write (refused by default: Python or git would run them)")
     add("--allow-files-anywhere", action="store_true",
         help="let the program open any file you can (no file sandbox): only for programs you trust")
+    add("--allow-system", action="store_true",
+        help="gibson: let the library's system() run any shell command as you (off by default): "
+             "the program can then do anything you can; only for programs you trust")
+    add("--allow-plugins", action="store_true",
+        help="gibson: let #loadMC NAME load NAME.py beside the program: Python code that runs "
+             "with your rights (off by default; shipped and installed plug-ins need no switch)")
 
 
 def machine_options(p: argparse.ArgumentParser, engine: bool = True) -> None:
@@ -102,6 +120,8 @@ def unrecognized(parser: argparse.ArgumentParser, command: str | None, extra: li
 
 EPILOG = """\
 With no command, tinyc starts the tc> shell; tinyc FILE.ipl boots a system file (as tinyc boot FILE).
+Every command that runs a program takes the machine options (--int-bits, --memory, --engine,
+--max-depth, --allow-files...): `tinyc run --help` describes them.
 A FILE that is not in the current directory is looked up among the programs shipped with tinyc
 (bc.tc, bca.tc, hello.tc, ...), so `tinyc run bc.tc --entry bullcow` plays Bulls and Cows anywhere;
 `tinyc run --list` lists them.  Exit status: 0 ok, 1 tiny-c error, 2 usage, 130 interrupted."""
@@ -113,7 +133,9 @@ What a program may do (docs/security.md):
                  (absolute paths, ../.., symbolic links out, devices such as /dev/zero, FIFOs) fails
                  as a missing file does.  It cannot run commands, load Python code beside it or touch
                  tinyc's cache (#loadMC loads only the shipped and installed plug-ins).
-  --allow-files PATH       adds the tree PATH (read and write); repeatable.
+  --allow-read PATH        adds the tree PATH, to read; repeatable.
+  --allow-write PATH       adds the tree PATH, to read and write (--allow-files PATH too); repeatable.
+  --allow-write-code       lets it write *.py, *.pth, *.so ... and files under .git/ where it may write.
   --allow-files-anywhere   no file sandbox: it may read and write every file you can.
   --allow-system           (gibson) system() runs shell commands as you: it may do anything you can.
   --allow-plugins          (gibson) #loadMC NAME loads NAME.py beside the program: likewise."""
@@ -121,7 +143,7 @@ What a program may do (docs/security.md):
 
 # The values of `run`'s own options when not given (argparse's defaults, and quick_args's namespace)
 RUN_DEFAULTS = {"entry": "main", "list": False, "dialect": None, "quiet": False, "code": None,
-                "allow_system": False, "allow_plugins": False, "debug": False,
+                "debug": False,
                 "opt_level": None, "opt_off": None, "opt_only": None}
 
 
@@ -152,12 +174,6 @@ def dialect_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", default=RUN_DEFAULTS["quiet"], help="gibson: no banner, no done at the end")
     p.add_argument("-r", dest="code", metavar="CODE", default=RUN_DEFAULTS["code"],
                    help="gibson: run the statement CODE instead of main()")
-    p.add_argument("--allow-system", action="store_true", default=RUN_DEFAULTS["allow_system"],
-                   help="gibson: let the library's system() run any shell command as you (off by default): "
-                        "the program can then do anything you can; only for programs you trust")
-    p.add_argument("--allow-plugins", action="store_true", default=RUN_DEFAULTS["allow_plugins"],
-                   help="gibson: let #loadMC NAME load NAME.py beside the program: Python code that runs "
-                        "with your rights (off by default; shipped and installed plug-ins need no switch)")
 
 
 class UsageError(ProgramFileError):

@@ -7,7 +7,7 @@ import sys
 
 from ..driver.session import file_sandbox, memory_ok
 from ..driver.workspace import LINE
-from ..debug.tracer import DEFAULT_LIMIT, report, run_traced, same_destination
+from ..debug.tracer import DEFAULT_LIMIT, run_traced, same_destination
 from .options import machine_options
 from .stage_views import read_program
 
@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    """Run the traced program; 1 with the tiny-c report on an error, 2 for bad command-line use."""
+    """Run the traced program; 1 with the tiny-c report on an error, 130 after Ctrl-C (``stopped``), 2 for bad
+    command-line use."""
     program = read_program(args.file)
     if program is None:
         return 2
@@ -34,16 +35,14 @@ def command(args: argparse.Namespace) -> int:
         print(f"tinyc: --entry is longer than {LINE} characters", file=sys.stderr)
         return 2
     try:
-        loaded, err, cu = run_traced(
+        _, outcome = run_traced(
             program, args.entry, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls, args.limit,
             args.library, same_destination(sys.stdout, sys.stderr), args.strip_cr, args.echo,
             args.int_bits, args.memory, args.max_depth, args.random_divisor, files=file_sandbox(args))
     except ValueError as e:
         print(f"tinyc: {args.file}: {e}", file=sys.stderr)
         return 2
-    if err:
-        sys.stderr.write(report(loaded, err, cu))
-        return 1
-    return 0
+    sys.stdout.flush()
+    return outcome.render()
 
 

@@ -223,10 +223,15 @@ class Commands:
             spec = str(found)
         if spec.isdigit():
             line = int(spec)
+            last = max((k for k, text in d.lines().items() if text.strip()), default=0)
+            if line > last:
+                self.say(f"line {line} is past the end: the program has {last} lines\n")
+                return
             if not d.has_statement(line):
                 self.say(f"line {line} has no statement\n")
                 return
             new = dict(line=line, place=place)
+            shown = f"line {place or line}"
         elif NAME.match(spec):
             name = d.canonical(spec)
             if not names.get(name):
@@ -237,11 +242,15 @@ class Commands:
                 self.say(f"is already {same[0].number}\n")
                 return
             new = dict(name=name)
+            defined = function_line(d.lines(), spec)
+            shown = f"{name}, line {defined}" if defined else name
         else:
             self.say(f"b {spec}: give a function name or a line number\n")
             return
         d.numbers += 1
         d.breaks.append(Breakpoint(d.numbers, cond=cond.strip(), temporary=temporary, **new))  # type: ignore[arg-type]
+        self.say(f"{'temporary ' if temporary else ''}breakpoint {d.numbers} at {shown}"
+                 f"{' if ' + cond.strip() if cond.strip() else ''}\n")  # said, as gdb does: set, and where
 
     def tbreak(self, rest: str) -> None:
         self.break_(rest, temporary=True)
@@ -426,3 +435,10 @@ COMMANDS = {
     "list": Commands.list_, "l": Commands.list_, "help": Commands.help, "x": Commands.examine,
 }
 RUNNING = {"backtrace", "up", "down", "watch", "frames", "examine"}
+
+
+def function_line(lines: dict[int, str], name: str) -> int | None:
+    """The line where the function ``name`` is defined (its name first on the line, then its parameters'
+    declaration, ``(`` or ``[``), or None where no line looks so."""
+    pattern = re.compile(rf"\s*(?:int\s+|char\s+)?{re.escape(name)}\s*(?:$|[\[(]|int\b|char\b)", re.IGNORECASE)
+    return next((k for k, text in sorted(lines.items()) if pattern.match(text)), None)

@@ -15,27 +15,29 @@ entry statement), variable references are 1 for the globals and 1000 + the frame
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import queue
+import signal
+import sys
 import threading
 from pathlib import Path
 from typing import BinaryIO, Callable
 
 from ..errors import TinyCError
 from ..link.symbols import Symbol
+from .dap_extras import CAPABILITIES as CONVENIENCES, Conveniences, DapError
+from .dap_frames import EXTRA, GLOBALS, LOCALS, CompiledFrames, generated_frames, shown_text
+from .dap_running import RunningRequests
 from .dap_wire import Malformed, read_message, write_message
 from .state import Breakpoint, Quit, Restart
 from .debugger import Debugger
 
-GLOBALS = 1
-LOCALS = 1000
 CAPABILITIES: dict[str, object] = {"supportsConfigurationDoneRequest": True, "supportsConditionalBreakpoints": True,
-                "supportsEvaluateForHovers": True, "supportTerminateDebuggee": True}
+                "supportsEvaluateForHovers": True, "supportTerminateDebuggee": True,
+                "supportsTerminateRequest": True, "supportsDelayedStackTraceLoading": True, **CONVENIENCES}
 
-
-class DapError(Exception):
-    """A request that cannot be done: its message goes back in an error response."""
 
 
 class _Output(io.RawIOBase):
@@ -43,14 +45,21 @@ class _Output(io.RawIOBase):
 
     def __init__(self, send: Callable[[str], None]):
         self.send = send
+        self.decoder = codecs.getincrementaldecoder("utf-8")("tinyc-latin1")  # a character split over writes
 
     def writable(self) -> bool:
         return True
 
     def write(self, data) -> int:
         if data:
-            self.send(bytes(data).decode("latin-1"))
+            self.send(self.decoder.decode(bytes(data)))
         return len(data)
+
+    def flush(self) -> None:
+        """Whatever bytes of a character are held back go out (as Latin-1) at the end of the output."""
+        rest = self.decoder.decode(b"", final=True)
+        if rest:
+            self.send(rest)
 
 
 class DapDebugger(Debugger):
@@ -61,22 +70,37 @@ class DapDebugger(Debugger):
         self.server = server
 
     def say(self, text: str) -> None:
-        """The command line's messages (where a step stopped...) are the editor's to show: dropped."""
+        """The command line's messages (where a step stopped...) are the editor's to show: dropped, except
+        a breakpoint condition that fails, which is the reason of the stop that follows."""
+        if text.startswith("breakpoint ") and " fails " in text:
+            self.note = text.strip()
+
+    note = ""
 
     def pause(self, eng) -> None:
         self.selected = 0
         reason = "pause" if self.paused else "step" if self.mode in ("step", "next", "finish") else "breakpoint"
+        note, self.note = self.note, ""
         self.stopped = True
         try:
-            self.server.stopped(reason)
+            if note:
+                self.server.output(note + "\n", "console")
+            self.server.stopped(reason, text=note)
         finally:
             self.stopped = self.paused = False
         self.at_entry = None
         self.sync()  # what runs compiled now (stepping: nothing)
 
+    def condition(self, eng, bp: Breakpoint) -> bool:
+        """The breakpoint's condition, then its hit condition and log message (:mod:`.dap_extras`)."""
+        return super().condition(eng, bp) and self.server.passes(eng, bp.number)
+
     def failed(self, eng, error: TinyCError) -> None:
-        self.reported = self.stopped = True
+        self.reported = True
         self.server.output(self.report(error), "stderr")
+        if not self.server.stop_on_errors:  # the 'errors' exception filter is off: the report, no stop
+            return
+        self.stopped = True
         try:
             self.server.stopped("exception", error=True, text=f"tiny-c error {int(error.code)}")
         finally:
@@ -90,7 +114,7 @@ class DapDebugger(Debugger):
         self.server.event("terminated")
 
 
-class Server:
+class Server(RunningRequests, CompiledFrames, Conveniences):
     """One adapter session over ``inp``/``out``; ``make_runner(arguments, console)`` makes the runner of
     :mod:`tinyc.debug.runs` for a ``launch`` request's arguments (raises DapError)."""
 
@@ -104,6 +128,11 @@ class Server:
         self.error_stop = False
         self.lock = threading.Lock()  # the reader thread answers pause requests
         self.inbox: queue.Queue | None = None  # the reader thread's messages (None: read here)
+        self.ending = ""  # "disconnect" or "terminate" asked while the program ran: done at its next stop
+        self.hard_exit = False  # the client went away and this is a real process: exit if the run goes on
+        self.compiled: list[tuple[str, dict, int]] = []  # at a stop: the generated frames (name, locals, address)
+        self.frame_view: list[tuple[int, str, int, dict | None]] = []  # (id, name, address, compiled locals)
+        self.extras: dict = {}  # breakpoint number -> its hit condition and log message (dap_extras.Extra)
 
     # ---- sending
 
@@ -135,6 +164,7 @@ class Server:
         self.inbox = queue.Queue()
         try:  # the thread reads a stream of its own: one blocked in stdin's would abort the exit
             self.inp = open(os.dup(self.inp.fileno()), "rb")
+            self.hard_exit = True
         except (AttributeError, OSError, ValueError):  # not a file (a test's BytesIO)
             pass
         threading.Thread(target=self.reader, name="dap-reader", daemon=True).start()
@@ -175,42 +205,30 @@ class Server:
             self.respond(request, False, f"{command}: {type(e).__name__}: {e}")
         return ""
 
-    def reader(self) -> None:
-        """The reader thread: each message (or Malformed) into ``inbox``, None at the end of the input;
-        a ``pause`` of the running program is done and answered here."""
-        assert self.inbox is not None
-        while True:
-            try:
-                message = read_message(self.inp)
-            except Malformed as e:
-                self.inbox.put(e)
-                continue
-            except (OSError, ValueError):  # the input closed under us
-                message = None
-            d = self.debugger
-            if (isinstance(message, dict) and message.get("type") == "request" and message.get("command") == "pause"
-                    and d is not None and d.request_pause()):
-                self.respond(message)
-                continue
-            self.inbox.put(message)
-            if message is None:
-                return
-
     def stopped(self, reason: str, error: bool = False, text: str = "") -> None:
         """The program stopped: tell the client, then answer requests until one resumes or ends it."""
         d = self.debugger
         assert d is not None
         d.console.flush()
+        if self.ending:  # disconnect or terminate asked while it ran
+            d.leaving = True
+            raise Quit()
+        self.compiled, self.frame_view = generated_frames(sys._getframe()), []
         body = {"reason": reason, "threadId": 1, "allThreadsStopped": True}
         if text:
             body["text"] = text
+            body["description"] = text
         self.event("stopped", **body)
         self.error_stop = error
         while True:
             what = self.next_request()
-            if what == "disconnect":
+            if what in ("disconnect", "terminate"):
+                self.ending = what
                 d.leaving = True
                 raise Quit()
+            if what == "restart":
+                d.leaving = True
+                raise Restart()
             if what and self.resume(what, error):
                 self.error_stop = False
                 return
@@ -271,21 +289,26 @@ class Server:
         d.breaks = [b for b in d.breaks if b.place != path]
         answers = []
         for spec in wanted:
-            line, cond = int(spec.get("line", 0)), str(spec.get("condition") or "")
+            line, cond = int(spec.get("line", 0)), str(spec.get("condition") or "").strip()
+            problem = self.bad_condition(cond)
+            if problem:
+                answers.append({"verified": False, "line": line, "message": problem})
+                continue
             found = d.runner.file_line(path, line)
             if isinstance(found, str) or not d.has_statement(found):
                 answers.append({"verified": False, "line": line, "message": found if isinstance(found, str)
                                 else f"line {line} has no statement"})
                 continue
             d.numbers += 1
+            problem = self.breakpoint_extra(d.numbers, spec)
+            if problem:
+                answers.append({"verified": False, "line": line, "message": problem})
+                continue
             d.breaks.append(Breakpoint(d.numbers, line=found, cond=cond, place=path))
             answers.append({"id": d.numbers, "verified": True, "line": line})
         return answers
 
-    def do_setExceptionBreakpoints(self, request: dict, args: dict) -> None:
-        self.respond(request, breakpoints=[])
-
-    def do_configurationDone(self, request: dict, args: dict) -> None:
+    def do_configurationDone(self, request: dict, args: dict) -> str:
         d = self.debugger
         if d is None:
             raise DapError("configurationDone: launch first")
@@ -293,13 +316,47 @@ class Server:
             raise DapError("configurationDone: the program has run")
         self.running = d.running = True  # a pause from now on stops it
         self.respond(request)
-        d.run()
+        saved = None
+        if threading.current_thread() is threading.main_thread():
+            saved = signal.signal(signal.SIGUSR1, self.on_interrupt)
+            self.handling = True
+        try:
+            d.run()
+        except Quit:
+            if self.ending != "terminate":
+                raise
+            self.event("exited", exitCode=1)  # ended by the client
+            self.event("terminated")
+            return "terminated"
+        except (Restart, KeyboardInterrupt):
+            raise
+        except Exception as e:  # a crash of the run (a bug in tinyc): its report, and the session ends
+            self.output(f"tinyc: internal error (a bug in tinyc): {type(e).__name__}: {e}\n", "stderr")
+            self.event("exited", exitCode=70)
+            self.event("terminated")
+            return "terminated"
+        finally:
+            if saved is not None:
+                signal.signal(signal.SIGUSR1, saved)
+            self.handling = False
+            d.running = False
+        if self.ending == "disconnect":
+            raise Quit()
+        return ""
 
     def do_disconnect(self, request: dict, args: dict) -> str:
         self.respond(request)
+        self.ending = "disconnect"
         return "disconnect"
 
-    do_terminate = do_disconnect
+    def do_terminate(self, request: dict, args: dict) -> str:
+        """End the program (at a stop; while it runs, the reader thread does this) with a ``terminated``
+        event; the session goes on until ``disconnect``.  After the end: just the event."""
+        self.respond(request)
+        if self.debugger is not None and self.debugger.engine is not None and self.debugger.stopped:
+            return "terminate"
+        self.event("terminated")
+        return ""
 
     def do_threads(self, request: dict, args: dict) -> None:
         self.respond(request, threads=[{"id": 1, "name": "main"}])
@@ -351,23 +408,29 @@ class Server:
     def do_stackTrace(self, request: dict, args: dict) -> None:
         d, eng = self.stopped_engine()
         frames = []
-        for index in range(len(eng.frames) - 1, -1, -1):
-            info = eng.frames[index]
-            path, line = self.where(info.pos)
-            frame = {"id": index, "name": info.name or "(entry)", "line": line, "column": 1 if line else 0}
+        for index, name, pos, _ in reversed(self.frames_view(eng)):
+            path, line = self.where(pos)
+            frame = {"id": index, "name": name or "(entry)", "line": line, "column": 1 if line else 0}
             if path is not None:
                 frame["source"] = {"name": Path(path).name, "path": path}
             else:
                 frame["presentationHint"] = "subtle"
             frames.append(frame)
-        self.respond(request, stackFrames=frames, totalFrames=len(frames))
+        start, levels = args.get("startFrame", 0), args.get("levels", 0)
+        if not isinstance(start, int) or start < 0 or not isinstance(levels, int) or levels < 0:
+            raise DapError("stackTrace: startFrame and levels are counts (0 or more)")
+        shown = frames[start:start + levels] if levels else frames[start:]
+        self.respond(request, stackFrames=shown, totalFrames=len(frames))
 
     def do_scopes(self, request: dict, args: dict) -> None:
         d, eng = self.stopped_engine()
-        index = self.frame_index(args.get("frameId", len(eng.frames) - 1))
+        frame_id = args.get("frameId", len(eng.frames) - 1)
+        entry = self.view_entry(frame_id)
+        if entry is None:
+            raise DapError(f"no frame {frame_id!r}")
         scopes = [{"name": "Globals", "variablesReference": GLOBALS, "expensive": False}]
-        if index > 0:
-            scopes.insert(0, {"name": "Locals", "variablesReference": LOCALS + index, "expensive": False})
+        if frame_id > 0:
+            scopes.insert(0, {"name": "Locals", "variablesReference": LOCALS + frame_id, "expensive": False})
         self.respond(request, scopes=scopes)
 
     def frame_index(self, value) -> int:
@@ -382,6 +445,12 @@ class Server:
         if ref == GLOBALS:
             symbols = [s for s in (eng.m.program or ()) if s.kind == "var"]
         elif isinstance(ref, int) and ref > LOCALS:
+            entry = self.view_entry(ref - LOCALS)
+            if entry is None:
+                raise DapError(f"no variables {ref!r}")
+            if entry[3] is not None:
+                self.respond(request, variables=self.compiled_locals(eng, entry[1], entry[3]))
+                return
             frame = d.commands.frame_at(eng, self.frame_index(ref - LOCALS))
             symbols = list(frame.locals.values()) if frame is not None else []
         else:
@@ -392,7 +461,7 @@ class Server:
         d = self.debugger
         assert d is not None
         dims = f"({s.length - 1})" if s.array else ""
-        return {"name": s.name, "value": d.commands.symbol_value(eng, s).strip(), "type": f"{s.type}{dims}",
+        return {"name": s.name, "value": shown_text(d.commands.symbol_value(eng, s).strip()), "type": f"{s.type}{dims}",
                 "variablesReference": 0, "memoryReference": str(s.address)}
 
     def do_evaluate(self, request: dict, args: dict) -> None:
@@ -400,7 +469,16 @@ class Server:
         text = args.get("expression")
         if not isinstance(text, str) or not text.strip():
             raise DapError("evaluate: give an expression")
-        index = self.frame_index(args["frameId"]) if "frameId" in args else len(eng.frames) - 1
+        if "frameId" in args:
+            entry = self.view_entry(args["frameId"])
+            if entry is None:
+                raise DapError(f"no frame {args['frameId']!r}")
+            if entry[3] is not None and isinstance(entry[3].get("v_" + text.strip()), int):
+                self.respond(request, result=str(entry[3]["v_" + text.strip()]), variablesReference=0)
+                return
+            index = entry[0] if entry[0] < EXTRA else len(eng.frames) - 1
+        else:
+            index = len(eng.frames) - 1
         try:
             value = d.commands.evaluate(eng, text.strip(), index, symbol=True)
         except TinyCError as e:
@@ -408,7 +486,7 @@ class Server:
         except ValueError as e:
             raise DapError(str(e)) from None
         shown = d.commands.symbol_value(eng, value).strip() if isinstance(value, Symbol) else str(value)
-        self.respond(request, result=shown, variablesReference=0)
+        self.respond(request, result=shown_text(shown), variablesReference=0)
 
 
 def serve(inp: BinaryIO, out: BinaryIO, make_runner) -> int:

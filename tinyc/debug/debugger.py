@@ -240,7 +240,9 @@ class Debugger:
                 site = top.site.name_end if isinstance(top.site, (ast.Call, ast.Index)) else top.site.end
                 site = site or top.site.end
                 shown = top.site.pos
-                if isinstance(top.site, ast.Function):  # called from compiled code: its call site is not known
+                if isinstance(top.site, ast.Function) or not places.in_program(site):
+                    # called from compiled code (its call site is not known) or by the entry statement typed
+                    # before the program (line 0, a negative address): show the function's own [
                     site = shown = fn.body.pos
                 self.say(f"\nbreak at line {places.line(site)} cursor pr[{places.addr(site)}]: {top.name}\n"
                          f"{places.line_text(shown)}\n")
@@ -377,9 +379,12 @@ class interrupts:
             d.say("\n(Ctrl-C at a stop: q quits)\n(tc-db) ")
             d.console.flush()
         elif d.pausing:
+            d.say("\n")  # the report (stopped) on a line of its own, not after the terminal's ^C
             raise KeyboardInterrupt
-        else:
-            d.request_pause()
+        elif d.request_pause():
+            # compiled code pauses only at its next call: say so, or a loop that calls nothing looks deaf
+            d.say("\n(Ctrl-C: pausing at the next statement the debugger sees; Ctrl-C again stops the program)\n")
+            d.console.flush()
 
     def __enter__(self) -> None:
         import signal

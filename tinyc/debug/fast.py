@@ -168,7 +168,7 @@ def compiled_calls(error: BaseException) -> list[tuple[str, dict, int]]:
         filename = tb.tb_frame.f_code.co_filename
         if filename.startswith("<tinyc ") and filename.endswith(">"):
             linemap = compiler._LINEMAPS.get(filename, {})
-            at = [a for line, a in sorted(linemap.items()) if line <= tb.tb_lineno]
+            at = [a for line, a in sorted(linemap.items()) if line <= (tb.tb_lineno or 0)]  # None: between lines
             out.append((filename[7:-1].rsplit(" ", 1)[0], dict(tb.tb_frame.f_locals), at[-1] if at else 0))
         tb = tb.tb_next
     return out

@@ -8,7 +8,14 @@ A row never spans two owners, so every byte's owner is the one its row names.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+
 from ..link.symbols import Symbol
+
+if TYPE_CHECKING:
+    from ..engines.evaluator import Evaluator
+    from ..link.symbols import Frame
+    from .engine import CallInfo
 
 ROW = 8          # bytes per row at most
 DEFAULT = 16     # bytes dumped when N is not given
@@ -21,7 +28,7 @@ class Owners:
     ``spans`` holds ``(first, end, label, symbol)`` for every variable's storage: the globals of the
     program and the library, then each active call's locals (labelled with the function's name)."""
 
-    def __init__(self, eng, frames: list):
+    def __init__(self, eng: Evaluator, frames: list[tuple[CallInfo, Frame | None]]) -> None:
         self.mem = eng.mem
         self.spans: list[tuple[int, int, str, Symbol | None]] = []
         self.functions: list[tuple[int, str]] = []
@@ -75,7 +82,8 @@ class Owners:
         return "", nxt
 
 
-def dump(eng, frames: list, start: int, count: int, program: tuple[int, int]) -> str:
+def dump(eng: Evaluator, frames: list[tuple[CallInfo, Frame | None]], start: int, count: int,
+         program: tuple[int, int]) -> str:
     """The rows of ``count`` bytes from the absolute address ``start`` (see the module docstring);
     ``frames`` the active calls as ``(CallInfo, Frame)``, ``program`` the program text's span."""
     mem = eng.mem

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..errors import ExitProgram, TinyCError
+from ..driver.outcome import statement_outcome
+from ..errors import TinyCError
 from ..machine.console import Console
 from .engine import DebugEvaluator
 from .debugger import Debugger, Places, pc_reporter
@@ -107,11 +108,9 @@ class PcRunner:
 
         def go() -> TinyCError | None:
             with m.using(lambda _: machine_engine):  # the shell's machine runs on the debugger's engine, then its own
-                try:
-                    err, cu = ws.run(self.entry.encode("latin-1"))
-                except ExitProgram:
-                    return None
-            return TinyCError(err, ws.pr + cu) if err else None
+                outcome = statement_outcome(ws, self.entry.encode("latin-1"))
+            stopped = outcome.failed or outcome.interrupted  # MC 10 (exited) ends the session as its end does
+            return TinyCError(outcome.code, outcome.address) if stopped else None
         return engine, places, go
 
 

@@ -24,7 +24,8 @@ from typing import BinaryIO, Callable
 from .. import ast
 from ..machine.console import align_report
 from ..machine.console import Console
-from ..errors import ExitProgram
+from ..driver.options import DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR
+from ..driver.outcome import statement_outcome
 from ..engines.evaluator import Evaluator
 from ..driver.interpreter import Machine
 from ..driver.session import Session
@@ -313,7 +314,8 @@ def traced_console(inp, out, trace_out, shared: bool,
 def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = False,
                limit: int = DEFAULT_LIMIT, library: bool = False, shared: bool = False,
                strip_cr: bool = False, echo: bool = False, int_bits: int = 32,
-               memory: int = DEFAULT_MEMORY, max_depth: int = 1000, random_divisor: int = 8,
+               memory: int = DEFAULT_MEMORY, max_depth: int = DEFAULT_MAX_DEPTH,
+               random_divisor: int = DEFAULT_RANDOM_DIVISOR,
                system: bytes | None = None, files=None):
     """Load ``program`` as ``tinyc run`` does and run ``entry`` traced.
 
@@ -321,7 +323,8 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
     ``shared`` says the two outputs end up in one place (then a trace line never starts mid-line);
     ``system`` is a system file's text to take the library from (default tinyc/lib/system.ipl);
     ``files`` the file sandbox (:class:`tinyc.machine.sandbox.FileSandbox`; None: the default one).
-    Returns ``(loaded, error, cursor)``; ``loaded.workspace.report(error, cursor)`` is the tiny-c report.
+    Returns ``(loaded, outcome)``: the :class:`~tinyc.driver.outcome.Outcome` of the run (its report the
+    shell's, ``stopped`` for error 99; status 130 after Ctrl-C).
     """
     console, emit, holder = traced_console(inp, out, trace_out, shared, strip_cr=strip_cr, echo=echo)
 
@@ -337,14 +340,11 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
     ws, lib = loaded.workspace, m.library_text
     assert lib is not None  # load() booted the library
     tracer.locate(ws.text, ws.pr, ws.ln, lib.text, lib.base)
-    try:
-        err, cu = ws.run(entry.encode("latin-1"))
-    except ExitProgram:
-        err, cu = 0, 0
+    outcome = statement_outcome(ws, entry.encode("latin-1"), align=align_report)
     if console.last != b"\n":
         console.write(b"\n")
     console.flush()
-    return loaded, err, cu
+    return loaded, outcome
 
 
 def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: int = DEFAULT_LIMIT,
@@ -362,15 +362,9 @@ def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: in
             return len(s)
 
     inp = io.BytesIO(stdin) if isinstance(stdin, bytes) else stdin
-    loaded, err, cu = run_traced(program, entry, inp, out, _Text(), calls, limit, library,
-                                 shared=True, strip_cr=True, **machine)
-    result = out.getvalue().decode("latin-1")
-    return result + (report(loaded, err, cu) if err else "")
-
-
-def report(loaded, err: int, cursor: int) -> str:
-    """The tiny-c report; error 99 (Ctrl-C, or the input ended) is ``stopped``, as the shell says it."""
-    return "stopped\n" if err == 99 else align_report(loaded.workspace.report(err, cursor))
+    _, outcome = run_traced(program, entry, inp, out, _Text(), calls, limit, library,
+                            shared=True, strip_cr=True, **machine)
+    return out.getvalue().decode("latin-1") + outcome.report
 
 
 def trace_file(session: Session, path: str, entry: str = "main", stdin: bytes = b"", calls: bool = False,

@@ -17,6 +17,8 @@ from __future__ import annotations
 import os
 import sys
 
+from ..errors import Problem
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping
@@ -25,11 +27,11 @@ DEFAULT = "pc"  # the dialect of a file that announces none
 PACKAGE = "tinyc.dialects"
 
 
-class UnknownDialect(ValueError):
+class UnknownDialect(Problem, ValueError):
     """A dialect name with no package ``tinyc.dialects.NAME``."""
 
 
-class CannotStart(Exception):
+class CannotStart(Problem):
     """A dialect's program that cannot start (a missing include, a plug-in not found): ``message`` to print
     (on stdout with ``stdout``, else stderr) and the exit ``status``, as that dialect's interpreter ends."""
 
@@ -60,11 +62,13 @@ class Dialect:
     * ``trace``: ``"module:attr"`` of ``trace(session, path, entry, stdin, calls, limit) -> transcript``;
     * ``debugger``: ``"module:attr"`` of ``runner(session, files, entry, code)``, the program as the debugger
       runs it (:mod:`tinyc.debug.debugger`);
+    * ``record``: ``"module:attr"`` of ``record(session, program, entry, stdin, limit, small, **options) ->
+      Trace``, the stepper's recorded run (:mod:`tinyc.debug.stepper`, docs/stepper.md);
     * ``lexis``: ``"module:attr"`` of its lexical rules for ``tinyc fmt`` (:class:`tinyc.views.format.Lexis`).
     """
 
     __slots__ = ("name", "title", "detect", "significance", "library", "search_paths", "machine_calls",
-                 "engines", "run", "tools", "shell", "view", "trace", "debugger", "lexis")
+                 "engines", "run", "tools", "shell", "view", "trace", "debugger", "record", "lexis")
 
     name: str
     title: str
@@ -80,6 +84,7 @@ class Dialect:
     view: str
     trace: str
     debugger: str
+    record: str
     lexis: str
 
     def __init__(self, **hooks: Any) -> None:

@@ -213,16 +213,19 @@ class Machine:
         linked = self._link(ast.Program(program.pos, program.end, items), base, text)
         self._set_library(linked)
 
-    def boot_ipl(self, text: bytes) -> None:
-        """Boot a system file as ``tinyc FILE.ipl`` does: link both levels, run its first statement."""
+    def boot_ipl(self, text: bytes) -> bool:
+        """Boot a system file as ``tinyc FILE.ipl`` does: link both levels, run its first statement.
+        False when it has none (a program, not a system file: nothing ran)."""
         base = self.load_text(text)
         linked = self._link(_parse(text, base, (), startup=True), base, text)
         self._set_library(linked)
         if len(linked.tables) > 1:
             self.program = linked.tables[1]
-        if linked.startup is not None:
-            with self.deep_stack():
-                self.engine.run([linked.startup])
+        if linked.startup is None:
+            return False
+        with self.deep_stack():
+            self.engine.run([linked.startup])
+        return True
 
     def _set_library(self, linked: LinkedText) -> None:
         self.library_text = linked

@@ -14,14 +14,16 @@ import sys
 from ..machine.console import Console
 from ..machine.memory import DEFAULT_MEMORY, MEMORY_16
 from .dialect import DEFAULT as DEFAULT_DIALECT, Dialect, find as find_dialect
+from .options import DEFAULT_INT_BITS, DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR, MachineOptions
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     import argparse  # the annotations only: `tinyc run FILE` parses its arguments without argparse
     from typing import Any, Callable
 
     from ..engines.options import Optimisations
+    from .outcome import Interrupt, Outcome
     from ..machine.port import EngineFactory
-    from ..machine.sandbox import FileSandbox
+    from ..machine.sandbox import FileSandbox, Policy
     from .interpreter import Machine
     from .workspace import Workspace
 
@@ -66,16 +68,28 @@ def memory_ok(args: argparse.Namespace) -> bool:
 
 
 def file_sandbox(args: argparse.Namespace, programs: list[str] | None = None):
-    """The file sandbox the options in ``args`` ask for (``--allow-files PATH``, ``--allow-files-anywhere``,
-    :mod:`tinyc.machine.sandbox`), with the directories of the program files ``programs`` (by default
-    ``args.files`` or ``args.file``: those the command runs; ``-`` has none)."""
+    """The file sandbox the options in ``args`` ask for (``--allow-read PATH``, ``--allow-write PATH`` or
+    ``--allow-files PATH``, ``--allow-write-code``, ``--allow-files-anywhere``, :mod:`tinyc.machine.sandbox`),
+    with the directories of the program files ``programs`` (by default ``args.files`` or ``args.file``: those
+    the command runs; ``-`` has none)."""
     from ..machine.sandbox import FileSandbox
     from ..machine.shipped import program_path
     if programs is None:
         programs = list(getattr(args, "files", None) or []) + [f for f in [getattr(args, "file", None)] if f]
-    return FileSandbox(getattr(args, "allow_files", None) or (), getattr(args, "allow_files_anywhere", False),
+    return FileSandbox([*(getattr(args, "allow_write", None) or ()), *(getattr(args, "allow_files", None) or ())],
+                       getattr(args, "allow_files_anywhere", False),
                        [os.path.dirname(os.path.abspath(program_path(p))) for p in programs
-                        if isinstance(p, str) and p != "-"])
+                        if isinstance(p, str) and p != "-"],
+                       readable=getattr(args, "allow_read", None) or (),
+                       code_writes=getattr(args, "allow_write_code", False))
+
+
+def policy(args: argparse.Namespace, programs: list[str] | None = None) -> Policy:
+    """The sandbox policy the ``--allow-*`` options in ``args`` ask for: :func:`file_sandbox`, with
+    ``--allow-system`` and ``--allow-plugins`` (:class:`tinyc.machine.sandbox.Policy`)."""
+    from ..machine.sandbox import Policy
+    return Policy(file_sandbox(args, programs), getattr(args, "allow_system", False),
+                  getattr(args, "allow_plugins", False))
 
 
 class Session:
@@ -86,8 +100,11 @@ class Session:
     65536 with 16-bit ints); ``int_bits`` 32 or 16; ``max_depth`` active calls before error 17/26;
     ``random_divisor`` 8 or 7 (the library's random, section 14 item 3); ``console`` the program's byte
     streams (default: stdin/stdout); ``files`` the file sandbox (default: the current directory tree);
-    ``allow_system`` and ``allow_plugins`` the Gibson dialect's ``system()`` and ``#loadMC NAME.py``;
-    ``quiet`` no banner (Gibson's ``-q``).  Raises UnknownDialect for a dialect with no package.  (The commands
+    ``allow_system`` and ``allow_plugins`` the Gibson dialect's ``system()`` and ``#loadMC NAME.py``; or, in
+    place of those three, ``policy`` (:class:`~tinyc.machine.sandbox.Policy`: one for every door); ``quiet`` no
+    banner (Gibson's ``-q``); ``interrupt`` the :class:`~tinyc.driver.outcome.Interrupt` policy its runs answer
+    (default: the process's, :data:`~tinyc.driver.outcome.INTERRUPT`).  Raises UnknownDialect for a dialect
+    with no package.  (The commands
     check ``--memory`` against the int width first: :func:`memory_problem`; a Session takes any size.)
 
     The PC way of running: :meth:`boot` (the library, an empty program buffer), :meth:`load_file` /
@@ -97,40 +114,64 @@ class Session:
     """
 
     def __init__(self, dialect: str | Dialect = DEFAULT_DIALECT, engine: str = "reference", *,
-                 memory: int | None = None, int_bits: int = 32, max_depth: int = 1000, random_divisor: int = 8,
+                 memory: int | None = None, int_bits: int = DEFAULT_INT_BITS, max_depth: int = DEFAULT_MAX_DEPTH,
+                 random_divisor: int = DEFAULT_RANDOM_DIVISOR,
                  console: Console | None = None, files: FileSandbox | None = None, allow_system: bool = False,
-                 allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None):
+                 allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None,
+                 policy: Policy | None = None, interrupt: Interrupt | None = None):
         self.dialect = find_dialect(dialect) if isinstance(dialect, str) else dialect
         self.memory = memory if memory is not None else MEMORY_16 if int_bits == 16 else DEFAULT_MEMORY
         self.engine, self.int_bits, self.max_depth = engine, int_bits, max_depth
         self.random_divisor = random_divisor
         self.console = console if console is not None else Console()
-        if files is None:
-            from ..machine.sandbox import FileSandbox
-            files = FileSandbox()
+        if policy is None:
+            from ..machine.sandbox import Policy
+            policy = Policy(files, allow_system, allow_plugins)
+        self.policy = policy  # one object: a kernel's %allow changes the sandbox of the machines already made
+        files = policy.files
         for folder in self.dialect.search_paths:  # the dialect's library folders: its programs include from them
             files.add_readable(self.dialect.package_path(folder))
         self.files = files
-        self.allow_system, self.allow_plugins, self.quiet = allow_system, allow_plugins, quiet
+        self.quiet = quiet
         self.optimisations = optimisations  # the fast engine's (engines/options.py; None: its default, all)
+        if interrupt is None:
+            from .outcome import INTERRUPT as interrupt
+        self.interrupt = interrupt  # the interrupt policy its runs note Ctrl-C, pause and Stop with
         self.current: Machine | None = None       # the machine :meth:`boot` made
         self.workspace: Workspace | None = None   # and its program buffer
+
+    @classmethod
+    def from_options(cls, options: MachineOptions, dialect: str | Dialect = DEFAULT_DIALECT,
+                     console: Console | None = None, interrupt: Interrupt | None = None) -> Session:
+        """The session of ``dialect`` with the machine ``options`` (:class:`~tinyc.driver.options.MachineOptions`,
+        the one record every door builds); ``console`` by default a console on stdin/stdout with the options'
+        ``strip_cr`` and ``echo``."""
+        o = options
+        if console is None:
+            console = Console(strip_cr=o.strip_cr, echo=o.echo)
+        return cls(dialect, o.engine, memory=o.memory, int_bits=o.int_bits, max_depth=o.max_depth,
+                   random_divisor=o.random_divisor, console=console, policy=o.policy, quiet=o.quiet,
+                   optimisations=o.optimisations, interrupt=interrupt)
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, console: Console | None = None,
                   dialect: str | Dialect | None = None, programs: list[str] | None = None) -> Session:
         """The session the command-line options ``args`` ask for (``--memory``, ``--int-bits``, ``--engine``,
         ``--max-depth``, ``--random-divisor``, ``--strip-cr``, ``--echo``, the sandbox of :func:`file_sandbox`
-        over ``programs``, ``--dialect``...); ``dialect`` overrides ``args.dialect``."""
-        if console is None:
-            console = Console(strip_cr=getattr(args, "strip_cr", False), echo=getattr(args, "echo", False))
-        return cls(dialect or getattr(args, "dialect", None) or DEFAULT_DIALECT,
-                   getattr(args, "engine", "reference"), memory=getattr(args, "memory", None),
-                   int_bits=getattr(args, "int_bits", 32), max_depth=getattr(args, "max_depth", 1000),
-                   random_divisor=getattr(args, "random_divisor", 8), console=console,
-                   files=file_sandbox(args, programs), allow_system=getattr(args, "allow_system", False),
-                   allow_plugins=getattr(args, "allow_plugins", False), quiet=getattr(args, "quiet", False),
-                   optimisations=_optimisations(args))
+        over ``programs``, ``--dialect``...): :meth:`from_options` of their MachineOptions; ``dialect``
+        overrides ``args.dialect``."""
+        options = MachineOptions.from_values(args, policy(args, programs), _optimisations(args))
+        return cls.from_options(options, dialect or getattr(args, "dialect", None) or DEFAULT_DIALECT, console)
+
+    @property
+    def allow_system(self) -> bool:
+        """Gibson's ``system()`` runs commands (the policy's ``--allow-system``)."""
+        return self.policy.system
+
+    @property
+    def allow_plugins(self) -> bool:
+        """``#loadMC NAME`` loads ``NAME.py`` beside the program (the policy's ``--allow-plugins``)."""
+        return self.policy.plugins
 
     # ---- machines
 
@@ -181,11 +222,11 @@ class Session:
 
     def load_text(self, text: bytes, name: str | None = None) -> None:
         """Append ``text`` (a program's bytes; ``name`` the file it came from) to the program buffer, booting
-        first if needed.  Raises ProgramFileError when it does not fit."""
-        from ..machine.shipped import ProgramFileError
+        first if needed.  Raises DoesNotFit when it does not fit."""
+        from ..machine.shipped import DoesNotFit
         ws = self._booted()
         if not ws.append(text, name):
-            raise ProgramFileError(f"{name or 'the program'}: does not fit the program buffer ({ws.free} bytes free)")
+            raise DoesNotFit(f"{name or 'the program'}: does not fit the program buffer ({ws.free} bytes free)")
 
     def load_file(self, path: str) -> None:
         """Read the program file ``path`` (a shipped program by its name too; ``-`` is stdin) into the buffer.
@@ -205,10 +246,16 @@ class Session:
 
     # ---- every dialect
 
-    def run_files(self, files: list[str], entry: str | None = None, code: str | None = None) -> int:
+    def execute(self, files: list[str], entry: str | None = None, code: str | None = None) -> Outcome:
         """``tinyc run FILES --entry ENTRY`` in this session's dialect (its ``run`` hook; ``code``: Gibson's ``-r
-        CODE``); the exit status.  Raises ProgramFileError for a file that cannot be read or does not fit."""
+        CODE``): how it ended, an :class:`~tinyc.driver.outcome.Outcome` for the door to render.  The program's
+        output has gone to the session's console, flushed.  Raises ProgramFileError for a file that cannot be
+        read or does not fit."""
         return self.dialect.hook(self.dialect.run)(self, files, entry, code)
+
+    def run_files(self, files: list[str], entry: str | None = None, code: str | None = None) -> int:
+        """:meth:`execute`, its Outcome rendered (the report on stderr): the exit status."""
+        return self.execute(files, entry, code).render()
 
     def view(self, name: str, path: str) -> str:
         """The stage view ``name`` (``tokens``, ``parse``, ``ast``, ``link``) of the program file ``path`` in this
@@ -219,6 +266,15 @@ class Session:
         """The transcript of the program file ``path`` run traced from ``entry`` in this session's dialect (its
         ``trace`` hook): the program's output and one line per statement, then the report of an error."""
         return self.dialect.hook(self.dialect.trace)(self, path, entry, stdin, calls, limit)
+
+    def record(self, program: str | bytes, entry: str | None = None, stdin: bytes = b"", limit: int | None = None,
+               small: bool = True, **options):
+        """The recorded run of ``program`` (a file's path, or its text as bytes) from ``entry`` (None: main) with
+        ``stdin`` as input, on this session's dialect's reference evaluator (its ``record`` hook): a
+        :class:`~tinyc.debug.steptrace.Trace` (the JSON of docs/stepper.md) of at most ``limit`` steps (None: the
+        default, 2,000,000); ``small`` False keeps statement steps only; ``options``: the hook's
+        (``snapshots``, :func:`tinyc.debug.stepper.record`)."""
+        return self.dialect.hook(self.dialect.record)(self, program, entry, stdin, limit, small, **options)
 
     def tool(self, command: str):
         """The module of the dialect's ``command`` (``tokens``, ``parse``, ``ast``, ``link``, ``check``,
@@ -258,11 +314,11 @@ def boot_with_files(args: argparse.Namespace, console: Console | None = None) ->
     """:func:`boot`, then the program files ``args.files`` read into the program buffer in order, as ``tinyc
     run`` reads them (every file read before the library boots).  Raises ProgramFileError for a file that
     cannot be read or does not fit."""
-    from ..machine.shipped import ProgramFileError, program_capacity, read_source
+    from ..machine.shipped import DoesNotFit, program_capacity, read_source
     capacity = program_capacity(getattr(args, "int_bits", 32))
     texts = [read_source(f, capacity) for f in args.files]
     m, ws = boot(args, console)
     for name, text in zip(args.files, texts):
         if not ws.append(text, name):
-            raise ProgramFileError(f"{name}: does not fit the program buffer ({ws.free} bytes free)")
+            raise DoesNotFit(f"{name}: does not fit the program buffer ({ws.free} bytes free)")
     return m, ws

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "syntax/to_ast.py", "ast.py",
           "syntax/recovery.py", "syntax/toplevel.py", "syntax/positions.py", "syntax/runtime_names.py",
-          "driver/interpreter.py")  # what the cached results depend on
+          "driver/interpreter.py", "link/symbols.py")  # what the cached results depend on
 KEEP = {"code": 1000}  # entries of a kind (200 if not listed); more are pruned, oldest first
 
 

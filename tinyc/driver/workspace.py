@@ -61,16 +61,20 @@ class Workspace:
         return True
 
     def read_file(self, path: str | Path) -> int:
-        """Append a file as ``.r`` does: returns its byte count, -1 if it cannot be read, -2 if it does not fit.
+        """Append a file as ``.r`` does: returns its byte count, -1 if it cannot be read, -2 if it does not fit,
+        -3 if the machine's file sandbox does not let a program read it (:mod:`tinyc.machine.sandbox`: a
+        shared notebook's ``.r`` cell is someone else's code, issue 35).
 
         CR bytes are dropped as the file is read (section 2, the Linux shell strips them).  Any name is at
         worst -1 (a directory, a NUL in the name...); reading stops once the buffer's free space is
-        exceeded, so an endless file (``/dev/zero``) is -2 like any file too big.  A bare file name that is
-        not in the current directory is looked for among the programs shipped with tinyc.
+        exceeded, so an endless file (allowed with ``--allow-files-anywhere``) is -2 like any file too big.
+        A bare file name that is not in the current directory is looked for among the programs shipped with
+        tinyc.
         """
+        from ..machine.sandbox import Outside
         from ..machine.shipped import program_path
         try:
-            with open(program_path(str(path)), "rb") as f:
+            with self.machine.files.open(program_path(str(path)), "rb") as f:
                 data, raw = bytearray(), 0
                 while True:
                     chunk = f.read(65536)
@@ -80,6 +84,8 @@ class Workspace:
                     data += chunk.replace(b"\r", b"")
                     if len(data) > self.free:
                         return -2
+        except Outside:
+            return -3
         except (OSError, ValueError):
             return -1
         if not self.append(bytes(data), str(path)):

@@ -139,8 +139,8 @@ class FastEngine:
         at = stmts[0].pos if stmts else 0
         while tb is not None:
             lm = _LINEMAPS.get(tb.tb_frame.f_code.co_filename)
-            if lm:
-                line = tb.tb_lineno
+            line = tb.tb_lineno  # None where the frame was between lines (Ctrl-C at a jump): skipped
+            if lm and line is not None:
                 best = [a for ln, a in lm.items() if ln <= line]
                 if best:
                     at = best[-1]

@@ -40,6 +40,7 @@ class KernelConsole(Console):
         self._chars = b""               # the rest of a line that read_char hands out
         self._lock = threading.RLock()
         self._held = 0                  # the length of the unfinished line the flusher held back last
+        self._answered = False          # the front end answered an input request; no output since
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     # -- output
@@ -67,6 +68,16 @@ class KernelConsole(Console):
             return
         data = bytes(self._buf[:n])
         del self._buf[:n]
+        if self._answered:
+            # the front end shows the answered prompt as a line of its own: the line end that tiny-c's
+            # pl writes first (pl "..." is newline, then the text) would make a blank line after it
+            self._answered = False
+            for end in (b"\r\n", b"\n"):
+                if data.startswith(end):
+                    data = data[len(end):]
+                    break
+            if not data:
+                return
         self._last = data[-1:]
         text = self._decoder.decode(data.replace(b"\r", b""), final)
         if text:
@@ -97,6 +108,7 @@ class KernelConsole(Console):
         except EOFError:
             return None
         self._last = b"\n"
+        self._answered = True
         return text.encode("utf-8", "surrogateescape")
 
     def read_line(self) -> bytes | None:
@@ -130,6 +142,7 @@ class KernelConsole(Console):
         self._chars = b""
         self.no_input = False
         self.at_eof = False
+        self._answered = False
 
 
 class _Streaming:

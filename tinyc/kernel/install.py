@@ -1,7 +1,9 @@
 """``python -m tinyc.kernel install [--user|--sys-prefix|--prefix P]``: the kernelspec named ``tinyc``.
 
-The kernelspec runs this Python (``sys.executable -m tinyc.kernel -f CONNECTION_FILE``), so the kernel
-is the tinyc installed where the command ran; Jupyter interrupts it with SIGINT (``interrupt_mode``
+The kernelspec runs this Python (``sys.executable -P -m tinyc.kernel -f CONNECTION_FILE``), so the kernel
+is the tinyc installed where the command ran.  ``-P`` keeps the notebook's directory (where Jupyter starts
+the kernel, and where a notebook's program writes its files) off ``sys.path``: a ``lark.py`` or
+``cairocffi.py`` there is never imported by the kernel (issue 35, docs/security.md). Jupyter interrupts it with SIGINT (``interrupt_mode``
 ``signal``), which stops a running program with ``stopped`` and keeps the program.
 """
 
@@ -19,7 +21,7 @@ NAME = "tinyc"
 def spec() -> dict:
     """The kernel.json of the tiny-c kernel."""
     return {
-        "argv": [sys.executable, "-m", "tinyc.kernel", "-f", "{connection_file}"],
+        "argv": [sys.executable, "-P", "-m", "tinyc.kernel", "-f", "{connection_file}"],
         "display_name": "tiny-c",
         "language": "tinyc",
         "interrupt_mode": "signal",

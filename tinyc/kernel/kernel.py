@@ -86,6 +86,11 @@ class TinyCKernel(Kernel):
         data = base64.b64encode(path.read_bytes()).decode("ascii")
         self._send("display_data", {"data": {"image/png": data, "text/plain": str(path.name)}, "metadata": {}})
 
+    def _html(self, html: str) -> None:
+        """HTML shown in the cell (the stepper of ``%step``), after the output written before it."""
+        self.console.flush()
+        self._send("display_data", {"data": {"text/html": html, "text/plain": "the stepper"}, "metadata": {}})
+
     def _ask(self, prompt: str) -> str:
         """A line of input from the front end; NoInput when it sends none."""
         try:
@@ -140,7 +145,7 @@ class TinyCKernel(Kernel):
     def _cell(self, code: str) -> None:
         lines = code.strip("\n").split("\n")
         while lines and lines[0].lstrip().startswith("%"):
-            magics.obey(lines.pop(0).strip(), self.program, lambda text: self._out_text(shown(text)))
+            magics.obey(lines.pop(0).strip(), self.program, lambda text: self._out_text(shown(text)), self._html)
         rest = "\n".join(lines).strip()
         if not rest:
             return
@@ -229,6 +234,8 @@ class TinyCKernel(Kernel):
             depth += {"LSQB": 1, "RSQB": -1}.get(t.type, 0)
         if depth > 0:
             return {"status": "incomplete", "indent": "  " * depth}
+        if depth < 0:  # a ] with no [ (a lone ]): the console reports it rather than running it
+            return {"status": "invalid"}
         return {"status": "complete"}
 
     async def do_shutdown(self, restart: bool) -> dict:

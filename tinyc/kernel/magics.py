@@ -1,7 +1,10 @@
 """The kernel's magics: a cell's leading lines that start with ``%`` (docs/kernel.md).
 
 ``%dialect gibson|pc``, ``%engine reference|fast``, ``%input LINE`` (one input line for the cell's run),
-``%trace [STATEMENT]``, ``%ast [STATEMENT]``, ``%tokens [STATEMENT]``, ``%link``, ``%debug [STATEMENT]``.
+``%trace [STATEMENT]``, ``%step [STATEMENT]`` (the stepper, docs/stepper.md), ``%ast [STATEMENT]``, ``%tokens [STATEMENT]``, ``%link``, ``%debug [STATEMENT]``,
+``%allow [read PATH|write PATH|write-code|files-anywhere|system|plugins]`` (the command line's
+``--allow-*``: each asked of the person at the front end first, since a shared notebook's cells are
+someone else's code; docs/security.md).
 A bad magic or argument raises :class:`~tinyc.kernel.program.CellError` saying what is accepted.
 """
 
@@ -16,10 +19,12 @@ USAGE = {
     "engine": "%engine reference|fast",
     "input": "%input LINE",
     "trace": "%trace [STATEMENT]",
+    "step": "%step [STATEMENT]",
     "ast": "%ast [STATEMENT]",
     "tokens": "%tokens [STATEMENT]",
     "link": "%link",
     "debug": "%debug [STATEMENT]",
+    "allow": "%allow [read PATH|write PATH|write-code|files-anywhere|system|plugins]",
 }
 ACCEPTED = ", ".join(USAGE.values())
 
@@ -33,8 +38,10 @@ def _choice(name: str, value: str, choices: tuple[str, ...], now: str) -> str | 
     return value
 
 
-def obey(line: str, program: Program, say: Callable[[str], None]) -> None:
-    """Obey one magic line (``%name args``) against ``program``; ``say`` shows text."""
+def obey(line: str, program: Program, say: Callable[[str], None],
+         show_html: Callable[[str], None] | None = None) -> None:
+    """Obey one magic line (``%name args``) against ``program``; ``say`` shows text, ``show_html`` HTML (the
+    stepper of ``%step``; None: its page is not shown, only its status)."""
     name, _, rest = line[1:].partition(" ")
     rest = rest.strip()
     if name not in USAGE:
@@ -59,6 +66,43 @@ def obey(line: str, program: Program, say: Callable[[str], None]) -> None:
         say(program.trace(rest or "main"))
     elif name == "debug":
         program.debug(rest.encode() or b"main")
+    elif name == "step":
+        from ..debug.stepper_page import inline
+        trace = program.step(rest or "main")
+        if show_html is not None:
+            show_html(inline(trace))
+        say(f"{len(trace.steps)} steps, {trace.status}" + (f": {trace.data['message']}" if trace.data["message"] else "")
+            + "\n" + (trace.data["report"] if trace.status == "error" else ""))
+    elif name == "allow":
+        allow(rest, program, say)
+
+
+def allow(rest: str, program: Program, say: Callable[[str], None]) -> None:
+    """``%allow WORD [PATH]``: widen the kernel's sandbox policy as ``--allow-WORD [PATH]`` does, once the
+    front end's person answers ``y`` to the question (Jupyter's input request; never a queued ``%input``
+    line, which the notebook itself wrote).  Alone: what is allowed now.  Raises CellError for a word it
+    does not know, a front end that sends no input, or a no."""
+    policy = program.policy
+    if not rest:
+        given = policy.describe()
+        say("allowed: " + " ".join(given) + "\n" if given else
+            "allowed: the default sandbox (files in the current directory tree; see docs/security.md)\n")
+        return
+    word, _, path = rest.partition(" ")
+    path = path.strip()
+    if word not in policy.GRANTS or bool(policy.GRANTS[word]) != bool(path):
+        raise CellError(f"%allow {rest}: accepted: {USAGE['allow']}")
+    option = f"--allow-{word}" + (f" {path}" if path else "")
+    from .console import NoInput
+    try:
+        answer = program.console.ask(f"this notebook asks for {option} (docs/security.md): allow it? [y/N] ")
+    except (NoInput, EOFError):
+        raise CellError(f"%allow {rest}: not allowed: this front end sends no input, so nobody could say yes "
+                        f"(run the cell in a notebook that takes input)") from None
+    if answer.strip().lower() not in ("y", "yes"):
+        raise CellError(f"%allow {rest}: not allowed (the answer was not y)")
+    policy.grant(word, path or None)
+    say(f"allowed: {option}\n")
 
 
 def names() -> list[str]:

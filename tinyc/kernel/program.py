@@ -19,8 +19,10 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..errors import ErrorCode, ExitProgram
+from ..errors import ErrorCode, Problem
+from ..driver.outcome import EXITED, STOPPED, Outcome, statement_outcome
 from ..machine.console import align_report
+from ..machine.sandbox import Policy
 from ..shell.shell import Command, Shell
 from . import cells
 from .console import KernelConsole
@@ -31,7 +33,7 @@ GIBSON_START = b"#include pps/library.tc\n"
 LINE = 133  # the shell's typed line, ln(133): the longest statement a cell can run
 
 
-class CellError(Exception):
+class CellError(Problem):
     """A cell the kernel cannot take (a statement too long, a program too big): one line to show."""
 
 
@@ -40,11 +42,13 @@ def _gibson_code(statement: str) -> str | None:
     return None if statement.strip() in ("main", "main()") else statement
 
 
-def _session(dialect: str, engine: str, console: KernelConsole):
+def _session(dialect: str, engine: str, console: KernelConsole, policy: Policy):
     """The Session of ``dialect`` and ``engine`` over ``console``, with the machine options' defaults and the
-    file sandbox of the kernel's current directory tree; Gibson's without its banner."""
+    sandbox ``policy`` (the kernel's one: the current directory tree unless ``%allow`` widened it); Gibson's
+    without its banner."""
+    from ..driver.options import MachineOptions
     from ..driver.session import Session
-    return Session(dialect, engine, console=console, quiet=True)
+    return Session.from_options(MachineOptions(engine=engine, quiet=True, policy=policy), dialect, console)
 
 
 def _with_header(program: bytes, cell: bytes) -> bytes:
@@ -92,9 +96,12 @@ class Program:
     def __init__(self, console: KernelConsole, errors: Callable[[int, str], None]):
         self.console = console
         self.errors = errors
-        from ..cli.options import MACHINE_DEFAULTS
+        # what the notebook's programs and its .r/.w cells may touch: the default sandbox, widened only by
+        # %allow, which the person at the front end confirms (a shared notebook is someone else's code)
+        self.policy = Policy()
+        from ..driver.options import DEFAULT_ENGINE
         self.dialect = "pc"
-        self.engine = str(MACHINE_DEFAULTS["engine"])  # as `tinyc` runs: the fast engine
+        self.engine = DEFAULT_ENGINE  # as `tinyc` runs: the fast engine
         self._gibson_library: str | None = None  # its library's text, read once for completion
         self.gibson_text = b""  # the Gibson dialect's program (kept while the PC one is in use, and back)
         self._boot(b"")
@@ -102,7 +109,7 @@ class Program:
     # -- the driver: the few calls a Session would take over
     def _boot(self, text: bytes) -> None:
         """A fresh machine with the engine chosen and ``text`` in its program buffer."""
-        self.session = _session("pc", self.engine, self.console)
+        self.session = _session("pc", self.engine, self.console, self.policy)
         self.machine, self.ws = self.session.boot()
         self.shell = KernelShell(self.machine, self.ws, self.run)
         if text and not self.ws.append(text):
@@ -131,42 +138,38 @@ class Program:
         limit = sys.getrecursionlimit()
         try:
             with self.console.streaming():
-                err, cursor = self.ws.run(statement)
-        except KeyboardInterrupt:  # while the program was being linked
-            err, cursor = int(ErrorCode.KILL), 0
-        except ExitProgram:  # the program ended the interpreter: the kernel goes on, with a new machine
-            err, cursor = 0, 0
-            self._boot(self._pc_text())
+                outcome = statement_outcome(self.ws, statement, align=align_report)
         finally:
             sys.setrecursionlimit(limit)
-        self.shell.buf.lo = self.shell.buf.line_of(cursor) if err else 0
-        self._after_run(err, lambda: align_report(self.ws.report(err, cursor)))
+        if outcome.kind == EXITED:  # the program ended the interpreter: the kernel goes on, with a new machine
+            self._boot(self._pc_text())
+        self.shell.buf.lo = self.shell.buf.line_of(outcome.address - self.ws.pr) if outcome.failed else 0
+        self._after_run(outcome)
 
-    def _after_run(self, err: int, report: Callable[[], str]) -> None:
-        if err == ErrorCode.KILL and self.console.no_input:
-            self.errors(err, "stopped: the program read input, and this front end sends none: give it "
-                             "first with %input LINE...")
-        elif err == ErrorCode.KILL:
-            self.errors(err, "stopped")
-        elif err:
-            self.errors(err, report())
+    def _after_run(self, outcome: Outcome) -> None:
+        """Show how a run ended: ``stopped`` (with a word on input when the program waited for some), or
+        the error's report; nothing when it finished."""
+        if (outcome.interrupted or outcome.code == ErrorCode.KILL) and self.console.no_input:
+            self.errors(ErrorCode.KILL, "stopped: the program read input, and this front end sends none: give it "
+                                        "first with %input LINE...")
+        elif outcome.interrupted or outcome.code == ErrorCode.KILL:
+            self.errors(ErrorCode.KILL, STOPPED.rstrip())
+        elif outcome.report:
+            self.errors(outcome.code, outcome.report)
 
     def _run_gibson(self, statement: bytes) -> None:
         """``statement`` run as ``tc -r STATEMENT`` runs it, the Gibson program as the application file (its
         ``#include`` files found beside the kernel's directory, then in the dialect's library)."""
-        session = _session("gibson", self.engine, self.console)
+        session = _session("gibson", self.engine, self.console, self.policy)
         code = _gibson_code(statement.decode("latin-1"))
         limit = sys.getrecursionlimit()
         with self._gibson_file() as path:
             try:
                 with self.console.streaming():
-                    session.run_files([path], "main", code)
-            except KeyboardInterrupt:
-                self.errors(int(ErrorCode.KILL), "stopped")
-            except ExitProgram:
-                pass
+                    outcome = session.execute([path], "main", code)
             finally:
                 sys.setrecursionlimit(limit)
+        self._after_run(outcome)
 
     def check(self) -> tuple[int, str] | None:
         """Link the program as a run would; ``(error, report)`` when the linker finds an error."""
@@ -229,7 +232,7 @@ class Program:
             lib = self.machine.library_text
             return "" if lib is None else lib.text.decode("latin-1")
         if self._gibson_library is None:
-            dialect = _session("gibson", self.engine, self.console).dialect
+            dialect = _session("gibson", self.engine, self.console, self.policy).dialect
             with open(dialect.package_path(dialect.library), "rb") as f:
                 self._gibson_library = f.read().decode("latin-1")
         return self._gibson_library
@@ -241,7 +244,7 @@ class Program:
         if self.dialect == "gibson":
             return self._gibson_view(name)
         from ..views import stages
-        loaded = stages.load(self.text, statement, session=_session("pc", "reference", self.console))
+        loaded = stages.load(self.text, statement, session=_session("pc", "reference", self.console, self.policy))
         functions: dict[str, Callable[[stages.Loaded], str]] = {
             "tokens": stages.tokens, "ast": stages.ast_dump,
             "link": lambda loaded: stages.link_map(loaded, show_library=False)}
@@ -252,7 +255,7 @@ class Program:
 
     def _gibson_view(self, name: str) -> str:
         """The view through the Gibson dialect's ``view`` hook, of the program written as a file."""
-        session = _session("gibson", self.engine, self.console)
+        session = _session("gibson", self.engine, self.console, self.policy)
         with self._gibson_file() as path:
             return session.dialect.hook(session.dialect.view)(session, name, path)
 
@@ -263,11 +266,23 @@ class Program:
         stdin = b"".join(line + b"\n" for line in self.console.queued)
         self.console.queued.clear()
         if self.dialect == "gibson":
-            session = _session("gibson", self.engine, self.console)
+            session = _session("gibson", self.engine, self.console, self.policy)
             with self._gibson_file() as path:
                 return session.trace(path, _gibson_code(statement) or "main", stdin)
         return trace(self.text, statement, stdin=io.BytesIO(stdin), memory=self.session.memory,
                      files=self.session.files)
+
+    def step(self, statement: str):
+        """The recorded run of ``statement`` against the program (:mod:`tinyc.debug.stepper`), the queued input
+        its input: a :class:`~tinyc.debug.steptrace.Trace`; in the Gibson dialect ``statement`` runs as ``-r`` code."""
+        stdin = b"".join(line + b"\n" for line in self.console.queued)
+        self.console.queued.clear()
+        session = _session(self.dialect, "reference", self.console, self.policy)
+        if self.dialect == "gibson":
+            with self._gibson_file() as path:
+                return session.record(path, _gibson_code(statement), stdin)
+        session.memory, session.files = self.session.memory, self.session.files
+        return session.record(self.text, None if statement.strip() == "main" else statement, stdin)
 
     def debug(self, statement: bytes) -> None:
         """A debugging session of ``statement`` against the program (:mod:`tinyc.debug.debugger`): its
@@ -280,8 +295,6 @@ class Program:
         try:
             with self.console.streaming():
                 shell_debugger(self.shell)(statement)
-        except ExitProgram:
-            pass
         finally:
             sys.setrecursionlimit(limit)
             self._boot(self._pc_text())  # the debugger's breakpoints and engine stay with the old machine
@@ -291,7 +304,7 @@ class Program:
         run as ``-r`` code unless it is ``main``."""
         from ..driver.dialect import CannotStart
         from ..debug.runs import debug
-        session = _session("gibson", self.engine, self.console)
+        session = _session("gibson", self.engine, self.console, self.policy)
         code = _gibson_code(statement)
         limit = sys.getrecursionlimit()
         with self._gibson_file() as path:
@@ -301,8 +314,6 @@ class Program:
                     debug(runner, self.console, quiet=True)
             except CannotStart as exc:
                 raise CellError(exc.message.strip()) from None
-            except ExitProgram:
-                pass
             finally:
                 sys.setrecursionlimit(limit)
 

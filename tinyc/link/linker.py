@@ -40,11 +40,14 @@ if TYPE_CHECKING:
 
 
 def link(program: ast.Program, base: int, text: bytes, allocate: Allocator, evaluate: Evaluate,
-         names: tuple[str, ...] = ("library", "program")) -> LinkedText:
+         names: tuple[str, ...] = ("library", "program"), function_cells: bool = False) -> LinkedText:
     """Build the symbol tables of ``program`` and allocate its globals with ``allocate``.
 
-    Array bounds are evaluated with ``evaluate`` when the declaration is linked.  Raises TinyCError
-    (through ``allocate`` or ``evaluate``) when memory runs out or a bound is not a valid expression.
+    Array bounds are evaluated with ``evaluate`` when the declaration is linked.  With ``function_cells``
+    every function definition also takes one int (4 bytes, unused) of the value space where it stands
+    among the globals, as Gibson's linker gives each symbol its allocation (gibson-dialect.md 1.4).
+    Raises TinyCError (through ``allocate`` or ``evaluate``) when memory runs out or a bound is not a
+    valid expression.
     """
     tables = [SymbolTable(names[0])]
     linked = LinkedText(base, text, tables, [Level()])
@@ -56,6 +59,8 @@ def link(program: ast.Program, base: int, text: bytes, allocate: Allocator, eval
             if linked.startup is None:
                 linked.startup = item
         elif isinstance(item, ast.Function):
+            if function_cells:
+                allocate("int", 1, item.pos)
             tables[-1].define(Symbol(item.name, "func", address=item.pos, function=item))
             linked.lex_levels[-1].add(item.name, True)
             linked.functions.append(item)

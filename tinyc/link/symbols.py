@@ -47,11 +47,14 @@ class Symbol:
 
 
 class SymbolTable:
-    """One global level: canonical name -> Symbol, first declaration wins."""
+    """One global level: canonical name -> Symbol, first declaration wins.  ``order`` lists the name of
+    every definition in turn, repeats included (the entries of the original's variable table, which
+    Gibson's ``MC 0`` numbers)."""
 
     def __init__(self, name: str, symbols: dict[str, Symbol] | None = None) -> None:
         self.name = name
         self.symbols: dict[str, Symbol] = {} if symbols is None else symbols
+        self.order: list[str] = list(self.symbols)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SymbolTable):
@@ -65,6 +68,7 @@ class SymbolTable:
 
     def define(self, sym: Symbol) -> Symbol:
         """Add ``sym`` unless its name is declared already; gives the symbol the name now denotes."""
+        self.order.append(sym.name)
         return self.symbols.setdefault(sym.name, sym)
 
     def get(self, name: str) -> Symbol | None:

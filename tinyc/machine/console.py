@@ -8,22 +8,24 @@ read, so prompts appear before the input they ask for.
 from __future__ import annotations
 
 import codecs
+import io
 import os
 import sys
 import weakref
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import BinaryIO, Callable
+    from typing import IO, BinaryIO, Callable, TextIO
 
 
-def binary_stream(stream) -> BinaryIO:
+def binary_stream(stream: TextIO | None) -> BinaryIO:
     """The byte stream under the text stream ``stream``: its ``.buffer`` where it has one (a real file),
     else a :class:`TextBytes` over it (ipykernel's OutStream, io.StringIO, any text stream); an empty
     input for None (no standard stream at all)."""
     buffer = getattr(stream, "buffer", None)
     if buffer is not None:
-        return buffer
+        underneath: BinaryIO = buffer
+        return underneath
     if stream is None:
         import io
         return io.BytesIO()
@@ -35,7 +37,7 @@ class TextBytes:
     split between two writes is kept whole; bytes that are not UTF-8 show as U+FFFD), what is read is
     the text encoded as UTF-8.  Only the calls a :class:`Console` makes: write, flush, readline, read."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: TextIO) -> None:
         import codecs
         self.stream = stream
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -72,6 +74,66 @@ class OutputClosed(BaseException):
     process that SIGPIPE ended."""
 
 
+class StreamFailed(BaseException):
+    """A standard stream that cannot be used: stdout closed (``tinyc run p.tc >&-``) or full (``> /dev/full``),
+    stdin closed (``<&-``).  ``message`` is the one line ``tinyc`` prints before it ends with status 74
+    (EX_IOERR of sysexits.h).  A BaseException, as OutputClosed, so that nothing on the way takes it for a
+    tiny-c error or a bug."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def stream_failed(error: OSError, reading: bool) -> StreamFailed:
+    """The StreamFailed of ``error``, met writing the output (``reading`` False) or reading the input."""
+    import errno
+    if error.errno == errno.EBADF:
+        why = "standard input is closed" if reading else "standard output is closed"
+    else:
+        why = error.strerror or str(error)
+    return StreamFailed(f"tinyc: cannot {'read the input' if reading else 'write the output'}: {why}")
+
+
+class ClosedStream(io.RawIOBase):
+    """What stands for a standard stream the process started without (Python makes it None): reading or
+    writing fails with EBADF, as on a closed file descriptor, so that the Console says so."""
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+    def readinto(self, b: object) -> int:
+        import errno
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
+    def write(self, b: object) -> int:
+        import errno
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
+
+class stand_in_streams:
+    """While inside, a standard stream the process started without (``sys.stdin`` None after ``<&-``,
+    ``sys.stdout`` after ``>&-``) is a :class:`ClosedStream`, so that using it ends in StreamFailed's one
+    line, not an AttributeError on None."""
+
+    def __enter__(self) -> None:
+        self.saved = sys.stdin, sys.stdout, sys.stderr
+        if sys.stdin is None:
+            sys.stdin = io.TextIOWrapper(io.BufferedReader(ClosedStream()))
+        if sys.stdout is None:
+            sys.stdout = io.TextIOWrapper(io.BufferedWriter(ClosedStream()))
+        if sys.stderr is None:
+            sys.stderr = open(os.devnull, "w")
+
+    def __exit__(self, *exc: object) -> None:
+        _STAND_INS.extend(s for s in (sys.stdin, sys.stdout, sys.stderr) if s not in self.saved)
+        sys.stdin, sys.stdout, sys.stderr = self.saved
+
+
+_STAND_INS: list[object] = []  # kept for the life of the process: freeing one would flush it, and fail, again
 _LIVE: weakref.WeakSet[Console] = weakref.WeakSet()  # every console, for flush_consoles
 
 
@@ -81,7 +143,7 @@ def flush_consoles() -> None:
     for console in list(_LIVE):
         try:
             console.flush()
-        except OutputClosed:
+        except (OutputClosed, StreamFailed):
             pass
 
 
@@ -147,11 +209,16 @@ class Console:
                 raise OutputClosed from None
             except ValueError:  # the stream was closed on our side (a test's buffer, a notebook's cell)
                 pass
+            except OSError as e:  # closed (>&-) or full (> /dev/full)
+                raise stream_failed(e, reading=False) from None
 
     def read_line(self) -> bytes | None:
         """One input line without its line end (LF, and a CR before it), or None at end of input."""
         self.flush()
-        line = self.inp.readline()
+        try:
+            line = self.inp.readline()
+        except OSError as e:  # a closed stdin (<&-)
+            raise stream_failed(e, reading=True) from None
         if not line:
             self.at_eof = True
             return None
@@ -163,7 +230,10 @@ class Console:
     def read_char(self) -> int | None:
         """One input byte (a line end reads as LF, 10), or None at end of input."""
         self.flush()
-        c = self.inp.read(1)
+        try:
+            c = self.inp.read(1)
+        except OSError as e:  # a closed stdin (<&-)
+            raise stream_failed(e, reading=True) from None
         if not c:
             self.at_eof = True
             return None
@@ -195,7 +265,6 @@ class Console:
 # whatever the locale or PYTHONIOENCODING says.  Characters of tinyc's own messages that are not Latin-1
 # are written in UTF-8, and the surrogates of an undecodable file name as the bytes they stand for.
 
-import io  # noqa: E402
 
 
 def _as_bytes(error: UnicodeError) -> tuple[bytes, int]:
@@ -218,7 +287,7 @@ def _as_latin1(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error("tinyc.latin1", _as_latin1)
 
 
-def utf8_terminal(stream) -> bool:
+def utf8_terminal(stream: IO[str] | IO[bytes]) -> bool:
     """Whether ``stream`` is a terminal that decodes UTF-8 (the locale's encoding)."""
     try:
         if not os.isatty(stream.fileno()):
@@ -245,7 +314,7 @@ class byte_transparent_stdio:
     and importing contextlib costs a start 1 ms."""
 
     def __enter__(self) -> None:
-        self.saved: list = []
+        self.saved: list[tuple[io.TextIOWrapper, str, str | None]] = []
         for stream in (sys.stdout, sys.stderr):
             if isinstance(stream, io.TextIOWrapper) and hasattr(stream, "reconfigure"):
                 try:
@@ -255,7 +324,7 @@ class byte_transparent_stdio:
                 except (ValueError, OSError, io.UnsupportedOperation):
                     self.saved.pop() if self.saved and self.saved[-1][0] is stream else None
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         for stream, encoding, errors in self.saved:
             try:
                 stream.flush()

@@ -12,37 +12,41 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of 
 from ..errors import ErrorCode, ExitProgram, TinyCError
 
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import IO, Callable, TypeVar
+
+    from .. import ast
     from .port import MachinePort as Machine
+
+    _Read = TypeVar("_Read", int, bytes)
 
 BLOCK = 512          # bytes per MC 4 read, the chunk size the library's readfile/writefile use
 VERSION = 7          # MC 1005 (section 13 item 1: the Linux value is unknown; 7 is the JS port's)
 
 
-def _need_input(value, node):
+def _need_input(value: _Read | None, node: ast.Node) -> _Read:
     if value is None:  # end of input while a program reads: stopped as by Ctrl-C (section 14 item 10)
         raise TinyCError(ErrorCode.KILL, node.pos)
     return value
 
 
-def mc_putc(m: Machine, node, c):
+def mc_putc(m: Machine, node: ast.Node, c: int) -> int:
     m.console.put(c & 0xFF)
     return c
 
 
-def mc_getc(m: Machine, node):
+def mc_getc(m: Machine, node: ast.Node) -> int:
     return _need_input(m.console.read_char(), node)
 
 
 # every file a tiny-c program opened in this process: the ``tinyc`` command closes (flushes) them before it
 # ends the process without tearing it down (:func:`tinyc.cli.main.entry`), as C's exit() flushes its streams
-OPENED: list = []
+OPENED: list[IO[bytes]] = []
 
 
 IOERR = -3  # MC 4/5 on a unit that cannot do it (opened the other way) or a failing device: "< -1 on error"
 
 
-def mc_open(m: Machine, node, rw, name, size, unit):
+def mc_open(m: Machine, node: ast.Node, rw: int, name: int, size: int, unit: int) -> int:
     """MC 3: open ``name`` on ``unit`` for reading (rw 1) or writing; 0, or -1 when it cannot be opened
     or the file sandbox refuses it (:mod:`tinyc.machine.sandbox`)."""
     path = m.memory.cstring(name).decode("latin-1")
@@ -55,7 +59,7 @@ def mc_open(m: Machine, node, rw, name, size, unit):
     return 0
 
 
-def mc_read(m: Machine, node, where, unit):
+def mc_read(m: Machine, node: ast.Node, where: int, unit: int) -> int:
     """MC 4: one block into ``where``: its length, -1 at the end, -2 with no file on the unit, -3 when
     the unit cannot be read (opened for writing, a read error)."""
     f = m.units.get(unit)
@@ -71,7 +75,7 @@ def mc_read(m: Machine, node, where, unit):
     return len(data)
 
 
-def mc_write(m: Machine, node, first, last, unit):
+def mc_write(m: Machine, node: ast.Node, first: int, last: int, unit: int) -> int:
     """MC 5: write bytes first..last: their count, -2 with no file on the unit, -3 when the unit cannot
     be written (opened for reading, a full disk)."""
     f = m.units.get(unit)
@@ -85,23 +89,23 @@ def mc_write(m: Machine, node, first, last, unit):
     return len(data)
 
 
-def mc_close(m: Machine, node, unit):
+def mc_close(m: Machine, node: ast.Node, unit: int) -> int:
     """MC 6: 0, or -1 when the file's last bytes could not be written (the unit is closed either way)."""
     return 0 if m.close_unit(unit) else -1
 
 
-def mc_movebl(m: Machine, node, first, last, k):
+def mc_movebl(m: Machine, node: ast.Node, first: int, last: int, k: int) -> int:
     """Move bytes first..last inclusive by k bytes (up if k > 0), overlap-safe."""
     data = m.memory.block(first, last)
     m.memory.store(first + k, data)
     return 0
 
 
-def mc_countch(m: Machine, node, first, last, ch):
+def mc_countch(m: Machine, node: ast.Node, first: int, last: int, ch: int) -> int:
     return m.memory.block(first, last).count(ch & 0xFF)
 
 
-def mc_scann(m: Machine, node, first, last, ch, counter):
+def mc_scann(m: Machine, node: ast.Node, first: int, last: int, ch: int, counter: int) -> int:
     """Scan first..last for the n-th ch, n held in the int at ``counter`` (decremented as found)."""
     n = m.memory.read(counter, "int")
     if n == 0:
@@ -120,11 +124,11 @@ def mc_scann(m: Machine, node, first, last, ch, counter):
     return addr - first
 
 
-def mc_exit(m: Machine, node):
+def mc_exit(m: Machine, node: ast.Node) -> int:
     raise ExitProgram()
 
 
-def mc_appl(m: Machine, node, facts, start, end, progstart):
+def mc_appl(m: Machine, node: ast.Node, facts: int, start: int, end: int, progstart: int) -> int:
     """Link progstart..end as the program level, run the statement at start, report in facts(0..1)."""
     err, cursor = m.run_application(start, end, progstart)
     m.memory.write(facts, "int", err)
@@ -132,40 +136,40 @@ def mc_appl(m: Machine, node, facts, start, end, progstart):
     return 0
 
 
-def mc_chrdy(m: Machine, node):
+def mc_chrdy(m: Machine, node: ast.Node) -> int:
     return m.console.key_ready()
 
 
-def mc_putbl(m: Machine, node, first, last):
+def mc_putbl(m: Machine, node: ast.Node, first: int, last: int) -> int:
     m.console.write(m.memory.block(first, last).replace(b"\0", b'"'))
     return 0
 
 
-def mc_putn(m: Machine, node, n):
+def mc_putn(m: Machine, node: ast.Node, n: int) -> int:
     m.console.write(str(n).encode())
     return n
 
 
-def mc_getln(m: Machine, node, buf):
+def mc_getln(m: Machine, node: ast.Node, buf: int) -> int:
     line = _need_input(m.console.read_line(), node)
     m.memory.store(buf, line + b"\0")
     return len(line)
 
 
-def mc_setmem(m: Machine, node, start, count, ch):
+def mc_setmem(m: Machine, node: ast.Node, start: int, count: int, ch: int) -> int:
     m.memory.fill(start, count, ch)
     return 0
 
 
-def mc_beep(m: Machine, node, freq, duration):
+def mc_beep(m: Machine, node: ast.Node, freq: int, duration: int) -> int:
     return 0  # no sound device is assumed; a bell byte would corrupt piped output
 
 
-def mc_version(m: Machine, node):
+def mc_version(m: Machine, node: ast.Node) -> int:
     return VERSION
 
 
-ROUTINES: dict[int, Callable] = {
+ROUTINES: dict[int, Callable[..., int]] = {
     1: mc_putc, 2: mc_getc, 3: mc_open, 4: mc_read, 5: mc_write, 6: mc_close, 7: mc_movebl,
     8: mc_countch, 9: mc_scann, 10: mc_exit, 11: mc_appl, 12: mc_chrdy, 13: mc_putbl, 14: mc_putn,
     15: mc_getln, 16: mc_setmem, 17: mc_beep, 1005: mc_version,
@@ -176,7 +180,7 @@ ADDRESSES = {3: (1,), 4: (0,), 5: (0, 1), 7: (0, 1), 8: (0, 1), 9: (0, 1, 3), 11
              15: (0,), 16: (0,)}
 
 
-def machine_call(m: Machine, values: list[int], node) -> int:
+def machine_call(m: Machine, values: list[int], node: ast.Node) -> int:
     """Run ``MC values...``; ``values[-1]`` is the MC number.  Raises TinyCError 24 or 21."""
     if not values:
         raise TinyCError(ErrorCode.MCERR, node.end)
@@ -191,7 +195,8 @@ def machine_call(m: Machine, values: list[int], node) -> int:
     if m.memory.int_bits == 16:
         for i in ADDRESSES.get(number, ()):
             args[i] &= 0xFFFF
-    return routine(m, node, *args)
+    result: int = routine(m, node, *args)
+    return result
 
 
 class MachineCalls:
@@ -201,7 +206,8 @@ class MachineCalls:
 
     __slots__ = ("call", "routines")
 
-    def __init__(self, call: Callable[[Machine, list[int], object], int], routines: dict[int, Callable]):
+    def __init__(self, call: Callable[[Machine, list[int], ast.Node], int],
+                 routines: dict[int, Callable[..., int]]) -> None:
         self.call = call
         self.routines = routines
 

@@ -10,7 +10,7 @@ Only type checkers read this module (it imports :mod:`typing`, which costs every
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import IO, Any, Callable, Protocol
 
 from .console import Console
 from .memory import Memory
@@ -41,7 +41,7 @@ class MachinePort(Protocol):
     max_depth: int              # tiny-c calls deeper than this are error 26
     program: Any                # the program's SymbolTable (None before one is linked)
     library: Any                # the library's SymbolTable
-    units: dict                 # MC 3's open files by unit number
+    units: dict[int, IO[bytes]]  # MC 3's open files by unit number
     state: Any                  # the dialect's per-machine state of its machine calls (None: none)
     routines: dict[int, Callable[..., int]]
 

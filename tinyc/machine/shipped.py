@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import sys
+
+from ..errors import Problem
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     from pathlib import Path
@@ -23,8 +25,13 @@ def program_capacity(int_bits: int = 32) -> int:
     return PROGRAM_CAPACITY_16 if int_bits == 16 else PROGRAM_CAPACITY
 
 
-class ProgramFileError(Exception):
+class ProgramFileError(Problem):
     """A program file that cannot be read: the message names the path (the CLI prints it, status 2)."""
+
+
+class DoesNotFit(ProgramFileError, ValueError):
+    """The one "does not fit" error: a program too big for the program buffer (a ValueError too, as the stage
+    views raised it)."""
 
 
 def _shipped_dirs() -> list[str]:
@@ -124,4 +131,22 @@ def read_source(name: str, limit: int = PROGRAM_CAPACITY) -> bytes:
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+    if data.startswith(BOM):  # an editor's UTF-8 byte-order mark: invisible, and not tiny-c (error 20)
+        del data[:len(BOM)]
+    if looks_binary(bytes(data[:4096])) and name not in _WARNED:
+        _WARNED.add(name)  # once per file, however many times the commands read it
+        print(f"tinyc: warning: {shown} looks binary, not tiny-c text", file=sys.stderr)
     return bytes(data)
+
+
+BOM = b"\xef\xbb\xbf"
+_WARNED: set[str] = set()
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether ``data`` is not program text: a NUL byte, or more than one byte in ten a control character
+    other than a tab, a form feed or a line end (the shell's ``.r`` warns by the same test)."""
+    if b"\0" in data:
+        return True
+    controls = sum(1 for c in data if c < 32 and c not in (9, 10, 12, 13) or c == 127)
+    return controls * 10 > len(data)

@@ -20,6 +20,7 @@ COLUMNS, ROWS = 80, 40
 def _canvas(machine) -> list[bytearray]:
     """The canvas, by column: NUL bytes until the first blank, as the C array starts."""
     if "space" not in machine.state:
+        machine.reserve(COLUMNS * ROWS, keep=True)
         machine.state["space"] = [bytearray(ROWS) for _ in range(COLUMNS)]
     return machine.state["space"]
 
@@ -89,7 +90,12 @@ def line(machine, args: list[int]) -> int:
     return 0
 
 
-def _points(x: int, y: int, radius: int, n: int) -> list[tuple[int, int]]:
+POINT_BYTES = 8  # a point's two ints, as counted against --memory
+
+
+def _points(machine, x: int, y: int, radius: int, n: int) -> list[tuple[int, int]]:
+    """The n points of the circle, their space counted against --memory first (error 19 beyond it)."""
+    machine.reserve(POINT_BYTES * n)
     angle = f32(2 * math.pi / n)
     return [(int(radius * math.cos(f32(f32(i) * angle)) + x), int(radius * math.sin(f32(f32(i) * angle)) + y))
             for i in range(n)]
@@ -100,7 +106,7 @@ def circle(machine, args: list[int]) -> int:
     _need(machine, args, 4)
     if args[3] < 1:
         return 0
-    pts = _points(*args[:4])
+    pts = _points(machine, *args[:4])
     for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1]):
         draw_line(_canvas(machine), ax, ay, bx, by)
     return 0
@@ -112,7 +118,7 @@ def star(machine, args: list[int]) -> int:
     n = args[3]
     if n < 1:
         return 0
-    pts = _points(*args[:4])
+    pts = _points(machine, *args[:4])
     for i, (ax, ay) in enumerate(pts):
         bx, by = pts[(i + n // 2) % n]
         draw_line(_canvas(machine), ax, ay, bx, by)

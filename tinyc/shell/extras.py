@@ -10,6 +10,8 @@ from __future__ import annotations
 import shutil
 import textwrap
 
+from ..machine.shipped import looks_binary  # noqa: F401  (.r's warning: the same test as tinyc run's)
+
 UNDO_DEPTH = 50  # edits kept for .u; each is a copy of the buffer (at most 90000 bytes)
 
 # the words other shells and REPLs leave or ask for help with, typed as a statement or a program line
@@ -21,18 +23,19 @@ def numbered(lines: bytes, first: int) -> bytes:
     return b"".join(b"%5d  %s" % (first + i, line) for i, line in enumerate(lines.splitlines(keepends=True)))
 
 
+# what other shells and REPLs take: typed at tc> they are program lines like any other
+OTHER_SHELLS = frozenset({b"clear", b"cls", b"ls", b"dir", b"pwd", b"cd", b"exit()", b"quit()", b"help()"})
+
+
 def leave_word(text: bytes) -> bool:
     """Whether ``text`` is a word a user types to leave or for help (``quit``, ``exit``, ``help``...)."""
     return text.strip().lower() in LEAVE_WORDS
 
 
-def looks_binary(data: bytes) -> bool:
-    """Whether ``data`` read by ``.r`` is not program text: a NUL byte, or more than one byte in ten a
-    control character other than a tab, a form feed or a line end."""
-    if b"\0" in data:
-        return True
-    controls = sum(1 for c in data if c < 32 and c not in (9, 10, 12, 13) or c == 127)
-    return controls * 10 > len(data)
+def other_shell_word(text: bytes) -> bool:
+    """Whether ``text`` is a word to leave, for help or of another shell (``exit()``, ``clear``, ``ls``)."""
+    word = text.strip().lower()
+    return word in LEAVE_WORDS or word in OTHER_SHELLS
 
 
 def help_lines(forms: list[tuple[str, str]], codes: list[bytes], width: int | None = None) -> list[bytes]:

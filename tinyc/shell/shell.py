@@ -20,9 +20,9 @@ from .. import __version__
 from ..machine.console import align_report
 from . import extras
 from .editor import LineBuffer
-from ..errors import ExitProgram
+from ..driver.outcome import EXITED, INTERRUPT, STOPPED, statement_outcome
 from ..driver.interpreter import Machine
-from ..driver.workspace import Workspace
+from ..driver.workspace import LINE, Workspace
 
 CRLF = b"\r\n"
 
@@ -75,12 +75,15 @@ class Shell:
         self.change: tuple[bytes, bytes] | None = None
         # terminal-only behaviour (tinyc.shell.terminal.attach turns it on; a pipe keeps the original's bytes)
         self.interactive = False       # .h, .e, unsaved-edits warning
+        self.hinted = False            # the note on a line such as `exit` inserted as program text was given
+        self.note: Callable[[bytes], None] = self.say  # a hint: a terminal shows it dim
         self.explain: Callable[[int], None] | None = None  # one line on the meaning of an error number
         self.edit_buffer: Callable[[], None] | None = None  # .e
         self.debugger: Callable[[bytes], None] | None = None  # .debug STATEMENT (the command line sets it)
         self.dirty = False             # edits not yet written with .w
         self._warned = False
         self.undo: list[tuple[bytes, int, bool]] = []  # (buffer text, current line, dirty) before each edit
+        self.interrupt = INTERRUPT  # the interrupt policy the statements run under (the web page's Stop sets it)
 
     # -- output, as ps/pl/pn would write it
     def say(self, text: bytes) -> None:
@@ -183,8 +186,11 @@ class Shell:
             self.say(b"won't fit")
         else:
             self.edited()
-            if self.interactive and extras.leave_word(line):  # `exit` typed to leave is now program text
-                self.say(b"  inserted as line %d (.u takes it back);" % self.buf.lo + extras.LEAVE_HINT[1:])
+            if self.interactive and not self.hinted and extras.other_shell_word(line):
+                # `exit`, `clear`, `ls` typed out of habit are now program text: say so, once a session
+                self.hinted = True
+                self.note(b"  inserted `%s` as line %d (.u takes it back);" % (line.strip(), self.buf.lo)
+                          + extras.LEAVE_HINT[1:])
         return False
 
     def dot(self, line: bytes) -> bool:
@@ -256,6 +262,8 @@ class Shell:
             self.console.write(CRLF + b"File not found")
         elif n == -2:
             self.console.write(CRLF + b"Too big")
+        elif n == -3:  # the sandbox's: the same for every door (docs/security.md)
+            self.console.write(CRLF + b"Not allowed: outside the sandbox (--allow-read PATH)")
         self.say(b" %d" % n)
         if n < 0:
             return n
@@ -311,8 +319,15 @@ class Shell:
         written back as ``"`` so that the file stays a valid program."""
         self.status()
         data = self.ws.text[1:].replace(b"\0", b'"')
-        try:
-            Path(rest.strip().decode("latin-1")).write_bytes(data)
+        from ..machine.sandbox import Outside, Refused
+        try:  # through the machine's file sandbox, as a program's own writes (issue 35)
+            with self.machine.files.open(rest.strip().decode("latin-1"), "wb", note=False) as f:
+                f.write(data)
+        except Refused as e:
+            why = str(e).split(": ", 1)[-1] if not isinstance(e, Outside) else "outside the sandbox (--allow-write PATH)"
+            self.console.write(CRLF + b"Not allowed: " + why.encode("latin-1", "replace"))
+            self.say(b" -1")
+            return
         except (OSError, ValueError):
             self.console.write(CRLF + b"cannot write file")
             self.say(b" -1")
@@ -376,9 +391,6 @@ class Shell:
         self.console.flush()
         try:
             self.debugger(text)
-        except ExitProgram:
-            self.exited = True
-            return True
         except KeyboardInterrupt:
             self.say(b"stopped")
         self.buf.lo = 0
@@ -386,26 +398,32 @@ class Shell:
 
     def statement(self, text: bytes) -> bool:
         """``.anything-else``: run ``text`` against the program (MC 11); True if it ended the interpreter."""
+        if self.interactive and len(text) > LINE:
+            # the original cuts it to the line buffer ln(133) and then fails on the cut (error 9); a pipe
+            # keeps that, a terminal says why and runs nothing
+            self.say(b"line too long: the statement after the dot has %d bytes, the line buffer holds %d "
+                     b"(a longer one goes in a function of the program)" % (len(text), LINE))
+            return False
         self.console.flush()  # the command line shows before a long run
         self.console.read_ended = False
         try:
-            err, cursor = self.ws.run(text)
-        except ExitProgram:  # MC 10 ends the interpreter, shell and all, with nothing more written
-            self.exited = True
-            return True
-        except KeyboardInterrupt:  # Ctrl-C while the program was being linked
-            err, cursor = 99, 0
+            outcome = statement_outcome(self.ws, text, interrupt=self.interrupt)
         except Exception as e:  # an interpreter bug must not lose the session
             self.console.write(CRLF)
             self.say(f"internal error: {type(e).__name__}: {e}".encode("latin-1", "replace"))
             return False
-        if not (err == 99 and self.console.read_ended):  # else the line editor has ended the line
+        if outcome.kind == EXITED:  # MC 10 ends the interpreter, shell and all, with nothing more written
+            self.exited = True
+            return True
+        stopped = outcome.interrupted or outcome.code == 99
+        if not (stopped and self.console.read_ended):  # else the line editor has ended the line
             self.console.write(CRLF)
-        self.buf.lo = self.buf.line_of(cursor) if err else 0
-        if err == 99:
-            self.say(b"stopped")
-        elif err:
-            report = self.ws.report(err, cursor)
+        self.buf.lo = self.buf.line_of(outcome.address - self.ws.pr) if outcome.address >= 0 else 0
+        if stopped:
+            self.say(STOPPED.rstrip().encode())
+        elif outcome.failed:
+            err = outcome.code
+            report = outcome.report
             if self.interactive:
                 report = align_report(report, terminal=True)
             self.console.write(report.replace("\n", "\r\n").encode("latin-1"))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import re
 from pathlib import Path
 from typing import Callable
@@ -41,6 +42,49 @@ from .shell import COMMANDS, Command, Shell
 def _history_path() -> Path:
     from ..dirs import history_file
     return history_file()
+
+
+class SafeFileHistory(FileHistory):
+    """A :class:`FileHistory` that a file it cannot read or write does not break: prompt_toolkit stores each
+    line inside its event loop, where an OSError became "Unhandled exception in event loop" and "Press ENTER
+    to continue" at every Enter.  The first failure is kept in ``problem`` (the console reports it once,
+    after the line) and the lines are then kept in memory only."""
+
+    def __init__(self, filename: str) -> None:
+        super().__init__(filename)
+        self.problem: str | None = None
+        self.failed = False
+
+    def _fail(self, doing: str, e: OSError) -> None:
+        if not self.failed:
+            self.failed = True
+            reason = e.strerror or type(e).__name__
+            self.problem = (f"tinyc: cannot {doing} the history file {os.fsdecode(self.filename)} ({reason}): "
+                            "going on without saving history")
+
+    def load_history_strings(self):
+        try:
+            yield from list(super().load_history_strings())
+        except OSError as e:
+            self._fail("read", e)
+
+    def store_string(self, string: str) -> None:
+        if self.failed:
+            return
+        try:
+            super().store_string(string)
+        except OSError as e:
+            self._fail("write", e)
+
+
+def _report_history_problem(session: PromptSession) -> None:
+    """Print, once, why the history file of ``session`` is not used (on stderr, on a line of its own)."""
+    history = session.history
+    problem = getattr(history, "problem", None)
+    if problem:
+        history.problem = None  # type: ignore[attr-defined]  # said once
+        sys.stderr.write(problem + "\n")
+        sys.stderr.flush()
 
 
 class ShellCompleter(Completer):
@@ -152,6 +196,7 @@ class ProgramConsole(Console):
             return None
         finally:
             self._last = self._line_end(started, tail)
+            _report_history_problem(session)
         return text.encode("utf-8", errors="surrogateescape")
 
     def _line_end(self, started: list[bool], prompt: bytes) -> bytes:
@@ -205,7 +250,7 @@ class DebugConsole(ProgramConsole):
                  input=None, output=None):
         super().__init__(strip_cr=strip_cr, input=input, output=output)
         if history is None:
-            history = FileHistory(str(_history_path().with_name("debug-history")))
+            history = SafeFileHistory(str(_history_path().with_name("debug-history")))
         self.commands: PromptSession[str] = PromptSession(history=history, auto_suggest=AutoSuggestFromHistory(),
                                                           input=input, output=output)
         self.completer = WordCompleter(words)
@@ -239,7 +284,7 @@ class TerminalConsole(ProgramConsole):
         super().__init__(out=out, strip_cr=strip_cr, input=input, output=output)
         colour = colour_wanted()
         self.commands: PromptSession[str] = PromptSession(
-            history=history if history is not None else FileHistory(str(_history_path())),
+            history=history if history is not None else SafeFileHistory(str(_history_path())),
             lexer=PygmentsLexer(ShellLineLexer) if colour else None,
             style=style_from_pygments_cls(TinyCStyle) if colour else None,
             auto_suggest=AutoSuggestFromHistory(), key_bindings=self._paste_keys(_edit_buffer_keys()),
@@ -286,6 +331,7 @@ def attach(shell: Shell, console: TerminalConsole) -> None:
     shell.newline_after_interrupt = console.plain  # a dumb terminal leaves ^C mid-line
     shell.interactive = True
     shell.explain = lambda code: console.write(meaning(code) + b"\r\n")
+    shell.note = lambda text: console.write(dim(text) + b"\r\n")
     shell.edit_buffer = lambda: edit_in_editor(shell)
 
 
@@ -296,7 +342,12 @@ def meaning(code: int) -> bytes:
         text = f"  err {code}: {ErrorCode(code).text}  (.h lists them all)"
     except ValueError:
         text = f"  err {code}"
-    return (f"\x1b[2m{text}\x1b[22m" if colour_wanted() else text).encode()
+    return dim(text.encode())
+
+
+def dim(text: bytes) -> bytes:
+    """``text`` dim (faint) where colour is wanted, else as it is: a hint, not output."""
+    return b"\x1b[2m" + text + b"\x1b[22m" if colour_wanted() else text
 
 
 def edit_in_editor(shell: Shell) -> None:

@@ -53,9 +53,10 @@ def at_least(low: int):
 DEFAULT_GAME = "bulls-cows-1to9"
 
 
-def _add_game(p, strategy=True):
+def _add_game(p, strategy=True, tree=False):
+    from_tree = "; with --tree, the file's game" if tree else ""
     p.add_argument("--game", "-g", default=None,
-                   help=f"one of {', '.join(GAMES)} (default {DEFAULT_GAME}; with --tree, the file's game)")
+                   help=f"one of {', '.join(GAMES)} (default {DEFAULT_GAME}{from_tree})")
     if strategy:
         p.add_argument("--strategy", "-s", default="knuth",
                        help=f"one of {', '.join(STRATEGIES)} (default knuth)")
@@ -75,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     e = sub.add_parser("evaluate", help="play every secret and summarise the tries")
-    _add_game(e)
+    _add_game(e, tree=True)
     e.add_argument("--secrets", "--first", type=at_least(1), dest="secrets", metavar="N",
                    help="only the first N secrets, ascending (--first is the old name)")
     e.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
@@ -130,8 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("score", help="score code A against code B")
     _add_game(s, strategy=False)
-    s.add_argument("a")
-    s.add_argument("b")
+    s.add_argument("a", metavar="A", help="the secret code, such as 1234")
+    s.add_argument("b", metavar="B", help="the guess scored against it")
 
     c = sub.add_parser("completion", help='print a shell completion script: eval "$(tinyc-solver completion bash)"')
     c.add_argument("shell", choices=("bash", "zsh", "tcsh"), metavar="SHELL", help="bash, zsh or tcsh")
@@ -141,7 +142,17 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_completion(args) -> int:
     """``completion SHELL``: the shell completion script of this command line, made by shtab."""
     import shtab
-    sys.stdout.write(shtab.complete(build_parser(), shell=args.shell))
+    parser = build_parser()
+    # --game and --strategy check their names themselves (a message listing the known ones); the
+    # script is told the names here, so that it offers them, without argparse's own choice check
+    for sub in (a for a in parser._actions if isinstance(a, argparse._SubParsersAction)):
+        for command in sub.choices.values():
+            for action in command._actions:
+                if action.dest in ("game", "strategy"):
+                    action.choices = list(GAMES if action.dest == "game" else STRATEGIES)
+                elif action.metavar in ("FILE", "FILE.json"):
+                    action.complete = shtab.FILE  # read by shtab
+    sys.stdout.write(shtab.complete(parser, shell=args.shell))
     return 0
 
 
@@ -214,7 +225,7 @@ def _last_games(ev, game, k: int) -> list[dict]:
 
 def _random_settings(args) -> dict:
     """The random strategy's seed, divisor and int width in effect (defaults filled in); None otherwise."""
-    if args.strategy != "random":
+    if args.strategy not in ("random", "entropy-int"):
         return {"seed": None, "divisor": None, "int_bits": None}
     from .strategies.random_consistent import DEFAULT_SEED
     return {"seed": DEFAULT_SEED if args.seed is None else args.seed,
@@ -250,7 +261,10 @@ def _print_problems(ev, game, stream):
         print(f"NOT SOLVED: {len(ev.failed)} of {ev.secrets} secrets ({detail}; e.g. {example}); "
               "they are left out of the histogram and average; exit status 1", file=stream)
     if ev.repeated:
-        print(f"REPEATED A GUESS: {len(ev.repeated)} of {ev.secrets} games", file=stream)
+        # a note, not an error (the games were solved, the status stays 0): lower case, as the
+        # summary lines are
+        print(f"note: the strategy repeated a guess in {len(ev.repeated)} of {ev.secrets} games "
+              "(the tries count the repeats)", file=stream)
 
 
 def cmd_hint(args) -> int:
@@ -369,8 +383,9 @@ def main(argv: list[str] | None = None) -> int:
         # RuntimeError: PhaseStuck, TreeGap, bc.tc's RANGERR in play/hint
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt:  # "stopped", 130: as tinyc's every door says Ctrl-C (issue 35 item 8)
+        newline = "\n" if sys.stderr.isatty() else ""  # not after the terminal's ^C on the prompt's line
+        print(f"{newline}stopped", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 1

@@ -16,10 +16,10 @@ def _strategy_options(args) -> dict:
     opts = {}
     rnd = {"seed": args.seed, "divisor": args.divisor, "bits": args.int_bits}
     given = {k: v for k, v in rnd.items() if v is not None}
-    if args.strategy == "random":
+    if args.strategy in ("random", "entropy-int"):
         opts.update(given)
     elif given:
-        raise UsageError("--seed, --divisor and --int-bits apply to the random strategy only")
+        raise UsageError("--seed, --divisor and --int-bits apply to the random strategy only (and to entropy-int)")
     if getattr(args, "opening", None):
         opts["opening"] = args.opening
     if getattr(args, "depth_limit", None) is not None:

@@ -21,7 +21,10 @@ from .toplevel import declared_names, scan
 
 if TYPE_CHECKING:  # Lark is imported only when something is tokenized: cached runs never need it
     from collections.abc import Iterator
+    from typing import Any
+
     from lark import Lark, Token
+    from lark.lexer import BasicLexer
 
 with open(os.path.join(os.path.dirname(__file__), "grammar.lark"), encoding="utf-8") as _f:  # os.path: no pathlib
     GRAMMAR = _f.read()
@@ -33,7 +36,7 @@ def canonical(name: str) -> str:
     return name if len(name) < 8 else name[:7] + name[-1]
 
 
-def cached_lark(role: str, grammar: str, **options) -> Lark:
+def cached_lark(role: str, grammar: str, **options: Any) -> Lark:
     """``Lark(grammar, **options)``, its analysis kept in the user cache directory as a sealed entry
     (:func:`tinyc.dirs.sealed_read`): named by a hash of the grammar, the options and Lark's version, and
     loaded (unpickled by Lark) only when its tag proves that this user's tinyc wrote it.  Lark's own
@@ -64,7 +67,7 @@ def _tokenizer() -> Lark:
 
 
 @lru_cache(maxsize=None)
-def _keeping_lexer(lark: Lark):
+def _keeping_lexer(lark: Lark) -> BasicLexer:
     """A lexer of ``lark``'s grammar that keeps the ignored tokens, built once: ``Lark.lex(text,
     dont_ignore=True)`` builds a new one at every call (a millisecond: one per chunk of text between
     two characters no token starts with, which made lexing quadratic)."""
@@ -79,7 +82,9 @@ def lex_all(lark: Lark, text: str) -> Iterator[Token]:
         thread = LexerThread.from_text(_keeping_lexer(lark), text)
     except (ImportError, AttributeError):  # an older Lark: its own way, a lexer per call
         return lark.lex(text, dont_ignore=True)
-    return thread.lex(None)
+    # Lark leaves LexerThread.lex unannotated
+    tokens: Iterator[Token] = thread.lex(None)  # type: ignore[no-untyped-call]
+    return tokens
 
 
 def tokenize(text: str, base: int = 0, tolerant: bool = False) -> list[Token]:

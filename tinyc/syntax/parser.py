@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from types import FrameType
+from typing import Any, TypeVar, cast
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.lexer import Lexer
+from lark.common import LexerConf
+from lark.lexer import Lexer, LexerState
 
 from .. import ast
 from ..errors import ErrorCode, TinyCError
@@ -29,7 +32,7 @@ from .lexer import GRAMMAR, Level, canonical, cached_lark, classify, run_time_na
 from .positions import end_of, start_of
 from .recovery import parse_recovering
 from .runtime_names import wrap
-from .to_ast import _ToAST
+from .to_ast import PrefixValue, _ToAST
 from .toplevel import scan
 
 
@@ -38,11 +41,13 @@ class _TokenList(Lexer):
 
     __future_interface__ = 2
 
-    def __init__(self, conf):
+    def __init__(self, conf: LexerConf) -> None:
         pass
 
-    def lex(self, lexer_state, parser_state):
-        return iter(lexer_state.text)
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        # the "text" is the token list handed to Lark.parse (Lark's stubs say text, its code passes it on)
+        tokens: list[Token] = lexer_state.text  # type: ignore[assignment]
+        return iter(tokens)
 
 
 @lru_cache(maxsize=1)
@@ -66,7 +71,7 @@ def prepare(text: str, outer: list[Level] | None = None, base: int = 0,
     return classify(tokens, levels), levels
 
 
-def _levels(tokens, text, outer, program) -> list[Level]:
+def _levels(tokens: list[Token], text: str, outer: list[Level] | None, program: Level | None) -> list[Level]:
     first, after = scan_levels(tokens, text)
     outer = list(outer or [])
     if after is not None:
@@ -74,7 +79,7 @@ def _levels(tokens, text, outer, program) -> list[Level]:
     return [first] + outer
 
 
-def parse_tree(tokens: list[Token], start: str = "program", base: int = 0, text: str = "") -> Tree:
+def parse_tree(tokens: list[Token], start: str = "program", base: int = 0, text: str = "") -> Tree[Token]:
     """The Lark parse tree of classified ``tokens``; raises TinyCError on the first syntax error.
 
     ``text`` (the source) lets the error cursor sit where the original would detect the error: after
@@ -103,7 +108,7 @@ def parse_program(text: str, outer: list[Level] | None = None, base: int = 0,
 
 
 @contextmanager
-def _gc_paused():
+def _gc_paused() -> Iterator[None]:
     """Python's cyclic collector paused while a parse builds its many small objects (it made parsing
     large programs slower as they grew)."""
     was = gc.isenabled()
@@ -119,7 +124,7 @@ def _parse_program(text: str, outer: list[Level] | None, base: int, program: Lev
                    startup: bool) -> ast.Program:
     tokens = tokenize(text, base, tolerant=True)
     levels = _levels(tokens, text, outer, program)
-    items: list = []
+    items: list[ast.Decl | ast.Block | ast.Function | ast.EndLibrary] = []
     for item in scan(tokens, text, base):
         raw = tokens[item.start:item.end]
         if item.kind == "endlibrary":
@@ -127,7 +132,7 @@ def _parse_program(text: str, outer: list[Level] | None, base: int, program: Lev
             items.append(ast.EndLibrary(base + start_of(t), base + end_of(t)))
         elif item.kind == "decl":
             tree = parse_tree(classify(raw, levels), "decl", base, text)
-            items.append(_to_ast(tree, base, text))
+            items.append(_to_ast(tree, ast.Decl, base, text))
         elif item.kind == "block" and startup:
             startup = False
             items.append(_block(raw, levels, base, text))
@@ -165,7 +170,7 @@ def parse_function(raw: list[Token], levels: list[Level], base: int, text: str,
     if header is not None:
         return ast.Function(start, end, name=fname, params=[], body=ast.Block(end, end, body=[]), error=header)
     assert tree is not None  # parse_recovering gives a tree whenever it gives no header error
-    fn = _to_ast(tree, base, text, prefixes)
+    fn = _to_ast(tree, ast.Function, base, text, prefixes)
     dynamic, marks = run_time_names(tokens, levels, 1)
     if marks:  # uses of a name a nested declaration may make a local: decided when they run
         fn.body.body = wrap(fn.body.body, {base + k: v for k, v in marks.items()}, dynamic, fn.body.end - 1)
@@ -178,7 +183,7 @@ def _statements(tokens: list[Token], levels: list[Level], base: int, text: str) 
     if header is not None:  # cannot happen: every token can start a statement
         return [header]
     assert tree is not None  # parse_recovering gives a tree whenever it gives no header error
-    return _to_ast(tree, base, text, prefixes).body
+    return _to_ast(tree, ast.Block, base, text, prefixes).body
 
 
 def parse_statements(text: str, outer: list[Level], base: int = 0) -> list[ast.Stmt]:
@@ -220,7 +225,7 @@ def _check_nesting(tokens: list[Token], base: int) -> None:
 
 
 @contextmanager
-def _nesting_limit(frames: int = 4000):
+def _nesting_limit(frames: int = 4000) -> Iterator[None]:
     """Python recursion set to ``frames`` more than now while a tree is built: nesting beyond this is
     error 16, not a crash, whatever limit the machine has raised for deep tiny-c recursion (which
     the C stack of the tree transformer would not survive)."""
@@ -236,11 +241,11 @@ def _nesting_limit(frames: int = 4000):
         sys.setrecursionlimit(saved)
 
 
-def _deepest(tree: Tree) -> int:
+def _deepest(tree: Tree[Token]) -> int:
     """The offset of the deepest subtree of ``tree`` (found without recursion): where an expression
     nests too deeply to build, the place error 16 points at (not the start of the function)."""
     best, best_depth = (tree.meta.start_pos if not tree.meta.empty else 0), -1
-    stack = [(tree, 0)]
+    stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
         if depth > best_depth and not node.meta.empty:
@@ -249,10 +254,16 @@ def _deepest(tree: Tree) -> int:
     return best
 
 
-def _to_ast(tree: Tree, base: int, text: str = "", prefixes: list | None = None):
+_Node = TypeVar("_Node", bound=ast.Node)
+
+
+def _to_ast(tree: Tree[Token], kind: type[_Node], base: int, text: str = "",
+            prefixes: list[list[PrefixValue]] | None = None) -> _Node:
+    """The AST of ``tree``: a node of class ``kind``, what the grammar's start rule builds (named for
+    the type checker: the transformer's result is not checked)."""
     try:
         with _nesting_limit():
-            return _ToAST(base, text, prefixes).transform(tree)
+            return cast(_Node, _ToAST(base, text, prefixes).transform(tree))
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, base + _deepest(tree)) from None
     except VisitError as e:  # a literal the grammar accepts but the AST rejects

@@ -26,16 +26,21 @@ in linear time).
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.parsers.lalr_analysis import Shift
+from lark.parsers.lalr_parser_state import ParserState
 
 from .. import ast
 from ..errors import ErrorCode, TinyCError
 from .lexer import Level
 from .positions import start_of
+
+if TYPE_CHECKING:
+    from .to_ast import PrefixValue
 
 class Tokens(Protocol):
     """Tokens read by index: a list, or :class:`_Joined`."""
@@ -50,7 +55,7 @@ SyntaxErrorMap = Callable[[UnexpectedInput, list[Token], int, str], TinyCError]
 
 def parse_recovering(parser: Lark, tokens: list[Token], start: str, text: str, base: int,
                      levels: list[Level], syntax_error: SyntaxErrorMap
-                     ) -> tuple[Tree | None, ast.ErrorStmt | None, list[list]]:
+                     ) -> tuple[Tree[Token] | None, ast.ErrorStmt | None, list[list[PrefixValue]]]:
     """Parse classified ``tokens`` from ``start``, turning each statement that fails into ERRSTMT.
 
     Returns ``(tree, None, prefixes)``, or ``(None, error, [])`` when the failure is outside any
@@ -70,12 +75,12 @@ def parse_recovering(parser: Lark, tokens: list[Token], start: str, text: str, b
 
 
 def _recover(feeder: _Feeder, tokens: list[Token], text: str, base: int, syntax_error: SyntaxErrorMap
-             ) -> tuple[Tree | None, ast.ErrorStmt | None, list[list]]:
+             ) -> tuple[Tree[Token] | None, ast.ErrorStmt | None, list[list[PrefixValue]]]:
     """:func:`parse_recovering` once the plain parse has failed: token by token through ``feeder``."""
     out: list[Token] = []          # the tokens fed so far (ERRSTMT marks among them)
     undo_at: list[int] = []        # the journal's length before each of ``out`` was fed
     rest = deque(tokens)           # the tokens still to feed; ``out`` + ``rest`` is the current list
-    prefixes: list[list] = []
+    prefixes: list[list[PrefixValue]] = []
     for _ in range(2 * len(tokens) + 2):
         before = feeder.mark()
         try:
@@ -120,7 +125,7 @@ def _recover(feeder: _Feeder, tokens: list[Token], text: str, base: int, syntax_
 class _Joined:
     """``a + b`` (a list and a deque) read by index, without copying them."""
 
-    def __init__(self, a: list, b: deque):
+    def __init__(self, a: list[Token], b: deque[Token]) -> None:
         self.a, self.b = a, b
 
     def __len__(self) -> int:
@@ -136,18 +141,18 @@ class _Feeder:
     that :meth:`undo` can take the parser back to any earlier point exactly, in the time the steps
     since then took.  (Lark's own ``copy`` deep-copies the whole value stack instead.)"""
 
-    def __init__(self, parser: Lark, start: str):
-        self.state = parser.parse_interactive([], start=start).parser_state
+    def __init__(self, parser: Lark, start: str) -> None:
+        self.state: ParserState[int] = parser.parse_interactive([], start=start).parser_state
         conf = self.state.parse_conf
         self.states, self.callbacks, self.end_state = conf.states, conf.callbacks, conf.end_state
         # per step: None for a shift, else (states popped, values popped, their children's lengths)
-        self.journal: list[tuple[list, tuple, list[int]] | None] = []
+        self.journal: list[tuple[list[int], tuple[PrefixValue, ...], list[int]] | None] = []
 
     def mark(self) -> int:
         """A point to :meth:`undo` to."""
         return len(self.journal)
 
-    def feed(self, token: Token, is_end: bool = False):
+    def feed(self, token: Token, is_end: bool = False) -> Tree[Token] | None:
         """Feed one token (UnexpectedToken as Lark raises it); with ``is_end``, the parse tree."""
         st = self.state
         ss, vs, states, callbacks = st.state_stack, st.value_stack, self.states, self.callbacks
@@ -156,7 +161,8 @@ class _Feeder:
                 action, arg = states[ss[-1]][token.type]
             except KeyError:
                 expected = {s for s in states[ss[-1]] if s.isupper()}
-                raise UnexpectedToken(token, expected, state=st, interactive_parser=None) from None
+                raise UnexpectedToken(  # type: ignore[no-untyped-call]  # Lark leaves its __init__ unannotated
+                    token, expected, state=st, interactive_parser=None) from None
             if action is Shift:
                 ss.append(arg)
                 vs.append(token if token.type not in callbacks else callbacks[token.type](token))
@@ -174,12 +180,13 @@ class _Feeder:
             vs.append(value)
             self.journal.append((popped_states, popped, lengths))
             if is_end and ss[-1] == self.end_state:
-                return vs[-1]
+                tree: Tree[Token] = vs[-1]
+                return tree
 
     def undo(self, mark: int) -> None:
         """Take the parser back to the point :meth:`mark` returned."""
         ss, vs = self.state.state_stack, self.state.value_stack
-        grown: dict[int, tuple[Tree, int]] = {}  # values back on the stack whose children grew since
+        grown: dict[int, tuple[Tree[Token], int]] = {}  # values back on the stack whose children grew since
         while len(self.journal) > mark:
             step = self.journal.pop()
             ss.pop()
@@ -189,13 +196,13 @@ class _Feeder:
                 ss.extend(popped_states)
                 vs.extend(popped)
                 for v, n in zip(popped, lengths):
-                    if n >= 0:
+                    if n >= 0 and isinstance(v, Tree):  # n >= 0: it was a tree
                         grown[id(v)] = (v, n)
         for v, n in grown.values():
             del v.children[n:]
 
 
-def _accepts(states: dict, stack: list, kind: str) -> bool:
+def _accepts(states: dict[int, dict[str, tuple[Any, Any]]], stack: list[int], kind: str) -> bool:
     """Whether the LALR automaton on ``stack`` would shift a token of type ``kind`` (no values built)."""
     base = len(stack)
     extra: list[int] = []
@@ -213,7 +220,8 @@ def _accepts(states: dict, stack: list, kind: str) -> bool:
         extra.append(states[extra[-1] if extra else stack[base - 1]][rule.origin.name][1])
 
 
-def _statement_start(state, out: list[Token], failed: int) -> tuple[int, list] | None:
+def _statement_start(state: ParserState[int], out: list[Token], failed: int
+                     ) -> tuple[int, list[PrefixValue]] | None:
     """The index of the first token of the statement that failed and the values the parser holds for
     it, or None outside any statement."""
     states = state.parse_conf.states
@@ -230,7 +238,7 @@ def _statement_start(state, out: list[Token], failed: int) -> tuple[int, list] |
     return None
 
 
-def _leftmost(values) -> Token | None:
+def _leftmost(values: Sequence[PrefixValue]) -> Token | None:
     for v in values:
         if isinstance(v, Token):
             return v

@@ -20,10 +20,13 @@ it had when the loop started.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .. import ast
 
 
-def wrap(stmts: list, marks: dict[int, tuple[str, bool]], dynamic: frozenset[str], end: int) -> list:
+def wrap(stmts: list[ast.Stmt], marks: dict[int, tuple[str, bool]], dynamic: frozenset[str], end: int
+         ) -> list[ast.Stmt]:
     """``stmts`` (a statement list whose text ends at the address ``end``) with the tail from its first
     statement holding a marked use put in a :class:`~tinyc.ast.Reparse`, and every nested block's list
     treated the same way.  ``marks``: address of a use -> (name, taken for a local), as
@@ -46,7 +49,7 @@ def wrap(stmts: list, marks: dict[int, tuple[str, bool]], dynamic: frozenset[str
     return stmts
 
 
-def _blocks(s):
+def _blocks(s: ast.Stmt) -> Iterator[ast.Block]:
     """The blocks directly nested in the statement ``s`` (not inside another block of it)."""
     if isinstance(s, ast.Block):
         yield s

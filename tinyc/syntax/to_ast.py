@@ -7,11 +7,22 @@ statements that did not parse arrive as ``ERRSTMT`` tokens (:mod:`tinyc.syntax.r
 
 from __future__ import annotations
 
+from typing import Any, TypeAlias
+
 from lark import Token, Transformer, Tree, v_args
+from lark.tree import Meta
 
 from .. import ast
+from ..errors import ErrorCode
 from .lexer import canonical
 from .positions import end_of, start_of
+
+# What Lark hands a callback: the values its children became, tokens and the nodes built below them
+# (Lark types them Any: which is which depends on the grammar rule, not on anything mypy can see).
+_Children: TypeAlias = list[Any]
+# A value on the parser's stack when a statement failed (tinyc.syntax.recovery): a token, a subtree, a
+# list of them; after a transform, a node.
+PrefixValue: TypeAlias = "Token | Tree[Token] | ast.Node | list[PrefixValue]"
 
 
 def read_number(digits: str) -> int:
@@ -25,7 +36,7 @@ def read_number(digits: str) -> int:
     return value
 
 
-def _tail(s) -> list | None:
+def _tail(s: ast.Node) -> list[tuple[ast.If | ast.While, str]] | None:
     """The path (node, field) from ``s`` down its last branch to a simple statement, or None when that
     branch is a block, a for, or ``s`` has no branch."""
     if isinstance(s, ast.If):
@@ -43,24 +54,29 @@ def _tail(s) -> list | None:
     return [(s, field)]
 
 
-def _strip(children):
+def _paren(children: _Children) -> Token | None:
+    """The ``(`` of ``name()`` in a function definition's header, if it has one."""
+    return next((c for c in children if isinstance(c, Token) and c.type == "CALLPAREN"), None)
+
+
+def _strip(children: _Children) -> _Children:
     """Children without the punctuation tokens that the grammar names only to retype them."""
     return [c for c in children if not (isinstance(c, Token) and c.type in ("CALLPAREN", "CPAREN"))]
 
 
 @v_args(meta=True)
-class _ToAST(Transformer):
+class _ToAST(Transformer[Token, ast.Node]):
     """Lark tree to ``tinyc.ast`` nodes; every node keeps the absolute addresses of its source."""
 
     canonical = staticmethod(canonical)  # a name's significant form (a dialect may keep more characters)
 
-    def __init__(self, base: int, text: str = "", prefixes: list | None = None):
+    def __init__(self, base: int, text: str = "", prefixes: list[list[PrefixValue]] | None = None) -> None:
         super().__init__()
         self.base = base
         self.text = text
         self.prefixes = prefixes or []
 
-    def _after(self, meta) -> int:
+    def _after(self, meta: Meta) -> int:
         """The offset past the blanks, line ends and comments that follow a node: the original skipped
         them after a call's arguments before it entered the function (the cursor of error 21)."""
         text, at = self.text, (meta.end_pos if not meta.empty else 0)
@@ -74,10 +90,10 @@ class _ToAST(Transformer):
                 break
         return at
 
-    def _pos(self, meta) -> tuple[int, int]:
+    def _pos(self, meta: Meta) -> tuple[int, int]:
         return (self.base + meta.start_pos, self.base + meta.end_pos) if not meta.empty else (self.base, self.base)
 
-    def program(self, meta, items):
+    def program(self, meta: Meta, items: _Children) -> ast.Program:
         out: list[ast.Decl | ast.Block | ast.Function | ast.EndLibrary] = []
         for item in items:
             if isinstance(item, Token):
@@ -87,23 +103,35 @@ class _ToAST(Transformer):
                 out.append(item)
         return ast.Program(*self._pos(meta), items=out)
 
-    def statements(self, meta, stmts):
+    def statements(self, meta: Meta, stmts: _Children) -> ast.Block:
         return ast.Block(*self._pos(meta), body=self._attach([s for s in stmts if s is not None]))
 
-    def funcdef(self, meta, ch):
+    def funcdef(self, meta: Meta, ch: _Children) -> ast.Function:
+        paren = _paren(ch)
         ch = _strip(ch)
         name = ch[0]
+        if paren is not None:
+            return self._paren_function(meta, name, paren)
         return ast.Function(*self._pos(meta), name=name, params=ch[1:-1], body=ch[-1])
 
-    def fname(self, meta, ch):
+    def _paren_function(self, meta: Meta, name: str, paren: Token) -> ast.Function:
+        """``foo() [...]``: not a definition in either original.  The linker takes ``foo`` as a function
+        whose text starts at the ``(``; a call reads no parameters there and runs the statement ``()``,
+        which stops with error 9 after its ``(`` (tc.asm ENTER; Gibson's tc.c ``_enter``)."""
+        at = self.base + end_of(paren)
+        err = ast.ErrorStmt(at, at, code=int(ErrorCode.SYNXERR), address=at, prefix=[])
+        pos, end = self._pos(meta)
+        return ast.Function(pos, end, name=name, params=[], body=ast.Block(end, end, body=[]), error=err)
+
+    def fname(self, meta: Meta, ch: _Children) -> str:
         return self.canonical(ch[0].value)
 
-    def block(self, meta, stmts):
+    def block(self, meta: Meta, stmts: _Children) -> ast.Block:
         return ast.Block(*self._pos(meta), body=self._attach(list(stmts)))
 
     # ---- what a false condition skips (section 14 item 16; the skipping rules of the 1977 design)
 
-    def _attach(self, stmts: list) -> list:
+    def _attach(self, stmts: list[ast.Stmt]) -> list[ast.Stmt]:
         """Statements that follow an if's or while's simple branch on its line belong to that branch.
 
         The original skipped a branch that does not run textually: a simple statement (not ``[``,
@@ -111,7 +139,7 @@ class _ToAST(Transformer):
         ``y=2`` runs only when ``c`` is true (after ``x=1``), and in ``if 0 nosuch "x",1`` nothing is
         looked at.  A while re-tests its condition after its branch, so what follows on the line never
         runs."""
-        out = []
+        out: list[ast.Stmt] = []
         i = 0
         while i < len(stmts):
             s = stmts[i]
@@ -120,7 +148,7 @@ class _ToAST(Transformer):
             if path:
                 node, field = path[-1]
                 last = getattr(node, field)
-                taken = []
+                taken: list[ast.Stmt] = []
                 while i < len(stmts) and self._same_line(last, stmts[i]):
                     last = stmts[i]
                     taken.append(last)
@@ -128,67 +156,92 @@ class _ToAST(Transformer):
                 if taken and not any(isinstance(n, ast.While) for n, _ in path):
                     branch = getattr(node, field)
                     setattr(node, field, ast.Block(branch.pos, last.end, body=[branch, *taken]))
+            self._swallow(s)
             out.append(s)
         return out
 
-    def _same_line(self, before, after) -> bool:
+    def _swallow(self, s: ast.Stmt | None) -> None:
+        """Drop the ``else`` that a false condition's skip takes with a simple ``then`` branch.
+
+        Both originals skip an untaken simple statement to the first ``;`` or line end (tc.asm SKIPST,
+        label SS3; Gibson's tc.c ``_skipSt``) and only then look for ``else``.  So in
+        ``if (1==2) q=0 else q=1`` the else and its statement are skipped with the ``q=0``: the else
+        branch never runs (when the condition is true it is skipped as usual).  Only an else branch that
+        ends before that ``;`` or line end is dropped; one that runs on past it (a ``[`` block over
+        several lines) is kept, as the original's resuming inside it is not followed."""
+        while isinstance(s, (ast.If, ast.While)):
+            if isinstance(s, ast.While):
+                s = s.body
+                continue
+            orelse = s.orelse
+            if orelse is not None and not isinstance(s.then, (ast.Block, ast.If, ast.While, ast.For)):
+                skipped = self.text[s.then.pos - self.base:orelse.end - self.base]
+                if not any(c in skipped[:-1] for c in ";\r\n"):
+                    s.orelse = ast.Block(orelse.pos, orelse.end, body=[])
+                    return
+            if isinstance(s.then, (ast.If, ast.While)):
+                self._swallow(s.then)
+            s = orelse
+
+    def _same_line(self, before: ast.Node, after: ast.Node) -> bool:
         gap = self.text[before.end - self.base:after.pos - self.base]
         ends = self.text[before.end - self.base - 1:before.end - self.base]
         return "\n" not in gap and ends != ";"
 
-    def decl(self, meta, ch):
+    def decl(self, meta: Meta, ch: _Children) -> ast.Decl:
         return ast.Decl(*self._pos(meta), type=ch[0].value, names=ch[1:])
 
-    def declarator(self, meta, ch):
+    def declarator(self, meta: Meta, ch: _Children) -> ast.Declarator:
         return ast.Declarator(*self._pos(meta), name=self.canonical(ch[0].value), size=None)
 
-    def array_declarator(self, meta, ch):
+    def array_declarator(self, meta: Meta, ch: _Children) -> ast.Declarator:
         return ast.Declarator(*self._pos(meta), name=self.canonical(ch[0].value), size=ch[1])
 
-    def if_stmt(self, meta, ch):
+    def if_stmt(self, meta: Meta, ch: _Children) -> ast.If:
         cond, then = ch[1], ch[2]
         orelse = ch[4] if len(ch) > 4 else None
         return ast.If(*self._pos(meta), cond=cond, then=then, orelse=orelse)
 
-    def while_stmt(self, meta, ch):
+    def while_stmt(self, meta: Meta, ch: _Children) -> ast.While:
         return ast.While(*self._pos(meta), cond=ch[1], body=ch[2])
 
-    def for_stmt(self, meta, ch):
+    def for_stmt(self, meta: Meta, ch: _Children) -> ast.For:
         return ast.For(*self._pos(meta), init=ch[1], cond=ch[2], step=ch[3], body=ch[4])
 
-    def opt_expr(self, meta, ch):
+    def opt_expr(self, meta: Meta, ch: _Children) -> ast.Expr | None:
         return ch[0] if ch else None
 
-    def cond(self, meta, ch):
-        return _strip(ch)[0]
+    def cond(self, meta: Meta, ch: _Children) -> ast.Expr:
+        expr: ast.Expr = _strip(ch)[0]
+        return expr
 
-    def break_stmt(self, meta, ch):
+    def break_stmt(self, meta: Meta, ch: _Children) -> ast.Break:
         return ast.Break(*self._pos(meta))
 
-    def return_stmt(self, meta, ch):
+    def return_stmt(self, meta: Meta, ch: _Children) -> ast.Return:
         return ast.Return(*self._pos(meta), value=ch[1])
 
-    def return_void(self, meta, ch):
+    def return_void(self, meta: Meta, ch: _Children) -> ast.Return:
         return ast.Return(*self._pos(meta), value=None)
 
-    def expr_stmt(self, meta, ch):
+    def expr_stmt(self, meta: Meta, ch: _Children) -> ast.ExprStmt:
         return ast.ExprStmt(*self._pos(meta), expr=ch[0])
 
-    def null_stmt(self, meta, ch):
+    def null_stmt(self, meta: Meta, ch: _Children) -> ast.Null:
         return ast.Null(*self._pos(meta))
 
-    def error_stmt(self, meta, ch):
+    def error_stmt(self, meta: Meta, ch: _Children) -> ast.ErrorStmt:
         code, address, k = ch[0].value.split(":")
         prefix = self._prefix(self.prefixes[int(k)]) if self.prefixes else []
         return ast.ErrorStmt(*self._pos(meta), code=int(code), address=int(address), prefix=prefix)
 
-    def _prefix(self, values: list) -> list:
+    def _prefix(self, values: list[PrefixValue]) -> list[ast.Expr | ast.NameCheck]:
         """What a failed statement had parsed, as the engines evaluate it before the error: complete
         operands (expressions) and the names still waiting for their ``(`` (see tinyc.syntax.recovery)."""
-        out: list = []
+        out: list[ast.Expr | ast.NameCheck] = []
         declaring = any(isinstance(v, Token) and v.type in ("INT", "CHAR") for v in values)
 
-        def add(items):
+        def add(items: list[PrefixValue]) -> None:
             for j, v in enumerate(items):
                 if isinstance(v, Tree):
                     r = self.transform(v)
@@ -210,49 +263,49 @@ class _ToAST(Transformer):
         add(values)
         return out
 
-    def assign(self, meta, ch):
+    def assign(self, meta: Meta, ch: _Children) -> ast.Assign:
         return ast.Assign(*self._pos(meta), target=ch[0], value=ch[1])
 
-    def binop(self, meta, ch):
+    def binop(self, meta: Meta, ch: _Children) -> ast.BinOp:
         return ast.BinOp(*self._pos(meta), op=ch[1].value, left=ch[0], right=ch[2])
 
-    def not_(self, meta, ch):
+    def not_(self, meta: Meta, ch: _Children) -> ast.Unary:
         return ast.Unary(*self._pos(meta), op="!", operand=ch[0])
 
-    def sign(self, meta, ch):
+    def sign(self, meta: Meta, ch: _Children) -> ast.Unary:
         return ast.Unary(*self._pos(meta), op=ch[0].value, operand=ch[1])
 
-    def preinc(self, meta, ch):
+    def preinc(self, meta: Meta, ch: _Children) -> ast.Unary:
         return ast.Unary(*self._pos(meta), op=ch[0].value, operand=ch[1])
 
-    def number(self, meta, ch):
+    def number(self, meta: Meta, ch: _Children) -> ast.Number:
         return ast.Number(*self._pos(meta), value=read_number(ch[0].value))
 
-    def charlit(self, meta, ch):
+    def charlit(self, meta: Meta, ch: _Children) -> ast.CharLit:
         """A character constant is a signed byte, like every char read into an expression (14 item 20)."""
         body = ch[0].value[1:-1]
         code = ord(body[0]) if body else ord("'")
         return ast.CharLit(*self._pos(meta), value=code - 256 if code > 127 else code)
 
-    def string(self, meta, ch):
+    def string(self, meta: Meta, ch: _Children) -> ast.String:
         return ast.String(*self._pos(meta), length=len(ch[0].value) - 2)
 
-    def var(self, meta, ch):
+    def var(self, meta: Meta, ch: _Children) -> ast.Var:
         return ast.Var(*self._pos(meta), name=self.canonical(ch[0].value))
 
-    def index(self, meta, ch):
+    def index(self, meta: Meta, ch: _Children) -> ast.Index:
         k = self.text.find("(", ch[0].end_pos)  # only blanks lie between the name and its (
         return ast.Index(*self._pos(meta), name=self.canonical(ch[0].value), index=ch[1],
                          name_end=self.base + ch[0].end_pos, paren=self.base + k + 1 if k >= 0 else 0)
 
-    def call(self, meta, ch):
+    def call(self, meta: Meta, ch: _Children) -> ast.Call:
         ch = [c for c in ch if not (isinstance(c, Token) and c.type == "RPAR")]
         args = ch[1] if len(ch) > 1 else []
         return ast.Call(*self._pos(meta), name=self.canonical(ch[0].value), args=args,
                         name_end=self.base + ch[0].end_pos, after=self.base + self._after(meta))
 
-    def args(self, meta, ch):
+    def args(self, meta: Meta, ch: _Children) -> list[ast.Expr]:
         return _strip(ch)
 
-    def mc(self, meta, ch):
+    def mc(self, meta: Meta, ch: _Children) -> ast.MachineCall:
         return ast.MachineCall(*self._pos(meta), args=ch[1])

@@ -10,9 +10,10 @@ the first.  Exit status 1 if it found any.
 
 from __future__ import annotations
 
+import re
 
 from .. import ast
-from ..errors import ErrorCode
+from ..errors import ErrorCode, TinyCError
 from ..engines.codegen import walk
 
 
@@ -60,3 +61,46 @@ def duplicates(program: ast.Program) -> list[tuple[str, int, int]]:
                 for d in decl.names:
                     define(d.name, d.end, params)
     return sorted(found, key=lambda f: f[1])
+
+
+def message(code: int) -> str:
+    """``error N: TEXT``: the error number and its meaning (reference section 10.1)."""
+    text = ErrorCode(code).text if code in ErrorCode._members else "error"
+    return f"error {code}: {text}"
+
+
+def _name_before(m, address: int, code: int) -> str:
+    """``: NAME`` for an undefined symbol (error 26), the name that ends at ``address``; else ``""``."""
+    if code != ErrorCode.SYMERRA:
+        return ""
+    text = m.memory.block(max(0, address - 64), address - 1)
+    name = re.search(rb"[A-Za-z_][A-Za-z_0-9]*$", text)
+    return f": {name.group().decode('ascii')}" if name else ""
+
+
+def collect(m, ws, by_file: bool = False) -> list[tuple[int | None, int, str]]:
+    """:func:`linked_problems`' problems only."""
+    return linked_problems(m, ws, by_file)[1]
+
+
+def linked_problems(m, ws, by_file: bool = False) -> tuple[ast.Program | None, list[tuple[int | None, int, str]]]:
+    """The program's AST as the linker parsed it (None when the link fails) and every problem ``tinyc check`` reports for the program in the workspace ``ws`` of machine ``m``
+    (tiny-c/PC), in text order: ``(error number or None for a duplicate definition, cursor relative to
+    ``ws.pr``, message)``.  The message is ``error N: MEANING`` (``: NAME`` added for error 26), or says
+    where the first definition of a name defined again is (``FILE:LINE:COL`` with ``by_file``)."""
+    found: list[tuple[int | None, int, str]] = []
+    try:
+        program, linked = m.link_application(ws.pr + ws.pe, ws.pr)
+    except TinyCError as e:
+        found.append((int(e.code), e.address - ws.pr, message(int(e.code))))
+        return None, found
+    table, library = linked.tables[0], m.library
+    declared = problems(program, lambda name: table.get(name) is not None or library.get(name) is not None)
+    found += [(code, address - ws.pr, message(code) + _name_before(m, address, code)) for code, address in declared]
+    for name, address, first in duplicates(program):
+        file, line, column = ws.locate(first - ws.pr)
+        where = f"{file}:{line}:{column}" if by_file else f"line {line}"
+        found.append((None, address - ws.pr, f"{name} is defined again: the first definition, at {where}, "
+                                             "is the one used"))
+    found.sort(key=lambda f: f[1])
+    return program, found

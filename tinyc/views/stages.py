@@ -81,14 +81,15 @@ def load(program: bytes = b"", statement: str | None = None, int_bits: int = 32,
 
     ``system`` is a system file's text (default: tinyc/lib/system.ipl); its part before ``endlibrary``
     becomes the library level.
-    CR bytes are dropped from the program, as ``.r`` drops them.  Raises ValueError if the program does
+    CR bytes are dropped from the program, as ``.r`` drops them.  Raises DoesNotFit (a ValueError) if the program does
     not fit the ``pr`` buffer (90000 bytes; 12000 with 16-bit ints, section 14 item 21).
     """
     if session is None:
         session = Session(engine="reference", memory=memory, int_bits=int_bits)
     m, ws = session.boot(system, engine)
     if not ws.append(program.replace(b"\r", b"")):
-        raise ValueError("the program does not fit the program buffer")
+        from ..machine.shipped import DoesNotFit
+        raise DoesNotFit("the program does not fit the program buffer")
     return Loaded(m, ws, statement)
 
 

@@ -27,4 +27,4 @@ DIALECT = Dialect(
     tools={name: "tinyc.dialects.gibson.cli" for name in ("tokens", "parse", "ast", "link", "check", "compile", "trace")},
     shell="tinyc.dialects.gibson.shell:shell", view="tinyc.dialects.gibson.stages:file_view",
     trace="tinyc.dialects.gibson.tracer:trace_file", debugger="tinyc.dialects.gibson.debug:runner",
-    lexis="tinyc.dialects.gibson.lexis:LEXIS")
+    record="tinyc.dialects.gibson.stepper:record", lexis="tinyc.dialects.gibson.lexis:LEXIS")

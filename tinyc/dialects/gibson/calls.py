@@ -5,8 +5,8 @@ number), as that interpreter's dispatcher does.  Routines get ``(m, node, args)`
 values before the number, and check their own argument counts (too few is error 21).  The file calls
 live in :mod:`tinyc.dialects.gibson.files`.
 
-Numbers (section 5.1): 1, 2, 7, 8, 9, 12, 13, 14 and 101-120 are defined; 0 is the debug call (a no-op
-here); 3-6, 10, 11, 15, 121-125 and 201-210 are unassigned slots (error 24, with ``MC: no such number``
+Numbers (section 5.1): 1, 2, 7, 8, 9, 12, 13, 14 and 101-120 are defined; 0 is the debug call (a
+symbol's entry on stderr); 3-6, 10, 11, 15, 121-125 and 201-210 are unassigned slots (error 24, with ``MC: no such number``
 on stderr); every other number is out of the table (error 21).  Plug-in numbers (300 and up) are
 error 21: plug-ins are not supported.  A machine call that fails also prints LF ``MC N not defined``.
 """
@@ -56,10 +56,14 @@ def _wrap(v: int) -> int:
 
 def _peek(m: Machine) -> int | None:
     st = state(m)
-    if st.pending is None:
-        m.console.flush()
-        c = m.console.inp.read(1)
-        st.pending = c[0] if c else -1
+    if st.pending is None:  # through the console's read_char: a kernel's console asks the front end
+        console = m.console
+        echo, console.echo = console.echo, False  # _take echoes the byte when it is taken
+        try:
+            c = console.read_char()
+        finally:
+            console.echo = echo
+        st.pending = -1 if c is None else c
     return None if st.pending == -1 else st.pending
 
 
@@ -170,6 +174,19 @@ def mc_putn(m: Machine, node, args):
 
 
 def mc_debug(m: Machine, node, args):
+    """MC 0 (section 5.1; Gibson's machineCall.c ``_mzero``): with a symbol's name (and a label, by
+    default the name) it writes LF, the label, a colon and two blanks on stderr, then the symbol's entry
+    (:meth:`~tinyc.dialects.gibson.evaluator.GibsonEvaluator.symbol_entry`) or ``NAME, no such symbol``
+    and LF.  Standard output is untouched; the result is 0."""
+    if args:
+        from .evaluator import GibsonEvaluator
+        name = _cstr(m, args[0]).decode("latin-1")
+        label = _cstr(m, args[1]).decode("latin-1") if len(args) > 1 else name
+        engine = getattr(getattr(m, "engine", None), "ref", getattr(m, "engine", None))  # the fast engine runs a program with MC 0 on its ref
+        entry = engine.symbol_entry(name) if isinstance(engine, GibsonEvaluator) else None
+        m.console.flush()
+        sys.stderr.write(f"\n{label}:  " + (entry if entry is not None else f"{name}, no such symbol\n"))
+        sys.stderr.flush()
     return 0
 
 

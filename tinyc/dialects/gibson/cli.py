@@ -90,7 +90,7 @@ def _trace(args: argparse.Namespace, path: str, session: Session) -> int:
     from .tracer import run_traced
     from ...debug.tracer import same_destination
     code = None if args.entry == "main" else args.entry
-    report, status = run_traced(session, path, code, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls,
-                                args.limit, args.library, same_destination(sys.stdout, sys.stderr))
-    sys.stderr.write(report)
-    return status
+    outcome = run_traced(session, path, code, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls,
+                         args.limit, args.library, same_destination(sys.stdout, sys.stderr))
+    sys.stdout.flush()
+    return outcome.render()

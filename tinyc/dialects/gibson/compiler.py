@@ -306,6 +306,18 @@ def _difference(node):
     return node
 
 
+def _debugs(stmts, m) -> bool:
+    """Whether ``stmts`` or a function of the link may make MC 0, the debug call: it numbers the entries
+    of every running call (:meth:`GibsonEvaluator.symbol_entry`), so the whole run stays on the reference
+    evaluator, whose frames it reads."""
+    def debug(node) -> bool:
+        return any(isinstance(n, ast.MachineCall) and not (n.args and isinstance(n.args[-1], ast.Number)
+                                                           and n.args[-1].value != 0) for n in walk(node))
+    tables = [t for t in (m.program, m.library) if t is not None]
+    return any(debug(s) for s in stmts) or any(
+        sym.function is not None and debug(sym.function.body) for t in tables for sym in t if sym.kind == "func")
+
+
 class GibsonFastEngine(FastEngine):
     """The fast engine with the Gibson dialect's machine calls, comparisons and fall-backs."""
 
@@ -347,7 +359,7 @@ class GibsonFastEngine(FastEngine):
         m = self.m
         from ...engines.fastrt import Linkage
         link = Linkage(self, m.program, m.library)
-        if not compilable([], stmts, link.lookup, top=True):
+        if not compilable([], stmts, link.lookup, top=True) or _debugs(stmts, m):
             saved = self.depth
             self.ref.depth = self.depth
             try:

@@ -30,7 +30,7 @@ def command(args: argparse.Namespace) -> int:
     try:
         picture = render(draw, Path(args.output) if args.output else None)
     except DrawError as e:
-        print(f"tinyc: {draw}: {e}", file=sys.stderr)
+        print(f"tinyc: {e.where(draw)}", file=sys.stderr)
         return 1
     if picture.png is None:
         print(f"tinyc: {draw} has no show line: nothing drawn", file=sys.stderr)

@@ -100,10 +100,7 @@ class GibsonEvaluator(Evaluator):
 
     def name_end(self, node: ast.Node) -> int:
         """One past the name that starts at ``node.pos`` (where an undeclared name is reported)."""
-        data, at = self.mem.data, node.pos
-        while at < self.mem.size and (chr(data[at]).isalnum() or data[at] == 95):
-            at += 1
-        return at
+        return self.name_end_at(node.pos)
 
     def lookup(self, name: str, node: ast.Node, at: int | None = None) -> Symbol:
         """As the PC dialect's, but once a gs has read at the end of the input every name
@@ -276,6 +273,7 @@ class GibsonEvaluator(Evaluator):
             raise TinyCError(ErrorCode.TMFUERR, node.end)
         frame = Frame(fn, mark=self.m.top)
         saved = self.frame
+        frame.caller = saved  # type: ignore[attr-defined]  # the frames below, as MC 0 counts entries
         self.frame = frame
         try:
             for (type_, d), value in zip(params, args):
@@ -296,6 +294,76 @@ class GibsonEvaluator(Evaluator):
             self.frame = saved
             self.m.top = frame.mark
 
+    def visit_Decl(self, node: ast.Decl) -> None:
+        """A declaration, its names also listed in the frame's ``entries`` (the original's variable
+        table: every declaration executed takes an entry, repeats included; MC 0 numbers them)."""
+        frame = self.frame
+        super().visit_Decl(node)
+        if frame is not None:
+            frame.__dict__.setdefault("entries", []).extend(d.name for d in node.names)
+
+    # ---- MC 0: a symbol's entry of the variable table (Gibson's machineCall.c _mzero, var.c dumpVar)
+
+    def symbol_entry(self, name: str) -> str | None:
+        """The line ``dumpVar`` writes for the symbol ``name`` as the running statement looks it up
+        (its function's locals, the application's globals, the libraries), or None when none has it.
+
+        ``\\n var INDEX: NAME CLASS TYPE LEN pr[ADDRESS]`` and, for a scalar, ``->VALUE<-`` (a char as
+        itself, ``NULL`` for 0), for a char array ``->TEXT<-`` (at most 30 bytes, to its NUL).  INDEX
+        counts the entries before it: the libraries' definitions, the application's, then each running
+        call's parameters and declarations, repeats included.  CLASS is 0 for a scalar, 1 for an array,
+        69 (``E``) for a function, whose ADDRESS is the byte after its name and TYPE ``Int``."""
+        lib, app = self.m.library, self.m.program
+        lib_order = getattr(lib, "order", list(lib.symbols))
+        app_order = getattr(app, "order", list(app.symbols)) if app is not None else []
+        frames = []
+        f = self.frame
+        while f is not None:
+            frames.append(f)
+            f = getattr(f, "caller", None)
+        seed = frames.pop() if frames and frames[-1].function is None else None
+        globals_ = app_order + (seed.__dict__.get("entries", []) if seed is not None else [])
+        found = None
+        if frames:
+            here = frames[0]
+            entries = _frame_entries(here)
+            if name in entries and name in here.locals:
+                below = sum(len(_frame_entries(f)) for f in frames[1:])
+                found = (len(lib_order) + len(globals_) + below + entries.index(name), here.locals[name])
+        if found is None and app is not None and name in globals_:
+            sym = app.get(name) or (seed.locals.get(name) if seed is not None else None)
+            if sym is not None:
+                found = (len(lib_order) + globals_.index(name), sym)
+        if found is None and name in lib_order and lib.get(name) is not None:
+            found = (lib_order.index(name), lib.get(name))
+        if found is None:
+            return None
+        index, sym = found
+        if sym.kind == "func":
+            at = sym.function.pos if sym.function is not None else sym.address
+            return f"\n var {index}: {name} 69 Int 1 pr[{self.name_end_at(at)}]"
+        kind = 1 if sym.array else 0
+        line = f"\n var {index}: {name} {kind} {sym.type.capitalize()} {sym.length if sym.array else 1} pr[{sym.address}]"
+        try:
+            if sym.array and sym.type == "char":
+                text = self.mem.cstring(sym.address)[:30]
+                return line + "->" + text.decode("latin-1") + "<-"
+            if not sym.array and sym.type == "char":
+                c = self.mem.byte(sym.address)
+                return line + ("->" + chr(c) + "<-" if c else "->NULL<-")
+            if not sym.array:
+                return line + f"->{self.mem.read(sym.address, 'int')}<-"
+        except MemoryFault:
+            return line
+        return line
+
+    def name_end_at(self, at: int) -> int:
+        """One past the name written at ``at``."""
+        data = self.mem.data
+        while at < self.mem.size and (chr(data[at]).isalnum() or data[at] == 95):
+            at += 1
+        return at
+
     def bind(self, type_: str, d: ast.Declarator, value, frame: Frame) -> Symbol:
         """One parameter: its argument is read, then its space is taken (zero-filled) at the top of
         value space and set.  (Read first: ``pn fib(1)`` prints 1 although pn's ``n`` takes the very
@@ -308,3 +376,10 @@ class GibsonEvaluator(Evaluator):
         length = self.eval(d.size) + 1
         self.m.allocate(type_, max(length, 0), d.end)
         return Symbol(d.name, "var", type_, True, v, length)
+
+
+def _frame_entries(frame: Any) -> list[str]:
+    """The names a frame adds to Gibson's variable table, in order: its parameters (not the variadic
+    one), then the locals it declared."""
+    params = frame.function.parameters() if frame.function is not None else []
+    return [d.name for t, d in params if t != VARIADIC] + frame.__dict__.get("entries", [])

@@ -35,6 +35,7 @@ from ...driver.dialect import CannotStart
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     from ...driver.interpreter import Machine
+    from ...driver.outcome import Outcome
     from ...driver.session import Session
     from ...machine.port import EngineFactory
 
@@ -190,7 +191,7 @@ def _bracket_check(memory: bytes, layout: Layout) -> None:
 def link_program(m: Machine, loaded: Loaded) -> ast.Block:
     """Scan and link the program memory on ``m``; returns the seed statement."""
     program, seed = parse_memory(loaded)
-    linked = link(program, 0, loaded.memory, m.allocate, m.engine.evaluate_constant)
+    linked = link(program, 0, loaded.memory, m.allocate, m.engine.evaluate_constant, function_cells=True)
     m.library = linked.tables[0]
     m.program = linked.tables[1] if len(linked.tables) > 1 else None
     return seed
@@ -246,10 +247,10 @@ def make_machine(session: Session, engine: EngineFactory | None = None, memory: 
     return session.machine(engine, memory, console, state, int_bits=32)
 
 
-def run_files(session: Session, files: list[str], entry: str | None = None, code: str | None = None) -> int:
+def run_files(session: Session, files: list[str], entry: str | None = None, code: str | None = None) -> Outcome:
     """The dialect's ``tinyc run`` (its ``run`` hook): the one application file ``files[0]``, running ``code``
     (``-r CODE``), else ``entry`` when it is not ``main``, else main().  Raises ProgramFileError for more
-    than one file.  Returns the exit status as that interpreter's."""
+    than one file.  Returns the Outcome (:func:`run`)."""
     if len(files) != 1 or files[0] == "-":
         raise ProgramFileError("the Gibson dialect runs one application file (use #include lines)")
     if session.int_bits != 32 or session.random_divisor != 8:
@@ -260,55 +261,58 @@ def run_files(session: Session, files: list[str], entry: str | None = None, code
     return run(session, program_path(files[0]), code)
 
 
-def run(session: Session, path: str | Path, code: str | None = None) -> int:
-    """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does, with ``session``'s options;
-    returns the exit status.  ``session.allow_plugins`` lets a ``#loadMC NAME`` line load ``NAME.py`` beside
-    the program (:mod:`.plugins`).  Includes and the program's files stay within ``session.files`` (the
-    current directory tree, and for reading the application's directory and the dialect's library:
-    :mod:`tinyc.machine.sandbox`); ``session.quiet`` leaves out the banner and ``done``."""
+def run(session: Session, path: str | Path, code: str | None = None) -> Outcome:
+    """Run the application file ``path`` as ``tc [-q] [-r CODE] FILE`` does, with ``session``'s options: the
+    :class:`~tinyc.driver.outcome.Outcome`.  As that interpreter, the end (``done``, or the dialect's error
+    report) goes to the program's output and an error ends with status 0 (the Outcome's report is empty);
+    Ctrl-C is ``stopped``, 130, as in every dialect.  ``session.allow_plugins`` lets a ``#loadMC NAME`` line
+    load ``NAME.py`` beside the program (:mod:`.plugins`).  Includes and the program's files stay within
+    ``session.files`` (the current directory tree, and for reading the application's directory and the
+    dialect's library: :mod:`tinyc.machine.sandbox`); ``session.quiet`` leaves out the banner and ``done``."""
+    from ...driver.outcome import Outcome, outcome_of
     console, files, memory, quiet = session.console, session.files, session.memory, session.quiet
     files.add_program(path)
     try:
         loaded = load(path, code, files, memory)
         plugin = find_plugin(loaded.plugin, Path(path).parent, session.allow_plugins) if loaded.plugin else None
-    except PluginError as e:
+    except (PluginError, StartError) as e:
         console.flush()
-        sys.stderr.write(e.message)
-        return e.status
-    except StartError as e:
-        console.flush()
-        if e.stdout:
-            sys.stdout.write(e.message)
-        elif e.message:
-            sys.stderr.write(e.message)
-        return e.status
+        if getattr(e, "stdout", False):
+            console.write(e.message.encode("latin-1", "replace"))
+            console.flush()
+            return Outcome("error", e.status)
+        return Outcome("error", e.status, report=e.message)
     m = make_machine(session, plugin=plugin)
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + SLACK
     if not quiet:
         console.write(BANNER)
-    try:
+
+    def program() -> None:
         try:
             seed = link_program(m, loaded)
         except TinyCError as e:
-            text = _report(e, m, loaded)
             if int(e.code) in (1023, 2023, 3023):
-                console.write(text.encode("latin-1"))  # the linker's report, then the final one
-            console.write(text.encode("latin-1"))
-            return 0
+                console.write(_report(e, m, loaded).encode("latin-1"))  # the linker's report, then the final one
+            raise
         try:
             with m.deep_stack():
                 m.engine.run([seed])
-        except QuietExit:
-            return 0
-        except TinyCError as e:
-            console.write(_report(e, m, loaded).encode("latin-1"))
-            return 0
+        except QuietExit:  # Ctrl-C typed as a byte of the input: that interpreter's quiet end
+            return
         console.write(b"\n" if quiet else b"\ndone\n")
-        return 0
+
+    def report(code: int, address: int) -> str:  # on the program's output, as that interpreter writes it
+        console.write(_report(TinyCError(code, address), m, loaded).encode("latin-1"))
+        return ""
+    try:
+        outcome = outcome_of(program, report, status=0, interrupt=session.interrupt)
+        if outcome.interrupted and console.last != b"\n":  # "stopped" comes on a line of its own
+            console.write(b"\n")
     finally:
         close_units(m)
         console.flush()
+    return outcome
 
 
 def _report(e: TinyCError, m: Machine, loaded: Loaded) -> str:

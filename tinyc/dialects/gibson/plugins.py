@@ -64,7 +64,8 @@ class PluginMachine:
 
     Addresses are byte addresses in the machine's flat memory; an int is ``int_size`` bytes (4 in the
     Gibson dialect), little-endian and signed.  A read or write outside the memory is the dialect's
-    range error.
+    range error.  What a plug-in builds from the program's numbers is counted against ``--memory``
+    (:meth:`reserve`), so a plug-in cannot grow without bound.
     """
 
     def __init__(self, m: Machine, state: dict[str, Any]):
@@ -87,6 +88,18 @@ class PluginMachine:
     def write(self, data: bytes) -> None:
         """Write ``data`` to the program's standard output, in order with its own output."""
         self._m.console.write(data)
+
+    def reserve(self, nbytes: int, keep: bool = False) -> None:
+        """Count ``nbytes`` a machine call is about to hold against ``--memory``: they must fit in the
+        program's free value space (less what the plug-in keeps from call to call, ``keep``), else the call
+        stops with error 19 (TMVLERR, out of memory), as the program's own allocations do.  A plug-in
+        calls it before building anything whose size a program's numbers choose."""
+        kept = self.state.get("_kept", 0)
+        free = self._m.memory.size - self._m.top - kept
+        if nbytes > free:
+            raise PluginFault(int(ErrorCode.TMVLERR))
+        if keep:
+            self.state["_kept"] = kept + nbytes
 
     def fail(self, code: int = 24) -> None:
         """Stop the machine call with error ``code`` (24, MCERR, as the plug-ins' ``eset(MCERR)``)."""

@@ -65,7 +65,9 @@ class GibsonShell:
             path = os.path.join(tmp, "shell.tc")
             with open(path, "wb") as f:
                 f.write(bytes(self.buffer))
-            self.session.run_files([path], None, statement)
+            outcome = self.session.execute([path], None, statement)
+        if outcome.report:  # stopped, or why the program cannot start: in the shell's own output
+            self.console.write(outcome.report.encode("latin-1", "replace"))
         self.console.flush()
 
     def loop(self) -> int:

@@ -135,7 +135,7 @@ def link_program(g: GibsonLoaded) -> tuple[ast.Program, LinkedText]:
     """Link the program memory on the view's machine as a run does (globals after the slack)."""
     program, _ = _program(g)
     m = g.machine
-    linked = link(program, 0, g.loaded.memory, m.allocate, m.engine.evaluate_constant)
+    linked = link(program, 0, g.loaded.memory, m.allocate, m.engine.evaluate_constant, function_cells=True)
     m.library = linked.tables[0]
     m.program = linked.tables[1] if len(linked.tables) > 1 else None
     return program, linked

@@ -25,7 +25,7 @@ from . import DIALECT
 from ...errors import ErrorCode, TinyCError
 from ...syntax.lexer import Level, cached_lark, classify, lex_all
 from ...syntax.parser import _check_nesting, _nesting_limit, _TokenList
-from ...syntax.to_ast import _ToAST
+from ...syntax.to_ast import _ToAST, _paren
 from ...syntax.positions import end_of, start_of
 from ...syntax.recovery import parse_recovering
 from .parse_errors import gibson_syntax_error
@@ -71,6 +71,9 @@ class _GibsonToAST(_ToAST):
     canonical = staticmethod(canonical)
 
     def funcdef(self, meta, ch):
+        paren = _paren(ch)
+        if paren is not None:
+            return self._paren_function(meta, ch[0], paren)
         ellipsis = [c for c in ch if isinstance(c, Token) and c.type == "ELLIPSIS"]
         ch = [c for c in ch if not (isinstance(c, Token) and c.type in ("CALLPAREN", "CPAREN", "ELLIPSIS"))]
         params = ch[1:-1]

@@ -41,9 +41,10 @@ class GibsonTracer(Tracer, GibsonEvaluator):
 def run_traced(session: Session, path: str, code: str | None, inp, out, trace_out, calls: bool = False,
                limit: int = 1000, library: bool = False, shared: bool = False):
     """Run the application ``path`` traced in ``session`` (its memory, depth and file sandbox): its ``main``, or
-    the statement ``code`` (as ``tc -r CODE``).  Returns ``(error report or "", status)``: status 0, 1 after a
-    tiny-c error (the report in the dialect's form), 2 when the program cannot start (the report then is the
-    message)."""
+    the statement ``code`` (as ``tc -r CODE``).  Returns its :class:`~tinyc.driver.outcome.Outcome`: status 0,
+    1 after a tiny-c error (the report in the dialect's form), 130 after Ctrl-C (``stopped``), 2 when the
+    program cannot start (the report then is the message)."""
+    from ...driver.outcome import Outcome, outcome_of
     console, emit, holder = traced_console(inp, out, trace_out, shared)
     files = session.files
     files.add_program(path)
@@ -51,9 +52,10 @@ def run_traced(session: Session, path: str, code: str | None, inp, out, trace_ou
         loaded = gibson.load(path, code, files, session.memory)
         plugin = find_plugin(loaded.plugin, Path(path).parent, False) if loaded.plugin else None
     except gibson.StartError as e:
-        return e.message or f"tinyc: {path}: cannot start\n", 2
+        return Outcome("error", 2, report=e.message or f"tinyc: {path}: cannot start\n")
     except PluginError as e:
-        return e.message, 2
+        return Outcome("error", 2, report=e.message)
+
     def make_tracer(m) -> GibsonTracer:
         made = GibsonTracer(m, emit, calls, limit, library)
         holder.append(made)
@@ -66,20 +68,22 @@ def run_traced(session: Session, path: str, code: str | None, inp, out, trace_ou
                      (lay.lib, lay.marker, b"\n" + loaded.memory[lay.lib:lay.marker], "lib ")]
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + gibson.SLACK
-    try:
+
+    def program() -> None:
         seed = gibson.link_program(m, loaded)
-        with m.deep_stack():
-            tracer.run([seed])
-    except QuietExit:
-        pass
-    except TinyCError as e:
-        return gibson._report(e, m, loaded), 1
+        try:
+            with m.deep_stack():
+                tracer.run([seed])
+        except QuietExit:
+            pass
+    try:
+        return outcome_of(program, lambda code, at: gibson._report(TinyCError(code, at), m, loaded),
+                          interrupt=session.interrupt)
     finally:
         close_units(m)
         if console.last != b"\n":
             console.write(b"\n")
         console.flush()
-    return "", 0
 
 
 class _TextInto(io.TextIOBase):
@@ -99,6 +103,6 @@ def trace_file(session: Session, path: str, entry: str = "main", stdin: bytes = 
     ``main``, or ``entry`` as ``-r`` code): program output and trace lines interleaved, then the dialect's
     report if it stopped with an error (or the message when it cannot start)."""
     out = io.BytesIO()
-    report, _ = run_traced(session, path, None if entry == "main" else entry, io.BytesIO(stdin), out,
-                           _TextInto(out), calls, limit, shared=True)
-    return out.getvalue().decode("latin-1") + report
+    outcome = run_traced(session, path, None if entry == "main" else entry, io.BytesIO(stdin), out,
+                         _TextInto(out), calls, limit, shared=True)
+    return out.getvalue().decode("latin-1") + outcome.report

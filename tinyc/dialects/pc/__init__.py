@@ -15,15 +15,10 @@ from ...driver.dialect import Dialect
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
-    import signal
+    from ...driver.outcome import Outcome
     from ...driver.session import Session
     from ...engines.compiler import FastEngine
     from ...engines.options import Optimisations
-else:
-    try:  # the C module alone: the signal module turns its constants into enums, 1 ms of every start
-        import _signal as signal
-    except ImportError:
-        import signal
 
 
 def fast_engine(machine, options: Optimisations | None = None) -> FastEngine:
@@ -36,11 +31,12 @@ def fast_engine(machine, options: Optimisations | None = None) -> FastEngine:
     return FastEngine(machine, startcache.code, options)
 
 
-def run(session: Session, files: list[str], entry: str | None = None, code: str | None = None) -> int:
+def run(session: Session, files: list[str], entry: str | None = None, code: str | None = None) -> Outcome:
     """Load the library and ``files`` (``-`` is stdin), run the statement ``entry`` (default ``main``; ``code``
-    is Gibson's ``-r`` and not used here); the exit status: 0, 1 after a tiny-c error (the report on stderr),
-    130 after Ctrl-C.  Raises ProgramFileError for a file that cannot be read or does not fit."""
-    from ...errors import ErrorCode, ExitProgram
+    is Gibson's ``-r`` and not used here): the :class:`~tinyc.driver.outcome.Outcome`, status 0, 1 after a
+    tiny-c error (its report, aligned for stderr), 130 after Ctrl-C.  The output is flushed, ending with a
+    newline.  Raises ProgramFileError for a file that cannot be read or does not fit."""
+    from ...driver.outcome import statement_outcome
     from ...machine.console import align_report
     from ...machine.shipped import program_capacity, read_source
     console = None
@@ -52,21 +48,13 @@ def run(session: Session, files: list[str], entry: str | None = None, code: str 
         m, ws = session.boot(console=console)
         for name, text in zip(files, texts):
             session.load_text(text, name)
-    interrupted: list[int] = []
-    with NotingInterrupts(interrupted):
-        try:
-            err, cu = ws.run(os.fsencode(entry or "main"))
-        except ExitProgram:
-            err = 0
+
+    align = lambda text: align_report(text, sys.stderr.isatty())  # noqa: E731
+    outcome = statement_outcome(ws, os.fsencode(entry or "main"), len(files) > 1, session.interrupt, align)
     if m.console.last != b"\n":  # pl puts its newline first, so output usually ends mid-line
         m.console.write(b"\n")
     m.console.flush()
-    if err:
-        sys.stdout.flush()
-        report = ws.report(err, cu, len(files) > 1)
-        sys.stderr.write("stopped\n" if err == ErrorCode.KILL else align_report(report, sys.stderr.isatty()))
-        return 130 if err == ErrorCode.KILL and (interrupted or m.console.interrupted) else 1
-    return 0
+    return outcome
 
 
 def shell(session: Session, args) -> int:
@@ -99,30 +87,6 @@ class NoCollections:
             gc.enable()
 
 
-class NotingInterrupts:
-    """Ctrl-C still raises KeyboardInterrupt (the engines turn it into error 99), and is noted in ``seen``
-    so that the exit status can tell it (130) from error 99 at the end of the input (1)."""
-
-    def __init__(self, seen: list):
-        self.seen = seen
-        self.old = None  # the handler before, while inside (None: the handler could not be set)
-
-    def handler(self, signum, frame):
-        self.seen.append(signum)
-        raise KeyboardInterrupt
-
-    def __enter__(self) -> None:
-        try:
-            self.old = signal.signal(signal.SIGINT, self.handler)  # type: ignore[assignment]
-        except ValueError:  # not the main thread
-            self.old = None
-
-    def __exit__(self, *exc) -> None:
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
-
-
-
 TOOLS = {"tokens": "tinyc.cli.stage_views", "parse": "tinyc.cli.stage_views", "ast": "tinyc.cli.stage_views",
          "link": "tinyc.cli.stage_views", "check": "tinyc.cli.check", "compile": "tinyc.cli.compile",
          "trace": "tinyc.cli.trace"}
@@ -139,4 +103,4 @@ DIALECT = Dialect(
     engines={"reference": "tinyc.engines.evaluator:Evaluator", "fast": "tinyc.dialects.pc:fast_engine"},
     run="tinyc.dialects.pc:run", tools=TOOLS, shell="tinyc.dialects.pc:shell", view="tinyc.views.stages:file_view",
     trace="tinyc.debug.tracer:trace_file", debugger="tinyc.debug.runs:pc_runner",
-    lexis="tinyc.views.format:PC_LEXIS")
+    record="tinyc.debug.stepper:record_pc", lexis="tinyc.views.format:PC_LEXIS")

@@ -9,6 +9,7 @@ from ..table import ScoreTable, score_table
 from .base import Strategy
 from .entropy import Entropy
 from .entropy_consistent import EntropyConsistent
+from .entropy_int import EntropyInt
 from .expected_size import ExpectedSize
 from .knuth import Knuth
 from .most_parts import MostParts
@@ -22,7 +23,7 @@ from .random_consistent import RandomConsistent
 __all__ = ["Strategy", "STRATEGIES", "make_strategy", "PhaseStuck", "TreeGap"]
 
 _CLASSES: list[type[Strategy]] = [
-    RandomConsistent, Knuth, ExpectedSize, Entropy, EntropyConsistent, MostParts, Optimal,
+    RandomConsistent, Knuth, ExpectedSize, Entropy, EntropyConsistent, EntropyInt, MostParts, Optimal,
     TreeStrategy, Phase, PhaseWrap, PhaseFixed,
 ]
 STRATEGIES: dict[str, type[Strategy]] = {cls.name: cls for cls in _CLASSES}

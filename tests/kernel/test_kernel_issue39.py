@@ -1,0 +1,56 @@
+"""Issue 39's kernel items, driven through jupyter_client as Jupyter drives the kernel: no blank line
+after an answered input request, a lone ] is not complete, and
+``python -m tinyc.kernel --help`` is tinyc's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("ipykernel")
+pytest.importorskip("jupyter_client")
+
+from jupyter_client.manager import KernelManager  # noqa: E402
+
+from test_kernel import execute, install, shell_reply  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("kernel39")
+    km = KernelManager(kernel_name="tinyc", kernel_spec_manager=install(tmp / "prefix"))
+    err = open(tmp / "stderr", "w+b")
+    env = {k: v for k, v in os.environ.items() if k != "PYDEVD_DISABLE_FILE_VALIDATION"}
+    km.start_kernel(cwd=str(tmp), env={**env, "JUPYTER_PLATFORM_DIRS": "1"}, stderr=err)
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=120)
+    yield km, kc, tmp / "stderr"
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+    err.close()
+
+
+def test_no_blank_line_after_an_answered_input_request(kernel):
+    _, kc, _ = kernel
+    assert execute(kc, 'sc [ int n; ps "score? "; n = gn; pl "you said"; pn n ]').status == "ok"
+    run = execute(kc, ".sc", inputs=["5"])
+    assert run.prompts == ["score? "]
+    assert run.stdout == "you said 5", run.streams  # not "\nyou said 5": the front end ended the line
+
+
+def test_a_lone_closing_bracket_is_invalid_not_complete(kernel):
+    _, kc, _ = kernel
+    for code, status in (("]", "invalid"), ("f [ pl 1 ] ]", "invalid"), ("f [", "incomplete"), ("f [ ]", "complete")):
+        reply = shell_reply(kc, kc.is_complete(code))
+        assert reply["content"]["status"] == status, code
+
+
+def test_the_kernel_module_help_is_tinycs():
+    done = subprocess.run([sys.executable, "-P", "-m", "tinyc.kernel", "--help"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0
+    assert done.stdout.startswith("usage: python -m tinyc.kernel install") and "IPython" not in done.stdout

@@ -1,0 +1,78 @@
+"""The playground's Step tab (issue 37, docs/stepper.md): web/glue.py's record in CPython, then
+``window.tinyc.record`` and ``stepTo`` on the built site in headless Chromium (the fixtures of test_web.py:
+they build the site with npm and skip, saying what to install, without chromium, chromium-driver or npm)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from test_web import INPUT_PROGRAM, call, glue, page, site  # noqa: F401  (fixtures)
+
+ROOT = Path(__file__).resolve().parents[2]
+FACT = (ROOT / "examples" / "fact.tc").read_text()
+
+
+def test_glue_records_the_editors_program(glue):  # noqa: F811
+    trace = json.loads(glue.record(FACT))
+    assert trace["status"] == "done" and trace["output"].endswith("12! = 479001600\n")
+    gibson = json.loads(glue.record((ROOT / "examples" / "gibson" / "fib.tc").read_text()))
+    assert gibson["dialect"] == "gibson" and gibson["status"] == "done"  # its #include line chose the dialect
+    short = json.loads(glue.record(FACT, limit=100))
+    assert short["status"] == "limit" and len(short["steps"]) == 100
+
+
+def test_the_step_tab_records_and_steps(page):  # noqa: F811
+    call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: ''})", FACT)
+    result = call(page, "return tinyc.record({})")
+    assert isinstance(result, dict), result
+    assert result["status"] == "done" and result["output"].endswith("12! = 479001600\n") and result["steps"] > 1000
+    assert page.find_element("id", "pane-step").is_displayed()
+    first = call(page, "return tinyc.stepTo(0)")
+    assert first["line"] == 13 and first["frames"] == [{"function": "main", "line": 13, "locals": {}}]
+    shown = page.find_elements("css selector", ".CodeMirror .cm-step-statement")
+    assert "".join(e.get_attribute("textContent") for e in shown).strip() == "int n"  # the editor marks it
+    state = call(page, "let best = 0, deep = 0; const go = async () => { for (let n = 0; n < arguments[0]; n += 7) {"
+                       " const s = await tinyc.stepTo(n); if (s.frames.length > deep) { deep = s.frames.length; best = n; } }"
+                       " return tinyc.stepTo(best); }; return go();", result["steps"])
+    assert [f["function"] for f in state["frames"]][:2] == ["main", "fact"] and len(state["frames"]) >= 12
+    call(page, "return tinyc.stepTo(5)")
+    assert page.find_elements("css selector", ".CodeMirror .cm-step-expression")  # a small step: the operand
+    assert call(page, "return tinyc.stepTo(0)") == first
+    page.find_element("id", "step-into").click()
+    page.find_element("id", "step-prev").click()
+    assert call(page, "return tinyc.stepTo(Number(document.getElementById('step-slider').value))") == first
+
+
+def test_the_step_tab_reads_the_input_box(page):  # noqa: F811
+    call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: '21\\n'})", INPUT_PROGRAM)
+    result = call(page, "return tinyc.record({})")
+    assert result["status"] == "done" and result["output"].endswith("42")
+
+
+def test_a_breakpoint_from_the_editors_gutter(page):  # noqa: F811
+    call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: ''})", FACT)
+    assert call(page, "return tinyc.record({})")["status"] == "done"
+    gutters = page.find_elements("css selector", ".CodeMirror-gutter-wrapper .CodeMirror-linenumber")
+    [line8] = [g for g in gutters if g.text == "8"]  # if(n<2) in fact
+    line8.click()
+    assert page.find_elements("css selector", ".cm-step-breakpoint")
+    assert "breakpoint" in page.find_element("css selector", '#stepper .line[data-line="8"]').get_attribute("class")
+    page.find_element("id", "step-continue").click()
+    state = call(page, "return tinyc.stepTo(Number(document.getElementById('step-slider').value))")
+    assert state["line"] == 8 and state["frames"][-1]["function"] == "fact"
+
+
+def test_a_line_of_the_tokens_or_ast_view_selects_its_span(page):  # noqa: F811
+    from test_web import wait_text
+    call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: ''})", FACT)
+    page.find_element("id", "tab-views").click()
+    for name, line, wanted in (("tokens", 0, "fact"), ("ast", 5, "if(n<2) return 1")):
+        page.find_element("id", f"view-{name}").click()
+        wait_text(page, "#view", lambda t: len(t) > 100 and page.find_element("id", "view").get_attribute("data-view"))
+        # a click at the start of the line: the caret there, then the click
+        call(page, "const view = document.getElementById('view'), text = view.firstChild;"
+                   "const at = view.textContent.split('\\n').slice(0, arguments[0]).join('\\n').length + (arguments[0] ? 1 : 0);"
+                   "const r = document.createRange(); r.setStart(text, at); r.collapse(true);"
+                   "getSelection().removeAllRanges(); getSelection().addRange(r); view.click();", line)
+        assert call(page, "return editor.getSelection()") == wanted

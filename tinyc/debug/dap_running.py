@@ -1,0 +1,144 @@
+"""The requests :mod:`tinyc.debug.dap` answers while the program runs, in the adapter's reader thread, and
+the pause that reaches compiled code (a mixin of its :class:`~tinyc.debug.dap.Server`).
+
+A pause first asks the debugger to stop at its next debug-evaluated statement
+(:meth:`~tinyc.debug.debugger.Debugger.request_pause`); compiled code stops at its next call, so after
+``GRACE`` seconds the main thread is sent SIGUSR1 (``_thread.interrupt_main``), whose handler stops the
+program right where the generated code stands if that is where it is (between two bytecodes; resumed, it
+goes on).  Where signals cannot be had (the run is not in the main thread) only the first way works."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .dap_wire import Malformed, read_message
+
+GRACE = 0.25  # seconds a pause waits for the next debug-evaluated statement before it interrupts compiled code
+GONE = 3.0    # seconds a run may go on after the client went away before the adapter exits anyway
+
+
+class RunningRequests:
+    """The reader thread and the pause of compiled code; the Server's ``debugger``, ``inbox``, ``inp``,
+    ``ending``, ``hard_exit``, ``respond`` and ``set_breakpoints`` are used."""
+
+    debugger: Any
+    inbox: Any
+    inp: Any
+    ending: str
+    hard_exit: bool
+
+    if TYPE_CHECKING:
+        def respond(self, request: dict, success: bool = True, message: str = "", **body: Any) -> None: ...
+
+        def set_breakpoints(self, path: str, wanted: list[dict]) -> list[dict]: ...
+
+    def reader(self) -> None:
+        """The reader thread: each message (or Malformed) into ``inbox``, None at the end of the input.
+
+        While the program runs (it is not stopped) the requests that cannot wait for a stop are done here:
+        ``pause`` stops it; ``disconnect`` and ``terminate`` are answered and end it at once (its next
+        statement, or the compiled code interrupted); ``threads`` and ``setBreakpoints`` are answered; any
+        other request gets an error response ("the program is running").  The end of the input while it
+        runs ends it too, and if it does not end within ``GONE`` seconds the adapter process exits: an
+        adapter whose client went away must not run on."""
+        assert self.inbox is not None
+        while True:
+            try:
+                message = read_message(self.inp)
+            except Malformed as e:
+                self.inbox.put(e)
+                continue
+            except (OSError, ValueError):  # the input closed under us
+                message = None
+            if self.while_running(message):
+                continue
+            self.inbox.put(message)
+            if message is None:
+                return
+
+    def running_now(self) -> bool:
+        d = self.debugger
+        return d is not None and d.running and not d.stopped
+
+    def while_running(self, message) -> bool:
+        """Do ``message`` in the reader thread if the program is running (see :meth:`reader`); False
+        when it is for the main loop."""
+        if not self.running_now():
+            return False
+        d = self.debugger
+        assert d is not None
+        if message is None:
+            self.ending = self.ending or "disconnect"
+            self.interrupt()
+            if self.hard_exit:
+                threading.Thread(target=self._exit_if_still_running, daemon=True).start()
+            return False
+        if not isinstance(message, dict) or message.get("type") != "request":
+            return False
+        command = message.get("command")
+        if command == "pause":
+            if d.request_pause():
+                self.respond(message)
+                self.interrupt()
+                return True
+            return False
+        if command in ("disconnect", "terminate"):
+            self.respond(message)  # first: the main loop may end as soon as it sees ``ending``
+            self.ending = str(command)
+            self.interrupt()
+            return True
+        if command == "threads":
+            self.respond(message, threads=[{"id": 1, "name": "main"}])
+            return True
+        if command == "setBreakpoints" and isinstance(message.get("arguments"), dict):
+            try:
+                args = message["arguments"]
+                path = str(Path(args["source"]["path"]).resolve())
+                wanted = args.get("breakpoints") or [{"line": n} for n in args.get("lines") or []]
+                self.respond(message, breakpoints=self.set_breakpoints(path, wanted))
+                d.sync()
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                self.respond(message, False, f"setBreakpoints: {type(e).__name__}: {e}")
+            return True
+        self.respond(message, False, f"{command}: the program is running (pause it first)")
+        return True
+
+    def interrupt(self) -> None:
+        """Stop the running program soon: at its next debug-evaluated statement, or, where compiled code
+        runs a loop that calls nothing, by interrupting it (:meth:`on_interrupt`) after ``GRACE``."""
+        d = self.debugger
+        if d is None or not d.request_pause():
+            return
+        threading.Thread(target=self._nudge, name="dap-pause", daemon=True).start()
+
+    def _nudge(self) -> None:
+        import _thread
+        for _ in range(200):
+            time.sleep(GRACE if _ == 0 else 0.05)
+            d = self.debugger
+            if d is None or not d.running or d.stopped or not d.pausing or not self.handling:
+                return
+            _thread.interrupt_main(signal.SIGUSR1)
+
+    handling = False  # the SIGUSR1 handler is in place (the run is in the main thread)
+
+    def on_interrupt(self, signum, frame) -> None:
+        """SIGUSR1 in the main thread while a pause is wanted: if generated code is running (the
+        innermost frame), stop right here, between two of its bytecodes; it goes on when resumed."""
+        d = self.debugger
+        if d is None or d.engine is None or d.stopped or not d.pausing:
+            return
+        if frame is None or not frame.f_code.co_filename.startswith("<tinyc "):
+            return  # not in compiled code: the debug evaluator stops at its next statement
+        d.pausing, d.paused = False, True
+        d.pause(d.engine)
+
+    def _exit_if_still_running(self) -> None:
+        time.sleep(GONE)
+        if self.debugger is not None and self.debugger.running:
+            os._exit(0)

@@ -59,16 +59,18 @@ def test_undo_takes_back_edits_one_by_one(tmp_path):
     assert shell.ws.text == b"\n" + HELLO and b"nothing to undo" in out
 
 
-def test_k_clears_and_o_opens_in_place_of_the_buffer(tmp_path):
+def test_k_clears_and_o_opens_in_place_of_the_buffer(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # .o reads within the current directory tree (the sandbox, issue 35)
     other = tmp_path / "other.tc"
     other.write_bytes(b"main [ pn 5 ]\n")
-    shell, out, _ = run([".k\r", "./\r", f".o {other}\r", ".main\r", ".x\r"], tmp_path / "h", program=HELLO)
+    shell, out, _ = run([".k\r", "./\r", ".o other.tc\r", ".main\r", ".x\r"], tmp_path / "h", program=HELLO)
     assert b" 0 0 0 90000\r\n" in out and b" 5\r\n" in out
     assert shell.ws.text.replace(b"\0", b'"') == b"\nmain [ pn 5 ]\n"
 
 
-def test_o_of_a_missing_file_keeps_the_buffer(tmp_path):
-    shell, out, _ = run([f".o {tmp_path / 'nosuch.tc'}\r", CTRL_D], tmp_path / "h", program=HELLO)
+def test_o_of_a_missing_file_keeps_the_buffer(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shell, out, _ = run([".o nosuch.tc\r", CTRL_D], tmp_path / "h", program=HELLO)
     assert b"File not found -1" in out and shell.ws.text == b"\n" + HELLO
 
 
@@ -83,12 +85,14 @@ def test_the_new_commands_stay_unknown_in_a_pipe():
 
 # -- 6. a binary file read
 
-def test_reading_a_binary_file_warns(tmp_path):
+def test_reading_a_binary_file_warns(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # .r reads within the current directory tree (the sandbox, issue 35)
     binary = tmp_path / "b.bin"
     binary.write_bytes(bytes(range(256)) * 4)
-    shell, out, _ = run([f".r {binary}\r", ".u\r", CTRL_D], tmp_path / "h", program=b"")
+    shell, out, _ = run([".r b.bin\r", ".u\r", CTRL_D], tmp_path / "h", program=b"")
     assert b"looks binary" in out and shell.ws.pe == 0
-    _, out, _ = run([".r " + str(ROOT / "programs/bc.tc") + "\r", CTRL_D], tmp_path / "h", program=b"")
+    (tmp_path / "bc.tc").write_bytes((ROOT / "programs/bc.tc").read_bytes())
+    _, out, _ = run([".r bc.tc\r", CTRL_D], tmp_path / "h", program=b"")
     assert b"looks binary" not in out
 
 

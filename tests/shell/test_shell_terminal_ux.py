@@ -72,9 +72,10 @@ def test_leaving_with_unsaved_edits_warns_once(tmp_path):
     assert shell.ws.text.startswith(b"\nnew line\n")
 
 
-def test_ctrl_d_with_unsaved_edits_warns_and_w_clears_them(tmp_path):
+def test_ctrl_d_with_unsaved_edits_warns_and_w_clears_them(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # .w writes within the current directory tree (the sandbox, issue 35)
     target = tmp_path / "saved.tc"
-    _, out, _ = run(["new line\r", CTRL_D, f".w {target}\r", CTRL_D], tmp_path / "h")
+    _, out, _ = run(["new line\r", CTRL_D, ".w saved.tc\r", CTRL_D], tmp_path / "h")
     assert out.count(b"unsaved edits") == 1 and target.read_bytes().startswith(b"new line\n")
 
 

@@ -103,12 +103,6 @@ class Recorder:
         self.shadow = bytearray(data)
         self.out_mark = len(console.seen)
         self.mc_args: list[int] | None = None  # the arguments of the machine call that just ran
-        machine, call = evaluator.m, evaluator.m.machine_call
-
-        def noted(m, values: list[int], node):
-            self.mc_args = list(values)
-            return call(m, values, node)
-        machine.machine_call = noted
         self.calls = [[None, None, -1, None, -1]]  # the entry statement's frame
 
     def initial_memory(self) -> list[list[Any]]:
@@ -289,6 +283,10 @@ class RecordingMixin:
             return super().call(sym, args, node)  # type: ignore[misc]
         finally:
             rec.leave()
+
+    def machine_call(self, values: list[int], node: ast.MachineCall) -> int:
+        self.rec.mc_args = list(values)  # the step after the call shows them
+        return super().machine_call(values, node)  # type: ignore[misc]
 
     def store(self, ref, value: int, node: ast.Node) -> int:
         if isinstance(ref, Symbol):

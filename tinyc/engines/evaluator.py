@@ -289,7 +289,12 @@ class Evaluator:
     def visit_MachineCall(self, node: ast.MachineCall) -> int:
         """``MC a, ..., n``: the arguments left to right, then machine call n through the machine's table
         (section 8).  Error 6 (RANGERR) at its end when it reaches outside memory; 24 for an unknown n."""
-        values = [self.eval(a) for a in node.args]
+        return self.machine_call([self.eval(a) for a in node.args], node)
+
+    def machine_call(self, values: list[int], node: ast.MachineCall) -> int:
+        """Machine call ``values[-1]`` with the arguments ``values[:-1]`` (32-bit words), through the
+        machine's table; the one place a call is made, so an observer (the stepper) can see its arguments.
+        Raises TinyCError 6 at the call's end when it reaches outside memory."""
         try:
             return self.m.machine_call(self.m, values, node)
         except MemoryFault:

@@ -313,6 +313,14 @@ class GibsonEvaluator(Evaluator):
         counts the entries before it: the libraries' definitions, the application's, then each running
         call's parameters and declarations, repeats included.  CLASS is 0 for a scalar, 1 for an array,
         69 (``E``) for a function, whose ADDRESS is the byte after its name and TYPE ``Int``."""
+        found = self._symbol_index(name)
+        if found is None:
+            return None
+        index, sym = found
+        return self._entry_line(index, name, sym)
+
+    def _symbol_index(self, name: str) -> tuple[int, Any] | None:
+        """(the variable-table index, the symbol) of ``name`` as the running statement sees it, or None."""
         lib, app = self.m.library, self.m.program
         lib_order = getattr(lib, "order", list(lib.symbols))
         app_order = getattr(app, "order", list(app.symbols)) if app is not None else []
@@ -336,9 +344,10 @@ class GibsonEvaluator(Evaluator):
                 found = (len(lib_order) + globals_.index(name), sym)
         if found is None and name in lib_order and lib.get(name) is not None:
             found = (lib_order.index(name), lib.get(name))
-        if found is None:
-            return None
-        index, sym = found
+        return found
+
+    def _entry_line(self, index: int, name: str, sym: Any) -> str:
+        """``dumpVar``'s line for the symbol ``sym`` at ``index`` of the variable table."""
         if sym.kind == "func":
             at = sym.function.pos if sym.function is not None else sym.address
             return f"\n var {index}: {name} 69 Int 1 pr[{self.name_end_at(at)}]"

@@ -20,38 +20,20 @@ import numpy as np
 
 import pytest
 
+import guessers
 from tinyc.solver import bc_code, evaluate, get_game, make_strategy, play, score, score_table
 from tinyc.solver.strategies.entropy_int import nlogn_table
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = {"1to9": get_game("bulls-cows-1to9"), "0to9": get_game("bulls-cows")}
 SUFFIX = {"1to9": "", "0to9": "0"}
-GAME_LINE = re.compile(r"^ (\d+) (\d{4})((?: \d{4})+) (\d+) tries!$")
 
 
 def tinyc_run(entry: str, typed: str, engine: str = "fast", timeout: int = 600) -> str:
-    """``tinyc run programs/bce.tc --entry ENTRY`` with ``typed`` as standard input; its output."""
-    r = subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", "--engine", engine,
-                        str(ROOT / "programs" / "bce.tc"), "--entry", entry],
-                       input=typed.encode(), capture_output=True, timeout=timeout)
-    assert r.returncode == 0, r.stderr.decode(errors="replace")
-    return r.stdout.decode().replace("\r\n", "\n")
+    return guessers.tinyc_run("bce.tc", entry, typed, engine, timeout)
 
 
-def expected_report(ev, n: int, shown: int) -> str:
-    """bca.tc's layout from the solver: the last ``shown`` games, the histogram (1-9 and any above), the average."""
-    game = get_game(ev.game)
-    lines = []
-    for g in range(max(0, n - shown), n):
-        r = ev.games[g]
-        lines.append(" " + " ".join([str(g), game.codes[r.secret]] + [game.codes[x] for x in r.guesses])
-                     + f" {len(r.guesses)} tries!")
-    lines.append("")
-    lines += [f" {k} {ev.histogram.get(k, 0)}" for k in sorted(set(range(1, 10)) | set(ev.histogram))]
-    lines.append("")
-    whole, rest = divmod(ev.total, n)
-    lines.append(f"Average number of tries was {whole}.{rest * 10**5 // n:05d}")
-    return "\n".join(lines) + "\n"
+expected_report = guessers.report
 
 
 def automated(kind: str, seed: int, n: int, shown_all: bool = True, engine: str = "fast", timeout: int = 600):
@@ -60,8 +42,7 @@ def automated(kind: str, seed: int, n: int, shown_all: bool = True, engine: str 
     out = tinyc_run(entry, f"{seed}\n{n}\n", engine=engine, timeout=timeout)
     ev = evaluate(game, "entropy-int", first=n, keep_games=True, seed=seed)
     shown = n if shown_all else 4
-    seen = [(int(m.group(1)), m.group(2), m.group(3).split()) for m in map(GAME_LINE.match, out.splitlines()) if m]
-    assert seen == [(g, game.codes[ev.games[g].secret], [game.codes[x] for x in ev.games[g].guesses])
+    assert guessers.games_shown(out) == [(g, game.codes[ev.games[g].secret], [game.codes[x] for x in ev.games[g].guesses])
                     for g in range(max(0, n - shown), n)]
     head = f"Type a random number: How many games (1-{game.size})? \n"
     assert out == head + expected_report(ev, n, shown)

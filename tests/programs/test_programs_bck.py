@@ -15,65 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from guessers import compare, tinyc_run
 from tinyc.solver import bc_code, evaluate, get_game, make_strategy, play, score, score_table
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = get_game("bulls-cows-1to9")
-GAME_LINE = re.compile(r"^ (\d+) (\d{4})((?: \d{4})+) (\d+) tries!$")
 
-
-def tinyc_run(program: str, entry: str, typed: str, engine: str = "fast", timeout: int = 600) -> str:
-    """``tinyc run programs/PROGRAM --entry ENTRY`` with ``typed`` as standard input; its output."""
-    r = subprocess.run([sys.executable, "-P", "-m", "tinyc", "run", "--engine", engine,
-                        str(ROOT / "programs" / program), "--entry", entry],
-                       input=typed.encode(), capture_output=True, timeout=timeout)
-    assert r.returncode == 0, r.stderr.decode(errors="replace")
-    return r.stdout.decode().replace("\r\n", "\n")
-
-
-def report(ev, n: int, shown: int) -> str:
-    """The automated mode's output after the questions, from the solver's evaluation: the last
-    ``shown`` games (index, secret, guesses, tries), then bca.tc's histogram and average."""
-    game = get_game(ev.game)
-    lines = []
-    for g in range(max(0, n - shown), n):
-        r = ev.games[g]
-        words = [str(g), game.codes[r.secret]] + [game.codes[x] for x in r.guesses]
-        lines.append(" " + " ".join(words) + f" {len(r.guesses)} tries!")
-    lines.append("")
-    tries = sorted(set(range(1, 10)) | set(ev.histogram))
-    lines += [f" {k} {ev.histogram.get(k, 0)}" for k in tries]
-    lines.append("")
-    whole, rest = divmod(ev.total, n)
-    lines.append(f"Average number of tries was {whole}.{rest * 10**5 // n:05d}")
-    return "\n".join(lines) + "\n"
-
-
-def games_shown(out: str) -> list[tuple[int, str, list[str]]]:
-    """(index, secret, guesses) of every game line of an automated run; each line's try count is its guesses'."""
-    seen = []
-    for line in out.splitlines():
-        m = GAME_LINE.match(line)
-        if m:
-            guesses = m.group(3).split()
-            assert int(m.group(4)) == len(guesses)
-            seen.append((int(m.group(1)), m.group(2), guesses))
-    return seen
-
-
-def compare(out: str, ev, n: int, shown: int) -> None:
-    """Game for game, then the whole report, byte for byte."""
-    game = get_game(ev.game)
-    seen = games_shown(out)
-    expected = [(g, game.codes[ev.games[g].secret], [game.codes[x] for x in ev.games[g].guesses])
-                for g in range(max(0, n - shown), n)]
-    assert len(seen) == len(expected)
-    for a, b in zip(seen, expected):
-        assert a == b
-    assert out.endswith(" \n" + report(ev, n, shown))
-
-
-# ---- bck.tc: Knuth's minimax --------------------------------------------------------------------------
 
 def knuth(n: int):
     return evaluate(GAME, "knuth", first=n, keep_games=True)

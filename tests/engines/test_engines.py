@@ -165,7 +165,10 @@ def test_compile_shows_the_code_that_run_runs(tmp_path, capsys, monkeypatch):
     assert cli.main(["compile", str(program)]) == 0
     shown = capsys.readouterr().out
     show = next(code for code in ran if "def f_show(" in code)
-    assert show in shown and "2147483647" not in show
+
+    def code(text: str) -> str:  # compile's view adds comments of the tiny-c text; the code run has none
+        return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    assert code(show) in code(shown) and "2147483647" not in show
 
 
 # Programs that reach their own (or their callers') scalar locals through memory (issue 13 item 6): the

@@ -9,6 +9,7 @@ that the packaging does not ship fails here.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,11 +31,12 @@ def source_files() -> list[str]:
         out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
         names = [n for n in out.decode().split("\0") if n]
         return [n for n in names if (ROOT / n).is_file()]
+    written = set(re.findall(r" -o (\S+)", (ROOT / "README.md").read_text()))  # the README's commands write them
     found = []
     for path in ROOT.rglob("*"):
         rel = path.relative_to(ROOT)
         if path.is_file() and not (set(rel.parts) & SKIPPED_PARTS) and not rel.parts[0].endswith(".egg-info") \
-                and rel.name != "PKG-INFO" and rel.name != "setup.cfg":
+                and rel.name != "PKG-INFO" and rel.name != "setup.cfg" and rel.as_posix() not in written:
             found.append(rel.as_posix())
     return found
 

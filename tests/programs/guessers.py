@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tinyc.solver import get_game
+from tinyc.solver import bc_code, get_game, score
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,3 +63,13 @@ def compare(out: str, ev, n: int, shown: int, code: str = r"\d{4}") -> None:
                 for g in range(max(0, n - shown), n)]
     assert games_shown(out, code) == expected
     assert out.endswith(" \n" + report(ev, n, shown))
+
+
+def scorer(secret: str, lies: dict[int, str] | None = None):
+    """Answers for a guesser's interactive dialogue: each ``Guess k: XXXX   score?`` gets the true code for
+    ``secret`` (or ``lies[k]`` as typed)."""
+    lies = lies or {}
+
+    def answers(guesses: list[str]) -> str:
+        return "".join(lies.get(k + 1, "%d" % bc_code(*score(g, secret))) + "\n" for k, g in enumerate(guesses))
+    return answers

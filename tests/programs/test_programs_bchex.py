@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 import guessers
-from tinyc.solver import bc_code, evaluate, get_game, make_strategy, play, score, score_table
+from guessers import scorer
+from tinyc.solver import evaluate, get_game, make_strategy, play, score_table
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = get_game("hex")
@@ -60,16 +61,6 @@ def test_bchex_every_secret_game_for_game():
 
 
 # ---- the dialogue -------------------------------------------------------------------------------------
-
-def scorer(secret: str, lies: dict[int, str] | None = None):
-    """Answers for the interactive dialogue: each ``Guess k: XXXX   score?`` gets the true code for
-    ``secret`` (or ``lies[k]`` as typed)."""
-    lies = lies or {}
-
-    def answers(guesses: list[str]) -> str:
-        return "".join(lies.get(k + 1, "%d" % bc_code(*score(g, secret))) + "\n" for k, g in enumerate(guesses))
-    return answers
-
 
 def phase_guesses(secret: str) -> list[str]:
     strat = make_strategy("phase-fixed", GAME, score_table(GAME))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from guessers import compare, tinyc_run
+from guessers import compare, scorer, tinyc_run
 from tinyc.solver import bc_code, evaluate, get_game, make_strategy, play, score, score_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,16 +49,6 @@ def test_bck_every_secret_game_for_game():
     assert (ev.total, ev.worst) == (15311, 7)  # what the solver and the issue say
     out = tinyc_run("bck.tc", "bckv", "3024\n", timeout=3600)
     compare(out, ev, GAME.size, GAME.size)
-
-
-def scorer(secret: str, lies: dict[int, str] | None = None):
-    """Answers for the interactive dialogue: each ``Guess k: XXXX   score?`` gets the true code for
-    ``secret`` (or ``lies[k]`` as typed)."""
-    lies = lies or {}
-
-    def answers(guesses: list[str]) -> str:
-        return "".join(lies.get(k + 1, "%d" % bc_code(*score(g, secret))) + "\n" for k, g in enumerate(guesses))
-    return answers
 
 
 def knuth_guesses(secret: str) -> list[str]:

@@ -20,6 +20,15 @@ function markEditor(state) {
   editor.scrollIntoView({line, ch: 0}, 60);
 }
 
+// A program refused before it ran (a syntax error: the stepper shows its report): its first error's line marked.
+function markError(error) {
+  for (const m of stepTab.marks) m.clear();
+  stepTab.marks = [];
+  if (!error || !(error.line > 0) || error.line > editor.lineCount()) return;
+  stepTab.marks.push(editor.markText({line: error.line - 1, ch: 0}, {line: error.line - 1, ch: 9999}, {className: "error-line"}));
+  editor.scrollIntoView({line: error.line - 1, ch: 0}, 60);
+}
+
 tinyc.record = function (options = {}) {
   const args = program(options);
   const refused = refusal(args.source);
@@ -40,6 +49,7 @@ tinyc.record = function (options = {}) {
     };
     for (let line = 0; line < editor.lineCount(); line++) editor.removeLineClass(line, "gutter", "cm-step-breakpoint");
     if (trace.steps.length) markEditor(stepTab.stepper.goTo(0));
+    else markError(trace.error);
     $("step-state").textContent = `${trace.steps.length} steps, ${trace.status}` + (trace.message ? `: ${trace.message}` : "");
     root.focus();
     return {steps: trace.steps.length, status: trace.status, output: trace.output};

@@ -118,14 +118,42 @@ def test_an_error_mid_run_is_reported_at_its_step():
     assert "before" in d["output"]
 
 
-def test_a_syntax_error_has_the_report():
-    # tiny-c/PC parses a statement as it reaches it (section 14 item 16): the steps up to it, then its report
-    trace = Session().record(b"main [\n  pl \"a\"\n  pn (1+\n]\n")
-    assert trace.status == "error" and "err" in trace.data["report"] and trace.data["error"]["line"] == 3
-    assert trace.state(trace.data["error"]["step"])["line"] == 3
-    # the Gibson dialect checks the program's brackets before it starts: no step at all
+PC_SYNTAX = b"main [\n  pl \"a\"\n  pn (1+\n]\n"            # line 3: error 9
+GIBSON_SYNTAX = b"#include pps/library.tc\nmain [\n  int x\n  pl \"a\"\n  x = (3 +\n  pn x\n]\n"  # line 6: RPARERR
+
+
+@pytest.mark.parametrize("dialect, program, line, code, said", [("pc", PC_SYNTAX, 3, 9, "err  9"),
+                                                                ("gibson", GIBSON_SYNTAX, 6, 5, "RPARERR")])
+def test_a_syntax_error_gives_its_report_and_no_steps(dialect, program, line, code, said, tmp_path):
+    # a run reaches the bad statement after pl "a" (section 14 item 16); the stepper refuses the text up front
+    path = tmp_path / "bad.tc"
+    path.write_bytes(program)
+    trace = Session(dialect).record(str(path))
+    d = trace.data
+    assert trace.status == "syntax" and trace.steps == [] and d["output"] == ""
+    assert said in d["report"] and "pn" in d["report"]  # the report, as a run that reached it would print it
+    assert d["error"]["code"] == code and d["error"]["line"] == line and d["error"]["step"] is None
+    assert "syntax error" in d["message"]
+
+
+def test_tinyc_step_refuses_a_syntax_error(tmp_path):
+    for name, program in (("bad.tc", PC_SYNTAX), ("badg.tc", GIBSON_SYNTAX)):
+        path, out = tmp_path / name, tmp_path / (name + ".html")
+        path.write_bytes(program)
+        done = subprocess.run([sys.executable, "-P", "-m", "tinyc", "step", str(path), "-o", str(out)],
+                              capture_output=True, text=True)
+        assert done.returncode == 1 and "syntax error" in done.stderr and "not written" in done.stderr
+        assert "pn" in done.stderr  # the report shows the bad line
+        assert not out.exists()
+
+
+def test_what_is_not_a_syntax_error_is_stepped():
+    # an undeclared name is found when it is reached (error 26 at its step), as a run finds it
+    trace = Session().record(b"main [\n  pl \"a\"\n  nosuch(1)\n]\n")
+    assert trace.status == "error" and trace.steps and trace.data["error"]["line"] == 3
+    # the Gibson dialect's bracket check (its link) is a syntax error too
     gibson = Session("gibson").record(b"main() {\n  int x;\n}\n")
-    assert gibson.status == "error" and gibson.steps == [] and "LBRCERR" in gibson.data["report"]
+    assert gibson.status == "syntax" and gibson.steps == [] and "LBRCERR" in gibson.data["report"]
 
 
 def test_statement_steps_only():

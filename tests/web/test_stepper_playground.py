@@ -76,3 +76,21 @@ def test_a_line_of_the_tokens_or_ast_view_selects_its_span(page):  # noqa: F811
                    "const r = document.createRange(); r.setStart(text, at); r.collapse(true);"
                    "getSelection().removeAllRanges(); getSelection().addRange(r); view.click();", line)
         assert call(page, "return editor.getSelection()") == wanted
+
+
+SYNTAX_ERRORS = (  # a run reaches the bad line after pl "a" (section 14 item 16); the Step tab refuses the text
+    ('main [\n  pl "a"\n  pn (1+\n]\n', 3, "err  9"),
+    ('#include pps/library.tc\nmain [\n  int x\n  pl "a"\n  x = (3 +\n  pn x\n]\n', 6, "RPARERR"),
+)
+
+
+def test_a_syntax_error_shows_the_report_instead_of_a_stepper(page):  # noqa: F811
+    for source, line, said in SYNTAX_ERRORS:
+        call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: ''})", source)
+        assert call(page, "return tinyc.record({})") == {"steps": 0, "status": "syntax", "output": ""}
+        report = page.find_element("id", "step-report")
+        assert report.is_displayed() and said in report.text and "pn" in report.text
+        assert not page.find_elements("id", "step-slider") and not page.find_elements("id", "memory-map")
+        assert "syntax error" in page.find_element("id", "step-state").text
+        marked = page.find_elements("css selector", ".CodeMirror .error-line")
+        assert "".join(e.get_attribute("textContent") for e in marked).strip() == source.split("\n")[line - 1].strip()

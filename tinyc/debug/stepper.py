@@ -351,7 +351,9 @@ def record(session, program: str | bytes, entry: str | None = None, stdin: bytes
     seconds = time.perf_counter() - started
     messages = {"limit": f"stopped at the step limit: {limit} steps recorded (the limit option)",
                 "stopped": "stopped: the program asked for more input than was given; the steps so far are kept"
-                if console.at_eof else "stopped (Ctrl-C): the steps so far are kept"}
+                if console.at_eof else "stopped (Ctrl-C): the steps so far are kept",
+                "syntax": "the program has a syntax error: nothing was recorded (a run reports it only when it "
+                          "reaches it, reference section 14 item 16; the stepper needs the whole text to parse)"}
     data = {
         "schema": SCHEMA, "dialect": session.dialect.name, "file": name, "entry": entry or "main",
         "source": getattr(rec, "text", text).decode("latin-1"), "status": status,
@@ -403,6 +405,12 @@ def _run_pc(session, rec: Recorder, console: RecordingConsole, path, text: bytes
         return made[-1]
     loaded = load(text, session=sub, engine=make)
     m, ws = loaded.machine, loaded.workspace
+    from ..views.check import syntax_errors
+    found = syntax_errors(m, ws)
+    if found:  # no stepper for a text that does not parse: its reports, as `tinyc check --format report`
+        file, line, column = ws.locate(found[0][1])
+        return "syntax", "".join(ws.report(code, cursor) for code, cursor in found), \
+            {"code": found[0][0], "step": None, "line": line, "column": column}
     lib = m.library_text
     base = ws.pr + 1
     rec.attach(made[0], console, text.replace(b"\r", b""), base, lambda: program_vars(m))

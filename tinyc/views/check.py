@@ -78,6 +78,18 @@ def _name_before(m, address: int, code: int) -> str:
     return f": {name.group().decode('ascii')}" if name else ""
 
 
+def syntax_errors(m, ws) -> list[tuple[int, int]]:
+    """``(error number, cursor relative to ``ws.pr``)`` of every syntax error of the program in the workspace
+    ``ws`` of machine ``m`` (tiny-c/PC), in text order: the link error alone (an unbalanced ``[``), else each
+    statement or function header that does not parse.  Undeclared names are left out: they are not errors
+    of the text.  What the stepper refuses to record (issue 37); reference section 14 item 16."""
+    try:
+        program, _ = m.link_application(ws.pr + ws.pe, ws.pr)
+    except TinyCError as e:
+        return [(int(e.code), e.address - ws.pr)]
+    return [(code, address - ws.pr) for code, address in problems(program, lambda name: True)]
+
+
 def collect(m, ws, by_file: bool = False) -> list[tuple[int | None, int, str]]:
     """:func:`linked_problems`' problems only."""
     return linked_problems(m, ws, by_file)[1]

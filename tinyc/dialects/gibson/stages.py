@@ -184,16 +184,17 @@ def link_map(g: GibsonLoaded, show_library: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
-def problems(g: GibsonLoaded) -> list[tuple[int, int]]:
+def problems(g: GibsonLoaded, names: bool = True) -> list[tuple[int, int]]:
     """``(Gibson error number, address)`` of every problem found up front: a link error alone, else each
-    statement or function header that does not parse and each undeclared name, in text order."""
+    statement or function header that does not parse and (unless ``names`` is False: the syntax errors
+    only) each undeclared name, in text order."""
     try:
         program, linked = link_program(g)
     except TinyCError as e:
         return [(gibson_code(int(e.code)), g.layout.end if int(e.code) in (1023, 2023, 3023) else e.address)]
     tables = [t for t in linked.tables]
     app = ast.Program(0, 0, items=[i for i in program.items if i.pos >= g.layout.app])
-    found = _problems(app, lambda name: any(t.get(name) is not None for t in tables))
+    found = _problems(app, lambda name: not names or any(t.get(name) is not None for t in tables))
     return [(gibson_code(code), at) for code, at in found]
 
 

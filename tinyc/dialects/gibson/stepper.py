@@ -39,6 +39,9 @@ def _run(session, rec: Recorder, console: RecordingConsole, path, text: bytes, e
         loaded = gibson.load(path, code, files, session.memory)
     except gibson.StartError as e:
         return "error", e.message or f"{path}: cannot start\n", None
+    syntax = _syntax_errors(session, path)
+    if syntax is not None:
+        return syntax
     made: list[GibsonRecorder] = []
 
     def make(m) -> GibsonRecorder:
@@ -73,3 +76,18 @@ def _run(session, rec: Recorder, console: RecordingConsole, path, text: bytes, e
         close_units(m)
     stepper.add_regions(rec)
     return status, rep, at
+
+
+def _syntax_errors(session, path: str):
+    """``("syntax", reports, where)`` when the application has syntax errors (each statement or header that
+    does not parse, or the link error), found up front as ``tinyc check`` finds them; else None."""
+    from . import stages
+    g = stages.load(session, path)
+    found = stages.problems(g, names=False)
+    if not found:
+        return None
+    lines = stages.check_lines(g, found)
+    line, _, column = g.place(found[0][1]).partition(":")
+    where = {"code": found[0][0], "step": None, "line": int(line) if line.isdigit() else None,
+             "column": int(column) if column.isdigit() else None}
+    return "syntax", "".join(report for _, report in lines), where

@@ -137,3 +137,24 @@ def test_the_highlighter_knows_the_gibson_comments_and_header_lines():
     assert (Comment.Preproc, "#loadMC pifib") in tokens
     assert (Comment.Single, "// one") in tokens and (Comment.Single, "/* two") in tokens
     assert (Operator, "/") in tokens
+
+
+SQUARES = b'#include pps/library.tc\nint g\nsq int n [\n  return n*n\n]\nmain [\n  int k, s, x\n  g = 3\n  x = 2\n' \
+          b'  k = 0\n  while k < 10 [ s = s + sq(k) + g + x*x; k = k + 1 ]\n  printf("%d", s)\n]\n'
+
+
+def test_compile_takes_the_optimisation_switches(tmp_path):
+    # issue 37: tinyc compile -O0 / --no-NAME show the code with that optimisation off, as `tinyc run` runs it
+    (tmp_path / "sq.tc").write_bytes(SQUARES)
+
+    def code(*switches: str) -> str:
+        r = tinyc("compile", *switches, "sq.tc", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.decode()
+    every, plain = code(), code("-O0")
+    framed, evaluated = code("--no-dead-frames"), code("--no-invariants")
+    assert "def f_sq(v_n, _t, _d):" in every and "_Pki(_D, _t, v_n)" not in every  # sq writes no cell
+    assert "_Pki(_D, _t, v_n)" in framed and "(optimisations: bounds, const-globals, room, depth-guard" in framed
+    assert "_Pki(_D, _t, v_n)" in plain and "(optimisations: none)" in plain
+    assert "+ 4)" in every and "(v_x * v_x)" not in every  # x*x does not change in the loop: once, before it
+    assert "(v_x * v_x)" in evaluated and "(v_x * v_x)" in plain

@@ -7,6 +7,8 @@ application, or why a function runs on the dialect's reference evaluator (its fa
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from ... import ast
 from ...engines.codegen import Unsupported
 from ...engines.compiler import _params
@@ -31,7 +33,8 @@ def generated_python(g: GibsonLoaded, library: bool = False) -> str:
     """The fast engine's Python for the seed and each application function (library functions too with
     ``library``), each a factory or a comment saying why it runs on the reference evaluator.  Raises
     TinyCError when the program does not link."""
-    fast, chosen = g.session.dialect.engine("fast"), g.session.optimisations  # -O0, --no-NAME: as `tinyc run` does
+    fast: Callable[..., Any] = g.session.dialect.engine("fast")
+    chosen = g.session.optimisations  # -O0, --no-NAME: as `tinyc run` does
     factory = fast if chosen is None else (lambda machine: fast(machine, options=chosen))
     m = gibson.make_machine(g.session, factory, g.machine.memory.size, console=Console())
     m.memory.store(0, g.loaded.memory)

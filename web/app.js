@@ -146,7 +146,8 @@ const tinyc = {
     const t0 = performance.now();
     return call("run", args).then((r) => { timings.last_run_ms = performance.now() - t0; return r; });
   },
-  /** The stage view `name` (tokens, parse, ast, link, trace, python) of the editor's program: a Promise of text. */
+  /** The stage view `name` (tokens, parse, ast, link, trace, python; `python -O0`, `python --no-NAME`: with
+   *  that optimisation off) of the editor's program: a Promise of text. */
   view(name, options = {}) {
     const args = program(options);
     if (refusal(args.source)) return Promise.resolve(refusal(args.source).stderr);
@@ -246,13 +247,16 @@ function showTab(name) {
 }
 for (const b of document.querySelectorAll(".tabs button")) b.onclick = () => showTab(b.dataset.tab);
 
+// The Generated Python view with the switch chosen under #view-optimise (-O0, --no-NAME: that optimisation off).
+const viewName = (name) => (name === "python" && $("view-optimise").value ? `python ${$("view-optimise").value}` : name);
+$("view-optimise").onchange = () => $("view-python").click();
 for (const b of document.querySelectorAll(".views button")) {
   b.onclick = async () => {
     for (const o of document.querySelectorAll(".views button")) o.classList.toggle("active", o === b);
     $("view").textContent = "…";
     $("view").dataset.view = "";
     try {
-      $("view").textContent = await tinyc.view(b.dataset.view);
+      $("view").textContent = await tinyc.view(viewName(b.dataset.view));
     } catch (e) {
       $("view").textContent = String(e.message || e);
     }

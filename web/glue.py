@@ -152,16 +152,33 @@ def play(source: str, dialect: str | None = None, entry: str = "main", stdin: st
     return {"stdout": text(out), "stderr": text(err), "status": status, "waiting": False}
 
 
+def optimisation_switch(switch: str) -> str | None:
+    """Why ``switch`` is not one the Generated Python view takes (None when it is): ``-O0`` (no optimisation)
+    or ``--no-NAME``, NAME one of tinyc.engines.options.NAMES (``tinyc compile``'s switches)."""
+    from tinyc.engines.options import NAMES
+    if switch == "-O0" or (switch.startswith("--no-") and switch[5:] in NAMES):
+        return None
+    return f"no optimisation switch {switch!r}: -O0, or --no-NAME with NAME one of {', '.join(NAMES)}"
+
+
 def view(source: str, name: str, dialect: str | None = None, entry: str = "main", stdin: str = "") -> str:
-    """The stage view ``name`` (a key of VIEWS) of ``source``: the tinyc command's output, then its errors."""
+    """The stage view ``name`` (a key of VIEWS) of ``source``: the tinyc command's output, then its errors.
+    ``python`` may be followed by optimisation switches (``python -O0``, ``python --no-scans``): the code the
+    fast engine generates with those optimisations off, as ``tinyc compile -O0`` shows it."""
+    name, *switches = name.split() or [""]
     command = VIEWS.get(name)
     if command is None:
         return f"tinyc: no view {name!r}: the views are {', '.join(VIEWS)}\n"
+    if switches and command != "compile":
+        return f"tinyc: the {name} view takes no switches (only python: -O0, --no-NAME)\n"
+    for switch in switches:
+        if optimisation_switch(switch):
+            return f"tinyc: {optimisation_switch(switch)}\n"
     argv = _program_argv(source, dialect)
     if isinstance(argv, dict):
         return argv["stderr"]
     extra = ["--entry", entry or "main"] if command in ("trace", "compile") else []
-    out, err, _, _ = call_tinyc([command, *argv, *extra], stdin.encode())
+    out, err, _, _ = call_tinyc([command, *switches, *argv, *extra], stdin.encode())
     return text(out + err)
 
 

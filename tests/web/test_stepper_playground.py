@@ -5,6 +5,7 @@ they build the site with npm and skip, saying what to install, without chromium,
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from test_web import INPUT_PROGRAM, call, glue, page, site  # noqa: F401  (fixtures)
@@ -94,3 +95,86 @@ def test_a_syntax_error_shows_the_report_instead_of_a_stepper(page):  # noqa: F8
         assert "syntax error" in page.find_element("id", "step-state").text
         marked = page.find_elements("css selector", ".CodeMirror .error-line")
         assert "".join(e.get_attribute("textContent") for e in marked).strip() == source.split("\n")[line - 1].strip()
+
+
+def show_view(page, name: str) -> None:
+    from test_web import wait_text
+    page.find_element("id", "tab-views").click()
+    page.find_element("id", f"view-{name}").click()
+    wait_text(page, "#view", lambda t: page.find_element("id", "view").get_attribute("data-spans"))
+
+
+def cursor_at(page, line: int, ch: int) -> dict:
+    """Place the editor's cursor at (line, ch), from 0; the view line it selected and what is highlighted."""
+    return call(page, "editor.focus(); editor.setCursor({line: arguments[0], ch: arguments[1]});"
+                      "const h = CSS.highlights.get('view-current'), s = tinyc.viewSelection();"
+                      "return s && {...s, span: linked.spans[s.index], marked: h ? [...h][0].toString() : null,"
+                      " scrolled: document.getElementById('view').scrollTop};", line, ch)
+
+
+def test_the_editor_cursor_selects_the_innermost_node_of_the_open_view(page):  # noqa: F811
+    call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: ''})", FACT)
+    n_of_if = {"line": 7, "ch": 5}  # the n of if(n<2), line 8 column 6
+    for name, wanted in (("tokens", r"^\s*8:6\s+NAME\s+n\b"), ("ast", r"^\s*left: Var n\s+8:6-8:7"),
+                         ("parse", r"^\s*NAME 'n'$")):
+        show_view(page, name)
+        got = cursor_at(page, 7, 5)  # the cursor just before n (after the "(": the innermost is the later)
+        assert got and re.search(wanted, got["text"]), (name, got)
+        assert got["marked"] == got["text"] and got["span"]["from"] == n_of_if
+    got = cursor_at(page, 7, 7)  # just before the 2 of n<2 (after <): the parse tree's NUMBER, its rule number around it
+    assert got["text"].strip() == "NUMBER '2'"
+    show_view(page, "link")
+    assert "fact" in cursor_at(page, 8, 4)["text"] and "main" in cursor_at(page, 15, 4)["text"]
+    # the view scrolls to the node: the last lines of bc.tc are far down its AST
+    bc = (ROOT / "programs" / "bc.tc").read_text()
+    call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'bullcow', stdin: ''})", bc)
+    show_view(page, "ast")
+    last = len(bc.rstrip("\n").split("\n")) - 2
+    got = cursor_at(page, last, 3)
+    assert got and got["scrolled"] > 0 and got["span"]["from"]["line"] <= last <= got["span"]["to"]["line"]
+
+
+COUNTED = "main [\n  int k, s\n  for(k=0;k<10;++k) s=s+k\n  pn s\n]\n"
+SCAN = 'f char s(0) [\n  int k\n  while(s(k)) ++k\n  return k\n]\nmain [ pn f("abc") ]\n'
+
+
+def test_glue_shows_the_generated_python_without_an_optimisation(glue):  # noqa: F811
+    every = glue.view(COUNTED, "python")
+    assert "for v_k in range(" in every and "# for(k=0;k<10;++k) s=s+k" in every  # the tiny-c it came from
+    plain, loops = glue.view(COUNTED, "python -O0"), glue.view(COUNTED, "python --no-counted-loops")
+    for code in (plain, loops):
+        assert "range(" not in code and "while (v_k < 10):" in code and "# for(k=0;k<10;++k) s=s+k" in code
+    assert "(optimisations: none)" in plain and "(optimisations: bounds," in loops
+    scan, walk = glue.view(SCAN, "python"), glue.view(SCAN, "python --no-scans")
+    assert "# a scan: one bytes search" in scan and "# a scan:" not in walk and "# a walk:" in walk
+    assert "no optimisation switch '--no-speed'" in glue.view(COUNTED, "python --no-speed")
+    assert "takes no switches" in glue.view(COUNTED, "ast -O0")
+
+
+def test_the_pages_optimisation_switch_names_each_optimisation():
+    from tinyc.engines.options import NAMES
+    html = (ROOT / "web" / "index.html").read_text()
+    menu = html[html.index('<select id="view-optimise"'):]
+    menu = menu[:menu.index("</select>")]
+    assert re.findall(r'<option value="([^"]*)"', menu) == ["", "-O0"] + [f"--no-{n}" for n in NAMES]
+
+
+def test_the_optimisation_switch_shows_what_it_changes(page):  # noqa: F811
+    from selenium.webdriver.support.ui import Select
+    from test_web import wait_text
+    call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: ''})", COUNTED)
+    page.find_element("id", "tab-views").click()
+    menu = Select(page.find_element("id", "view-optimise"))
+    menu.select_by_value("")
+    page.find_element("id", "view-python").click()
+    every = wait_text(page, "#view", lambda t: "for v_k in range(" in t)
+    menu.select_by_value("--no-counted-loops")  # the view follows the switch
+    loops = wait_text(page, "#view", lambda t: "while (v_k < 10):" in t
+                      and page.find_element("id", "view").get_attribute("data-changed"))
+    assert "range(" not in loops and loops != every
+    marked = call(page, "return [...CSS.highlights.get('view-changed')].map(r => r.toString())")
+    assert any("while (v_k < 10):" in m for m in marked) and not any("# for(k=0;k<10;++k)" in m for m in marked)
+    menu.select_by_value("--no-scans")  # scans: nothing here to change
+    wait_text(page, "#view", lambda t: "optimisations: bounds" in t
+              and page.find_element("id", "view").get_attribute("data-changed") == "0")
+    menu.select_by_value("")

@@ -142,9 +142,10 @@ def test_tinyc_step_refuses_a_syntax_error(tmp_path):
         path.write_bytes(program)
         done = subprocess.run([sys.executable, "-P", "-m", "tinyc", "step", str(path), "-o", str(out)],
                               capture_output=True, text=True)
-        assert done.returncode == 1 and "syntax error" in done.stderr and "not written" in done.stderr
+        assert done.returncode == 1 and "syntax error" in done.stderr and "nothing recorded" in done.stderr
         assert "pn" in done.stderr  # the report shows the bad line
-        assert not out.exists()
+        page = out.read_text()  # the page shows the report instead of a stepper (tests/web/test_stepper_page.py)
+        assert '"status":"syntax"' in page and '"steps":[]' in page
 
 
 def test_what_is_not_a_syntax_error_is_stepped():

@@ -158,19 +158,25 @@ def test_an_error_shows_its_report_at_its_step(browser, tmp_path):
     assert report.is_displayed() and "err" in report.text and "return a/b" in report.text
 
 
-def test_a_syntax_error_shows_the_report_instead_of_a_stepper(browser, tmp_path):
+@pytest.mark.parametrize("source, said", [
+    ("#include pps/library.tc\nmain() {\n}\n", "LBRCERR"),                   # Gibson: its bracket check
+    ('#include pps/library.tc\nmain [\n  pl "a"\n  pn (1+\n]\n', "SYNXERR"),  # Gibson: a statement
+    ('main [\n  pl "a"\n  pn (1+\n]\n', "err  9"),                             # tiny-c/PC: a statement
+])
+def test_a_syntax_error_shows_the_report_instead_of_a_stepper(browser, tmp_path, source, said):
+    # a run would reach the bad statement after pl "a" (section 14 item 16): the page refuses the whole text
     program = tmp_path / "bad.tc"
-    program.write_text("#include pps/library.tc\nmain() {\n}\n")
+    program.write_text(source)
     open_page_any(browser, tmp_path, str(program))
     assert browser.find_elements("id", "step-slider") == []
-    assert "LBRCERR" in text(browser, "#step-report")
+    assert said in text(browser, "#step-report")
 
 
 def open_page_any(driver, tmp: Path, program: str) -> None:
     out = tmp / "bad.html"
     done = subprocess.run([sys.executable, "-P", "-m", "tinyc", "step", program, "-o", str(out)],
                           capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1 and "syntax error" in done.stderr, done.stderr  # and the page shows why
     driver.get(out.as_uri())
 
 

@@ -30,8 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """Record and write; 0 when the page is written (whatever the run did: the page shows its report), 1 for
-    a program with a syntax error (its reports on standard error, nothing written), 2 for bad command-line
-    use or a file that cannot be read or written."""
+    a program with a syntax error (nothing recorded: the page shows the reports, and they go to standard
+    error too), 2 for bad command-line use or a file that cannot be read or written."""
     from ..machine.shipped import ProgramFileError, program_path
     if not memory_ok(args):
         return 2
@@ -46,11 +46,6 @@ def command(args: argparse.Namespace) -> int:
     except ProgramFileError as e:
         print(f"tinyc: {e}", file=sys.stderr)
         return 2
-    if trace.status == "syntax":  # nothing to step through: the reports, as `tinyc check --format report`
-        sys.stderr.write(trace.data["report"])
-        print(f"tinyc: {args.file} has a syntax error: nothing recorded, {args.output} not written "
-              "(`tinyc check` lists every problem)", file=sys.stderr)
-        return 1
     if args.json:
         text = trace.json()
     else:
@@ -63,6 +58,11 @@ def command(args: argparse.Namespace) -> int:
         print(f"tinyc: {args.output}: {e.strerror}", file=sys.stderr)
         return 2
     d = trace.data
+    if trace.status == "syntax":  # nothing to step through: the page shows the reports; they go here too
+        sys.stderr.write(d["report"])
+        print(f"tinyc: {args.file} has a syntax error: nothing recorded; {args.output} shows the report "
+              "(`tinyc check` lists every problem)", file=sys.stderr)
+        return 1
     print(f"tinyc: {args.output}: {len(d['steps'])} steps ({d['status']}) of {args.file}, {len(text)} bytes"
           + (f"; {d['message']}" if d["message"] else ""), file=sys.stderr)
     return 0

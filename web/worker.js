@@ -1,15 +1,22 @@
 // The playground's Web Worker: Pyodide with the tinyc wheel, and web/glue.py as its Python side.
 // Messages in: {id, op: "run" | "play" | "view" | "record" | "shell-start" | "shell-line" | "shell-complete" | "explain", args}; out: {id, ok, result | error},
-// and once {ready: true, ms} (or {ready: false, error}) when Pyodide and tinyc are loaded.
+// {id, out} (a run's output while it runs),
+// and once {ready: true, ms, marks} (or {ready: false, error}) when Pyodide and tinyc are loaded; marks:
+// [name, time] of each loading step's end (performance.mark here; time: ms since the Unix epoch, as
+// performance.timeOrigin + the mark's time, since the page's clock has another origin).
 // The page stops a program by terminating this worker and starting a new one.
 importScripts("pyodide/pyodide.js");
 
 let glue = null;
 let shell = null;
 
+const MARKS = ["worker-started", "pyodide-loaded", "wheels-unpacked", "glue-imported", "first-run-done"];
+performance.mark("worker-started");
+
 async function start() {
   const t0 = performance.now();
   const py = await loadPyodide({indexURL: new URL("pyodide/", self.location).href, fullStdLib: false});
+  performance.mark("pyodide-loaded");
   const manifest = await (await fetch("manifest.json")).json();
   // the wheels go where pip would put them (unpackArchive's default is the working directory)
   const sitePackages = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
@@ -18,12 +25,15 @@ async function start() {
     if (!response.ok) throw new Error("wheels/" + name + ": " + response.status);
     py.unpackArchive(await response.arrayBuffer(), "wheel", {extractDir: sitePackages});
   }
+  performance.mark("wheels-unpacked");
   py.FS.mkdirTree("/tinyc-web");
   py.FS.writeFile("/tinyc-web/glue.py", await (await fetch("glue.py")).text());
   py.runPython("import sys, importlib; sys.path.insert(0, '/tinyc-web'); importlib.invalidate_caches()");
   glue = py.pyimport("glue");
   glue.setup("/home/pyodide/work");
+  performance.mark("glue-imported");
   glue.run("main [ ]\n");  // imports the command line and boots the library once, before the first Run
+  performance.mark("first-run-done");
   return performance.now() - t0;
 }
 
@@ -37,8 +47,11 @@ function plain(value) {
 }
 
 const ops = {
-  run: (a) => glue.run.callKwargs({source: a.source, dialect: a.dialect || null, entry: a.entry || "main",
-                                   stdin: a.stdin || "", engine: a.engine || null}),
+  // the output is posted as the program writes it ({id, out}; glue.streaming_console batches it), so the
+  // page shows it while the program runs and keeps it when Stop ends this worker
+  run: (a, id) => glue.run.callKwargs({source: a.source, dialect: a.dialect || null, entry: a.entry || "main",
+                                       stdin: a.stdin || "", engine: a.engine || null,
+                                       emit: (text) => postMessage({id, out: text})}),
   play: (a) => glue.play.callKwargs({source: a.source, dialect: a.dialect || null, entry: a.entry || "main",
                                      stdin: a.stdin || "", engine: a.engine || null}),
   view: (a) => glue.view.callKwargs({source: a.source, name: a.name, dialect: a.dialect || null,
@@ -52,14 +65,15 @@ const ops = {
 };
 
 const ready = start().then(
-  (ms) => postMessage({ready: true, ms}),
+  (ms) => postMessage({ready: true, ms, marks: MARKS.map((name) =>
+    [name, performance.timeOrigin + performance.getEntriesByName(name, "mark")[0].startTime])}),
   (e) => postMessage({ready: false, error: String(e)}));
 
 onmessage = async (event) => {
   await ready;
   const {id, op, args} = event.data;
   try {
-    postMessage({id, ok: true, result: plain(ops[op](args || {}))});
+    postMessage({id, ok: true, result: plain(ops[op](args || {}, id))});
   } catch (e) {
     // A JavaScript stack overflow (deep recursion in the reference engine) or a wasm trap leaves Pyodide
     // unusable: the page replaces this worker.

@@ -41,15 +41,17 @@ let worker = null;
 let pending = new Map();  // id -> {resolve, stopped}
 let nextId = 1;
 let readyResolve, readyReject;
-const timings = {milestones: []};  // milestones: [name, ms since the page's navigation began], in order
+const timings = {milestones: []};  // milestones: [name, ms since the page's navigation began], by time
 
-// The page load's milestones (docs/web.md): the page's own marks and the first worker's, each also a
-// performance.measure from the one before it (as DevTools' Performance panel shows them).
+// The page load's milestones (docs/web.md): the page's marks (boot.js's "worker-created", app.js's
+// "page-script", "ready") and the first worker's, each also a performance.measure from the milestone
+// before it (as DevTools' Performance panel shows them).  The worker loads while app.js's scripts load:
+// "page-script" may come before or after the worker's first marks.
 function noteLoad(workerMarks) {
-  const found = [["page-script", performance.getEntriesByName("page-script", "mark")[0].startTime],
-                 ["worker-created", performance.getEntriesByName("worker-created", "mark")[0].startTime],
+  const mark = (name) => performance.getEntriesByName(name, "mark")[0].startTime;
+  const found = [["worker-created", mark("worker-created")], ["page-script", mark("page-script")],
                  ...workerMarks.map(([name, at]) => [name, at - performance.timeOrigin]),
-                 ["ready", performance.now()]];
+                 ["ready", performance.now()]].sort((a, b) => a[1] - b[1]);
   let before = "navigation";
   for (const [name, ms] of found) {
     if (!performance.getEntriesByName(name, "mark").length) performance.mark(name, {startTime: ms});
@@ -60,11 +62,12 @@ function noteLoad(workerMarks) {
 }
 
 function startWorker() {
-  const t0 = performance.now();
-  if (!timings.milestones.length) performance.mark("worker-created");
+  const t0 = window.tinycBoot ? performance.getEntriesByName("worker-created", "mark")[0].startTime : performance.now();
   tinyc.ready = new Promise((resolve, reject) => { readyResolve = resolve; readyReject = reject; });
   tinyc.ready.catch(() => {});
-  worker = new Worker("worker.js");
+  const boot = window.tinycBoot;  // the page's first worker, started by boot.js
+  window.tinycBoot = null;
+  worker = boot ? boot.worker : new Worker("worker.js");
   worker.onmessage = (event) => {
     const m = event.data;
     if (m.ready !== undefined) {
@@ -96,6 +99,7 @@ function startWorker() {
     if (job) m.ok ? job.resolve(m.result) : job.reject(new Error(m.error));
   };
   worker.onerror = (event) => restart("the Python worker failed: " + (event.message || "an error"), 1);
+  if (boot) for (const event of boot.messages) worker.onmessage(event);
 }
 
 function call(op, args, onOutput = null) {

@@ -159,7 +159,7 @@ def call_tinyc(argv: list[str], stdin: bytes = b"", limit: int = MAX_OUTPUT,
     out, err = (StreamedOutput(limit, emit) if emit else CappedOutput(limit)), io.BytesIO()
     console_class = session.Console
     if emit:  # the sessions this call makes write their output as it comes
-        session.Console = streaming_console()  # type: ignore[misc]
+        session.Console = streaming_console()
     inp = NotingInput(stdin, out)
     saved = sys.stdin, sys.stdout, sys.stderr
     sys.stdin = io.TextIOWrapper(inp)
@@ -178,7 +178,7 @@ def call_tinyc(argv: list[str], stdin: bytes = b"", limit: int = MAX_OUTPUT,
         result = out.getvalue(), err.getvalue(), status, inp.ended_at
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved
-        session.Console = console_class  # type: ignore[misc]
+        session.Console = console_class
     if out.capped:
         note = b"\n[the page stopped the program: its output passed %d bytes]\n" % limit
         result = result[0], result[1] + note, result[2], result[3]
@@ -361,12 +361,24 @@ class WebShell:
         return sorted(found)
 
 
-def setup(home: str | None = None, disk_cache: bool = False) -> None:
+def setup(home: str | None = None, disk_cache: bool = False, cache_seed: str | None = None) -> None:
     """Work in ``home`` (the worker's in-memory directory), where PROGRAM is written.  tinyc's disk cache is
     off unless ``disk_cache``: in the browser the file system is memory that lives as long as the worker,
-    and tinyc keeps what it parsed in the process anyway."""
+    and tinyc keeps what it parsed in the process anyway.  ``cache_seed``: a folder whose files (the key
+    and Lark's sealed grammar analyses that web/precompile.mjs made at build time) start tinyc's cache
+    directory, so that the page does not analyse the grammars on every load; a file already there stays."""
     if not disk_cache:
         os.environ["TINYC_NO_CACHE"] = "1"
     if home:
         os.makedirs(home, exist_ok=True)
         os.chdir(home)
+    if cache_seed and os.path.isdir(cache_seed):
+        import shutil
+        from tinyc.dirs import cache_path
+        folder = cache_path()
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        for name in os.listdir(cache_seed):
+            target = os.path.join(folder, name)
+            if not os.path.exists(target):
+                shutil.copyfile(os.path.join(cache_seed, name), target)
+                os.chmod(target, 0o600)  # tinyc trusts only a private key and entries

@@ -10,27 +10,33 @@ importScripts("pyodide/pyodide.js");
 let glue = null;
 let shell = null;
 
-const MARKS = ["worker-started", "pyodide-loaded", "wheels-unpacked", "glue-imported", "first-run-done"];
+const MARKS = ["worker-started", "pyodide-loaded", "packages-unpacked", "glue-imported", "first-run-done"];
 performance.mark("worker-started");
+
+async function fetched(url, as) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(url + ": " + response.status);
+  return response[as]();
+}
 
 async function start() {
   const t0 = performance.now();
+  // fetched while Pyodide starts: the packages (web/build.py: tinyc, Lark, platformdirs, compiled) and glue.py
+  const packages = fetched("manifest.json", "json").then((m) => fetched(m.packages, "arrayBuffer"));
+  const gluePy = fetched("glue.py", "text");
+  packages.catch(() => {});
+  gluePy.catch(() => {});
   const py = await loadPyodide({indexURL: new URL("pyodide/", self.location).href, fullStdLib: false});
   performance.mark("pyodide-loaded");
-  const manifest = await (await fetch("manifest.json")).json();
-  // the wheels go where pip would put them (unpackArchive's default is the working directory)
+  // where pip would put them (unpackArchive's default is the working directory)
   const sitePackages = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-  for (const name of manifest.wheels) {
-    const response = await fetch("wheels/" + name);
-    if (!response.ok) throw new Error("wheels/" + name + ": " + response.status);
-    py.unpackArchive(await response.arrayBuffer(), "wheel", {extractDir: sitePackages});
-  }
-  performance.mark("wheels-unpacked");
+  py.unpackArchive(await packages, "zip", {extractDir: sitePackages});
+  performance.mark("packages-unpacked");
   py.FS.mkdirTree("/tinyc-web");
-  py.FS.writeFile("/tinyc-web/glue.py", await (await fetch("glue.py")).text());
+  py.FS.writeFile("/tinyc-web/glue.py", await gluePy);
   py.runPython("import sys, importlib; sys.path.insert(0, '/tinyc-web'); importlib.invalidate_caches()");
   glue = py.pyimport("glue");
-  glue.setup("/home/pyodide/work");
+  glue.setup.callKwargs({home: "/home/pyodide/work", cache_seed: sitePackages + "/tinyc-web-cache"});
   performance.mark("glue-imported");
   glue.run("main [ ]\n");  // imports the command line and boots the library once, before the first Run
   performance.mark("first-run-done");

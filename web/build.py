@@ -9,8 +9,8 @@ The site runs the real tinyc package in the browser with Pyodide.  Everything it
   fetched with ``pip download`` into the cache; the site holds them unpacked and compiled to bytecode by
   Pyodide's own Python under ``node`` (web/precompile.mjs), as one zip, packages.zip, so that the page
   does not compile them on every load;
-* the page (web/index.html, boot.js, app.js, worker.js, style.css, step-tab.js, linked-views.js; the stepper's tinyc/debug/stepper.js
-  and stepper.css), the Python glue (web/glue.py), and the shipped
+* the page (web/index.html, boot.js, app.js, worker.js, style.css, step-tab.js, linked-views.js; the
+  stepper's tinyc/debug/stepper.js and stepper.css), the Python glue (web/glue.py), and the shipped
   examples and programs as examples.json.
 
 Serve DIR with any static server: ``python -m http.server -d DIR``.  Exit status 1, with the failing

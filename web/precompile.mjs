@@ -1,10 +1,11 @@
 // Build step of web/build.py (docs/web.md): the page's Python packages as one zip, compiled once.
 //   node web/precompile.mjs PYODIDE_DIR OUT.zip WHEEL...
 // Unpacks the wheels in Pyodide (the same Python the page runs, so the same bytecode), compiles every
-// module (unchecked-hash .pyc files: used as they are, whatever the files' times after unpacking), and
-// writes the tree as OUT.zip, which the worker unpacks into its site-packages, with tinyc-web-cache/: the
-// cache directory after a run of each dialect (Lark's grammar analyses, which every page load made again).  Without it every page load
-// compiled tinyc's and Lark's sources to bytecode before the first run.
+// module (unchecked-hash .pyc files: used as they are, whatever the files' times after unpacking), runs
+// `tinyc run` once in each dialect so that tinyc's cache directory holds Lark's analyses of the grammars,
+// and writes the tree as OUT.zip, with that directory as tinyc-web-cache/; the worker unpacks it into its
+// site-packages.  Without it every page load compiled tinyc's and Lark's sources to bytecode and analysed
+// the grammars before the first run.
 import {readFileSync, writeFileSync} from "node:fs";
 import {pathToFileURL} from "node:url";
 import {resolve} from "node:path";

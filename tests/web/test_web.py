@@ -514,3 +514,23 @@ def test_glue_setup_seeds_the_cache_directory_without_overwriting(tmp_path, monk
     assert (folder / "key").read_bytes() == b"mine" * 8
     assert (folder / "lark-lexer-0.sealed").read_bytes() == b"analysis"
     assert (folder / "lark-lexer-0.sealed").stat().st_mode & 0o777 == 0o600
+
+
+def test_the_site_ships_its_packages_compiled_with_lark_s_analyses(site):
+    """Issue 39: the page load no longer compiles tinyc and Lark nor analyses the grammars: packages.zip
+    holds Pyodide's bytecode of every module and tinyc's cache directory with both dialects' analyses."""
+    import io
+    import json
+    import urllib.request
+    import zipfile
+    manifest = json.loads(urllib.request.urlopen(site + "manifest.json").read())
+    names = zipfile.ZipFile(io.BytesIO(urllib.request.urlopen(site + manifest["packages"]).read())).namelist()
+    assert "tinyc/cli/__pycache__/main.cpython-313.pyc" in names and "lark/__pycache__/lark.cpython-313.pyc" in names
+    sources = [n for n in names if n.endswith(".py")]
+    compiled = {n for n in names if n.endswith(".pyc")}
+    missing = [n for n in sources if f"{n.rpartition('/')[0]}/__pycache__/{n.rpartition('/')[2][:-3]}.cpython-313.pyc"
+               .lstrip("/") not in compiled]
+    assert not missing, missing[:5]
+    cache = sorted(n.split("/")[1].rsplit("-", 1)[0] for n in names if n.startswith("tinyc-web-cache/lark-"))
+    assert cache == ["lark-gibson-lexer", "lark-gibson-parser", "lark-lexer", "lark-parser"]
+    assert "tinyc-web-cache/key" in names

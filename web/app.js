@@ -2,6 +2,7 @@
 // (docs/web.md).  tinyc itself runs in worker.js (a Web Worker, so that the page stays responsive and
 // Stop can end any program by terminating the worker).
 "use strict";
+performance.mark("page-script");  // the page's scripts (vendor.js, stepper.js) are loaded and parsed
 
 const MAX_SOURCE = 1 << 20;  // characters: a larger program is refused here, before it is sent
 const $ = (id) => document.getElementById(id);
@@ -40,18 +41,39 @@ let worker = null;
 let pending = new Map();  // id -> {resolve, stopped}
 let nextId = 1;
 let readyResolve, readyReject;
-const timings = {};
+const timings = {milestones: []};  // milestones: [name, ms since the page's navigation began], by time
+
+// The page load's milestones (docs/web.md): the page's marks (boot.js's "worker-created", app.js's
+// "page-script", "ready") and the first worker's, each also a performance.measure from the milestone
+// before it (as DevTools' Performance panel shows them).  The worker loads while app.js's scripts load:
+// "page-script" may come before or after the worker's first marks.
+function noteLoad(workerMarks) {
+  const mark = (name) => performance.getEntriesByName(name, "mark")[0].startTime;
+  const found = [["worker-created", mark("worker-created")], ["page-script", mark("page-script")],
+                 ...workerMarks.map(([name, at]) => [name, at - performance.timeOrigin]),
+                 ["ready", performance.now()]].sort((a, b) => a[1] - b[1]);
+  let before = "navigation";
+  for (const [name, ms] of found) {
+    if (!performance.getEntriesByName(name, "mark").length) performance.mark(name, {startTime: ms});
+    performance.measure(`${before} → ${name}`, before === "navigation" ? undefined : before, name);
+    before = name;
+  }
+  timings.milestones = found.map(([name, ms]) => [name, Math.round(ms)]);
+}
 
 function startWorker() {
-  const t0 = performance.now();
+  const t0 = window.tinycBoot ? performance.getEntriesByName("worker-created", "mark")[0].startTime : performance.now();
   tinyc.ready = new Promise((resolve, reject) => { readyResolve = resolve; readyReject = reject; });
   tinyc.ready.catch(() => {});
-  worker = new Worker("worker.js");
+  const boot = window.tinycBoot;  // the page's first worker, started by boot.js
+  window.tinycBoot = null;
+  worker = boot ? boot.worker : new Worker("worker.js");
   worker.onmessage = (event) => {
     const m = event.data;
     if (m.ready !== undefined) {
       if (m.ready) {
         timings.ready_ms = performance.now() - t0;
+        if (!timings.milestones.length) noteLoad(m.marks || []);
         setState("ready");
         $("run").disabled = $("play").disabled = false;
         readyResolve(true);
@@ -69,29 +91,35 @@ function startWorker() {
       return;
     }
     const job = pending.get(m.id);
+    if (m.out !== undefined) {  // a run's output while it runs
+      if (job) { job.streamed += m.out; if (job.onOutput) job.onOutput(m.out); }
+      return;
+    }
     pending.delete(m.id);
     if (job) m.ok ? job.resolve(m.result) : job.reject(new Error(m.error));
   };
   worker.onerror = (event) => restart("the Python worker failed: " + (event.message || "an error"), 1);
+  if (boot) for (const event of boot.messages) worker.onmessage(event);
 }
 
-function call(op, args) {
+function call(op, args, onOutput = null) {
   return tinyc.ready.then(() => new Promise((resolve, reject) => {
     const id = nextId++;
-    pending.set(id, {resolve, reject, op});
+    pending.set(id, {resolve, reject, op, onOutput, streamed: ""});
     worker.postMessage({id, op, args});
   }));
 }
 
 // Stop: end the worker (and whatever it runs) and start a fresh one; a run in progress ends with
-// status 130 and "stopped", as Ctrl-C ends `tinyc run`.  After a failure (status 1) it ends with the reason.
+// status 130 and "stopped", as Ctrl-C ends `tinyc run`, keeping the output it had written.  After a
+// failure (status 1) it ends with the reason.
 function restart(reason, status = 130) {
   worker.terminate();
   const jobs = [...pending.values()];
   pending = new Map();
   const stderr = status === 130 ? "stopped\n" : `tinyc: ${reason}\n`;
   for (const job of jobs) {
-    if (job.op === "run" || job.op === "play") job.resolve({stdout: "", stderr, status, stoppedBy: reason});
+    if (job.op === "run" || job.op === "play") job.resolve({stdout: job.streamed, stderr, status, stoppedBy: reason});
     else job.reject(new Error(reason));
   }
   setState("restarting Python…");
@@ -138,13 +166,14 @@ const tinyc = {
     $("entry").value = options.entry || "main";
     $("stdin").value = options.stdin ?? "";
   },
-  /** Run the editor's program: a Promise of {stdout, stderr, status} as `tinyc run` gives them. */
+  /** Run the editor's program: a Promise of {stdout, stderr, status} as `tinyc run` gives them;
+   *  options.onOutput(text) is called with the output while the program runs (Stop keeps it in stdout). */
   run(options = {}) {
     const args = program(options);
     const refused = refusal(args.source);
     if (refused) return Promise.resolve(refused);
     const t0 = performance.now();
-    return call("run", args).then((r) => { timings.last_run_ms = performance.now() - t0; return r; });
+    return call("run", args, options.onOutput).then((r) => { timings.last_run_ms = performance.now() - t0; return r; });
   },
   /** The stage view `name` (tokens, parse, ast, link, trace, python; `python -O0`, `python --no-NAME`: with
    *  that optimisation off) of the editor's program: a Promise of text. */
@@ -165,7 +194,7 @@ $("run").onclick = async () => {
   $("status").textContent = "running…";
   $("stop").disabled = false;
   showTab("output");
-  const r = await tinyc.run();
+  const r = await tinyc.run({onOutput: (text) => $("output").append(text)});  // shown as it comes
   $("stop").disabled = true;
   $("output").textContent = r.stdout;
   showError(r);

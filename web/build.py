@@ -6,9 +6,11 @@ The site runs the real tinyc package in the browser with Pyodide.  Everything it
   cache directory (``--cache``, default ``~/.cache/tinyc-web``; kept between builds, never committed);
 * the tinyc wheel, built from this checkout (``pip wheel --no-deps``), and the wheels of the pure-Python
   dependencies the page needs (Lark; platformdirs, which tinyc asks for its cache directory off Linux),
-  fetched with ``pip download`` into the cache;
-* the page (web/index.html, app.js, worker.js, style.css, step-tab.js, linked-views.js; the stepper's tinyc/debug/stepper.js
-  and stepper.css), the Python glue (web/glue.py), and the shipped
+  fetched with ``pip download`` into the cache; the site holds them unpacked and compiled to bytecode by
+  Pyodide's own Python under ``node`` (web/precompile.mjs), as one zip, packages.zip, so that the page
+  does not compile them on every load;
+* the page (web/index.html, boot.js, app.js, worker.js, style.css, step-tab.js, linked-views.js; the
+  stepper's tinyc/debug/stepper.js and stepper.css), the Python glue (web/glue.py), and the shipped
   examples and programs as examples.json.
 
 Serve DIR with any static server: ``python -m http.server -d DIR``.  Exit status 1, with the failing
@@ -33,7 +35,7 @@ PY_DEPENDENCIES = ["lark>=1.1", "platformdirs>=3"]  # pure Python: what `tinyc r
 PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 VENDOR_JS = ["codemirror/lib/codemirror.js", "codemirror/addon/mode/simple.js", "@xterm/xterm/lib/xterm.js"]
 VENDOR_CSS = ["codemirror/lib/codemirror.css", "@xterm/xterm/css/xterm.css"]
-PAGE = ["index.html", "app.js", "worker.js", "style.css", "glue.py", "step-tab.js", "linked-views.js"]
+PAGE = ["index.html", "boot.js", "app.js", "worker.js", "style.css", "glue.py", "step-tab.js", "linked-views.js"]
 STEPPER = ["stepper.js", "stepper.css"]  # the stepper's, package data in tinyc/debug/ (tinyc step -o uses them too)
 # Examples that need more than `main` with no input: the entry and a sample standard input.
 EXAMPLE_SETTINGS = {
@@ -107,6 +109,12 @@ def tinyc_wheel(work: Path) -> Path:
     return wheels[-1]
 
 
+def compiled_packages(pyodide: Path, wheels: list[Path], target: Path) -> None:
+    """``target``: a zip of ``wheels`` unpacked and compiled by Pyodide's Python (web/precompile.mjs under
+    node, which npm brings)."""
+    step(["node", str(WEB / "precompile.mjs"), str(pyodide), str(target), *map(str, wheels)])
+
+
 def examples() -> list[dict]:
     """The shipped programs and examples: name, dialect, entry, sample stdin and source text."""
     found = []
@@ -136,21 +144,20 @@ def build(site: Path, cache: Path) -> None:
     if site.exists() and (site / "manifest.json").exists():
         shutil.rmtree(site)
     (site / "pyodide").mkdir(parents=True, exist_ok=True)
-    (site / "wheels").mkdir(exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copy2(modules / "pyodide" / name, site / "pyodide" / name)
     concatenate(modules, VENDOR_JS, site / "vendor.js")
     concatenate(modules, VENDOR_CSS, site / "vendor.css")
     with tempfile.TemporaryDirectory() as work:
         wheels = [tinyc_wheel(Path(work))] + deps
-        for wheel in wheels:
-            shutil.copy2(wheel, site / "wheels" / wheel.name)
+        compiled_packages(modules / "pyodide", wheels, site / "packages.zip")
     for name in PAGE:
         shutil.copy2(WEB / name, site / name)
     for name in STEPPER:
         shutil.copy2(ROOT / "tinyc" / "debug" / name, site / name)
     (site / "examples.json").write_text(json.dumps(examples()))
-    (site / "manifest.json").write_text(json.dumps({"wheels": [w.name for w in wheels], "npm": NPM_PACKAGES}))
+    (site / "manifest.json").write_text(json.dumps({"packages": "packages.zip", "wheels": [w.name for w in wheels],
+                                                     "npm": NPM_PACKAGES}))
 
 
 def default_cache() -> Path:

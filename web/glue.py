@@ -43,6 +43,71 @@ class CappedOutput(io.BytesIO):
         return super().write(data)
 
 
+class StreamedOutput(CappedOutput):
+    """CappedOutput that also hands each write to ``emit(text)`` (text as :func:`text` decodes it; a UTF-8
+    character split between writes is held back until it is whole): the page shows the output of a
+    program while it runs, and keeps it when Stop ends the worker."""
+
+    def __init__(self, limit: int, emit):
+        super().__init__(limit)
+        self.emit = emit
+        import codecs
+        import tinyc.machine.console  # noqa: F401  (registers the "tinyc.latin1" error handler)
+        self.decoder = codecs.getincrementaldecoder("utf-8")("tinyc.latin1")
+
+    def write(self, data) -> int:
+        start = self.tell()
+        try:
+            return super().write(data)
+        finally:  # what was kept, also when the cap was reached
+            kept = self.getbuffer()[start:self.tell()].tobytes()
+            shown = self.decoder.decode(kept, self.capped)
+            if shown:
+                self.emit(shown)
+
+
+STREAM_BURST = 20          # writes handed on at once in each STREAM_INTERVAL
+STREAM_INTERVAL = 0.05     # seconds: past the burst, output is handed on at most this often
+
+
+def streaming_console():
+    """The :class:`~tinyc.machine.console.Console` subclass a streamed run uses.  A Console keeps 8 KiB
+    before it writes; this one writes (to a StreamedOutput) at each write while writes are few, so a
+    line printed before a long loop shows at once, and past STREAM_BURST writes in STREAM_INTERVAL at
+    most every STREAM_INTERVAL (or when 8 KiB wait), so a print loop does not flood the page with
+    messages.  (The worker runs no timer while Python runs: what a burst leaves in the buffer shows at
+    the next write or at the end; Stop loses at most that.)"""
+    from time import monotonic
+
+    from tinyc.machine.console import Console
+
+    class StreamingConsole(Console):
+        left = STREAM_BURST  # writes this window may still hand on at once
+        window = 0.0         # when the window began (time.monotonic seconds)
+
+        def _due(self) -> None:
+            if self.left:
+                self.left -= 1
+            else:
+                now = monotonic()
+                if now - self.window >= STREAM_INTERVAL:  # a new window
+                    self.window, self.left = now, STREAM_BURST - 1
+                elif len(self._buf) <= 8192:  # (a full buffer is written, as a Console writes it)
+                    return
+            self.flush()
+
+        def write(self, data: bytes) -> None:
+            self._buf += data
+            self._due()
+
+        def put(self, c: int) -> None:  # once per character (the library's ps and pl): kept short
+            self._buf.append(c)
+            if self.left or monotonic() - self.window >= STREAM_INTERVAL or len(self._buf) > 8192:
+                self._due()
+
+    return StreamingConsole
+
+
 class NotingInput(io.BytesIO):
     """Standard input that notes how much output had been written (``ended_at``) when a read first found
     the end of the input: where a program played in the page waits for the next line."""
@@ -83,12 +148,18 @@ def source_problem(source: str) -> str | None:
     return None
 
 
-def call_tinyc(argv: list[str], stdin: bytes = b"", limit: int = MAX_OUTPUT) -> tuple[bytes, bytes, int, int | None]:
+def call_tinyc(argv: list[str], stdin: bytes = b"", limit: int = MAX_OUTPUT,
+               emit=None) -> tuple[bytes, bytes, int, int | None]:
     """``tinyc ARGV`` with ``stdin`` as standard input: ``(stdout, stderr, status, ended_at)``, ``ended_at``
     the length of stdout when a read first found the end of the input (None: it never did).  Output past
-    ``limit`` bytes stops the program, and a line saying so ends stderr."""
+    ``limit`` bytes stops the program, and a line saying so ends stderr.  ``emit``, when given, is called
+    with the standard output's text while the program runs (see :func:`streaming_console`)."""
     from tinyc.cli.main import main
-    out, err = CappedOutput(limit), io.BytesIO()
+    from tinyc.driver import session
+    out, err = (StreamedOutput(limit, emit) if emit else CappedOutput(limit)), io.BytesIO()
+    console_class = session.Console
+    if emit:  # the sessions this call makes write their output as it comes
+        session.Console = streaming_console()
     inp = NotingInput(stdin, out)
     saved = sys.stdin, sys.stdout, sys.stderr
     sys.stdin = io.TextIOWrapper(inp)
@@ -107,6 +178,7 @@ def call_tinyc(argv: list[str], stdin: bytes = b"", limit: int = MAX_OUTPUT) -> 
         result = out.getvalue(), err.getvalue(), status, inp.ended_at
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved
+        session.Console = console_class
     if out.capped:
         note = b"\n[the page stopped the program: its output passed %d bytes]\n" % limit
         result = result[0], result[1] + note, result[2], result[3]
@@ -124,14 +196,16 @@ def _program_argv(source: str, dialect: str | None) -> list[str] | dict:
 
 
 def run(source: str, dialect: str | None = None, entry: str = "main", stdin: str = "",
-        engine: str | None = None) -> dict:
+        engine: str | None = None, emit=None) -> dict:
     """``tinyc run PROGRAM [--dialect D] [--entry ENTRY] [--engine E]`` with ``stdin``: a dict of
-    ``stdout``, ``stderr`` (str) and ``status`` (int), as that command gives them."""
+    ``stdout``, ``stderr`` (str) and ``status`` (int), as that command gives them.  ``emit(text)``, when
+    given, receives the standard output while the program runs, in pieces that add up to ``stdout``."""
     argv = _program_argv(source, dialect)
     if isinstance(argv, dict):
         return argv
     options = ["--engine", engine] if engine in ("reference", "fast") else []
-    out, err, status, _ = call_tinyc(["run", *options, *argv, "--entry", entry or "main"], stdin.encode())
+    out, err, status, _ = call_tinyc(["run", *options, *argv, "--entry", entry or "main"], stdin.encode(),
+                                     emit=emit)
     return {"stdout": text(out), "stderr": text(err), "status": status}
 
 
@@ -304,12 +378,24 @@ class WebShell:
         return sorted(found)
 
 
-def setup(home: str | None = None, disk_cache: bool = False) -> None:
+def setup(home: str | None = None, disk_cache: bool = False, cache_seed: str | None = None) -> None:
     """Work in ``home`` (the worker's in-memory directory), where PROGRAM is written.  tinyc's disk cache is
     off unless ``disk_cache``: in the browser the file system is memory that lives as long as the worker,
-    and tinyc keeps what it parsed in the process anyway."""
+    and tinyc keeps what it parsed in the process anyway.  ``cache_seed``: a folder whose files (the key
+    and Lark's sealed grammar analyses that web/precompile.mjs made at build time) start tinyc's cache
+    directory, so that the page does not analyse the grammars on every load; a file already there stays."""
     if not disk_cache:
         os.environ["TINYC_NO_CACHE"] = "1"
     if home:
         os.makedirs(home, exist_ok=True)
         os.chdir(home)
+    if cache_seed and os.path.isdir(cache_seed):
+        import shutil
+        from tinyc.dirs import cache_path
+        folder = cache_path()
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        for name in os.listdir(cache_seed):
+            target = os.path.join(folder, name)
+            if not os.path.exists(target):
+                shutil.copyfile(os.path.join(cache_seed, name), target)
+                os.chmod(target, 0o600)  # tinyc trusts only a private key and entries

@@ -430,3 +430,107 @@ def test_run_with_an_empty_input_box_says_the_program_waits_for_input(page):
     page.find_element("id", "run").click()
     text = wait_text(page, "#error", lambda t: "waits for input" in t)
     assert text.startswith("stopped") and "standard input box" in text and "Play" in text
+
+
+LOOP_AFTER_A_LINE = 'main [\n  pl "before the loop"\n  while 1 [ ]\n]\n'
+
+
+def test_glue_hands_on_the_output_while_the_program_runs(glue):
+    """Issue 39: a streamed run gives its output in pieces that add up to stdout; a line written before a
+    long computation is handed on at once (not kept in the console's 8 KiB buffer), and a print loop is
+    handed on in at most STREAM_BURST pieces per STREAM_INTERVAL, and one per 8 KiB (so it cannot flood the
+    page)."""
+    import time
+    pieces: list[str] = []
+    r = glue.run('main [\n  pl "one"\n  pl "two é"\n]\n', emit=pieces.append)
+    assert r["status"] == 0 and "".join(pieces) == r["stdout"] == "\r\none\r\ntwo é\n"
+    pieces.clear()
+    source = 'main [\n  int i\n  pl "first"\n  while i < 3000 [ i = i + 1 ]\n  pl "last"\n]\n'
+    glue.run(source, emit=pieces.append)
+    so_far = ["".join(pieces[:n + 1]) for n in range(len(pieces))]
+    first = next(n for n, text in enumerate(so_far) if "first" in text)
+    assert "last" not in so_far[first], pieces  # "first" was handed on before the loop, not at the run's end
+    pieces.clear()
+    began = time.monotonic()
+    r = glue.run('main [ while 1 [ pl "endless" ] ]\n', emit=pieces.append)
+    took = time.monotonic() - began
+    assert r["status"] == 141 and "".join(pieces) == r["stdout"]
+    lines = r["stdout"].count("\n")
+    most = glue.STREAM_BURST * (took / glue.STREAM_INTERVAL + 2) + len(r["stdout"]) / 8192  # + full buffers
+    assert len(pieces) <= most < lines, (len(pieces), most, lines)
+
+
+def test_output_shows_while_the_program_runs_and_stop_keeps_it(page):
+    """Issue 39: the output showed only when a run ended, and Stop threw it away."""
+    call(page, "tinyc.load(arguments[0])", LOOP_AFTER_A_LINE)
+    page.find_element("id", "run").click()
+    wait_text(page, "#output", lambda t: "before the loop" in t)
+    assert page.find_element("id", "status").get_attribute("textContent") == "running…"  # still running
+    page.find_element("id", "stop").click()
+    wait_text(page, "#status", lambda t: t == "stopped by the Stop button")
+    assert "before the loop" in page.find_element("id", "output").get_attribute("textContent")
+    assert page.find_element("id", "error").get_attribute("textContent").startswith("stopped")
+    wait_ready(page)
+    # through the API: onOutput sees the line while the program runs, and the result keeps it after Stop
+    r = call(page, """
+        let seen = "";
+        const run = tinyc.run({onOutput: (text) => { seen += text; if (seen.includes("loop")) tinyc.stop(); }});
+        return run.then((r) => ({...r, seen}));""")
+    assert r["status"] == 130 and "before the loop" in r["seen"] and "before the loop" in r["stdout"], r
+    wait_ready(page)
+
+
+def test_the_page_load_milestones_are_recorded_in_order(page):
+    """Issue 39: where the page load's time goes (docs/web.md, benchmarks/web_load.py) is measured in the
+    page and the worker; the milestones are all there, in their order (their durations are not tested).
+    The worker starts first (boot.js) and loads while the page's scripts load, so "page-script" has no
+    fixed place among the worker's milestones."""
+    milestones = call(page, "return tinyc.timings.milestones")
+    names = [name for name, _ in milestones]
+    loading = ["worker-created", "worker-started", "pyodide-loaded", "packages-unpacked", "glue-imported",
+               "first-run-done", "ready"]
+    assert [name for name in names if name != "page-script"] == loading, milestones
+    assert "page-script" in names and names[-1] == "ready"
+    times = [ms for _, ms in milestones]
+    assert times == sorted(times) and times[0] >= 0, milestones
+    measures = call(page, "return performance.getEntriesByType('measure').map((m) => m.name)")
+    assert "pyodide-loaded → packages-unpacked" in measures, measures
+
+
+def test_glue_setup_seeds_the_cache_directory_without_overwriting(tmp_path, monkeypatch):
+    """Issue 39: the page starts tinyc's cache directory with the key and Lark's analyses made at build time
+    (web/precompile.mjs), private as tinyc wants them; a file already there is kept."""
+    module = load_glue()
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    (seed / "key").write_bytes(b"k" * 32)
+    (seed / "lark-lexer-0.sealed").write_bytes(b"analysis")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cache" / "tinyc").mkdir(parents=True)
+    (tmp_path / "cache" / "tinyc" / "key").write_bytes(b"mine" * 8)
+    module.setup(str(tmp_path / "home"), disk_cache=True, cache_seed=str(seed))
+    folder = tmp_path / "cache" / "tinyc"
+    assert (folder / "key").read_bytes() == b"mine" * 8
+    assert (folder / "lark-lexer-0.sealed").read_bytes() == b"analysis"
+    assert (folder / "lark-lexer-0.sealed").stat().st_mode & 0o777 == 0o600
+
+
+def test_the_site_ships_its_packages_compiled_with_lark_s_analyses(site):
+    """Issue 39: the page load no longer compiles tinyc and Lark nor analyses the grammars: packages.zip
+    holds Pyodide's bytecode of every module and tinyc's cache directory with both dialects' analyses."""
+    import io
+    import json
+    import urllib.request
+    import zipfile
+    manifest = json.loads(urllib.request.urlopen(site + "manifest.json").read())
+    names = zipfile.ZipFile(io.BytesIO(urllib.request.urlopen(site + manifest["packages"]).read())).namelist()
+    assert "tinyc/cli/__pycache__/main.cpython-313.pyc" in names and "lark/__pycache__/lark.cpython-313.pyc" in names
+    sources = [n for n in names if n.endswith(".py")]
+    compiled = {n for n in names if n.endswith(".pyc")}
+    missing = [n for n in sources if f"{n.rpartition('/')[0]}/__pycache__/{n.rpartition('/')[2][:-3]}.cpython-313.pyc"
+               .lstrip("/") not in compiled]
+    assert not missing, missing[:5]
+    cache = sorted(n.split("/")[1].rsplit("-", 1)[0] for n in names if n.startswith("tinyc-web-cache/lark-"))
+    assert cache == ["lark-gibson-lexer", "lark-gibson-parser", "lark-lexer", "lark-parser"]
+    assert "tinyc-web-cache/key" in names

@@ -70,6 +70,16 @@ def test_strip_cr_option_applies_to_the_shell(scratch: Path):
     assert result.stdout.endswith(b"tc> 31\n 0 4 31 89969\ntc>Hello world\ntc>\n")
 
 
+def wait_for_cpu(pid: int, seconds: float, timeout: float = 60) -> None:
+    """Wait until the process ``pid`` has used ``seconds`` more CPU time (user + system, from /proc)."""
+    def used() -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    start, deadline = used(), time.monotonic() + timeout
+    while used() - start < seconds and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def test_ctrl_c_stops_an_endless_loop_and_keeps_the_buffer(scratch: Path):
     """SIGINT while a statement runs: `stopped`, then the shell goes on with the program intact."""
     (scratch / "loop.tc").write_bytes(b"loop [\n  int n\n  while(1) ++n\n]\n")
@@ -82,7 +92,7 @@ def test_ctrl_c_stops_an_endless_loop_and_keeps_the_buffer(scratch: Path):
         if select.select([proc.stdout], [], [], 0.1)[0]:
             seen += os.read(proc.stdout.fileno(), 4096)
     assert b"tc>.loop\n" in seen
-    time.sleep(1.0)  # past the statement's link: a SIGINT there leaves the current line at 0 (a loaded machine)
+    wait_for_cpu(proc.pid, 0.5)  # past the statement's link (a few ms of CPU), whatever the machine's load
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(b"./\n.p 9\n", timeout=30)
     assert proc.returncode == 0

@@ -113,6 +113,7 @@ def run(src: str, engine: str, tmp) -> bytes:
 
 @settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
                                                                                       HealthCheck.function_scoped_fixture])
+@pytest.mark.slow  # every Gibson program on both engines: run by .ci/run
 @given(program())
 def test_engines_agree(tmp_path, src):
     assert run(src, "reference", tmp_path) == run(src, "fast", tmp_path), src

@@ -26,6 +26,9 @@ import test_opt_walks
 from engine_harness import run_program
 from tinyc.engines.options import ALL, NAMES, NONE, Optimisations, from_switches, only
 
+# Every named optimisation switched off in turn, over the corpus: .ci/run runs it, the README's test command leaves it out.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -21,6 +21,9 @@ from fuzz.runner import differential, gibson_differential, piped_session, poke_d
 from fuzz.strategies import (file_programs, frames, gibson_mutated, gibson_programs, mutated, pokes, programs,
                              sessions)
 
+pytestmark = pytest.mark.slow  # run by .ci/run, not by the README's test command: the fuzz corpora on both
+# engines, about a fifth of the whole suite's time
+
 def bounded(n):
     return settings(derandomize=True, deadline=None, database=None, print_blob=True, max_examples=n,
                     suppress_health_check=list(HealthCheck))

@@ -26,6 +26,7 @@ def knuth(n: int):
     return evaluate(GAME, "knuth", first=n, keep_games=True)
 
 
+@pytest.mark.slow  # 300 games of the minimax guesser in tiny-c: run by .ci/run
 def test_bck_first_300_secrets_game_for_game():
     out = tinyc_run("bck.tc", "bckv", "300\n")
     compare(out, knuth(300), 300, 300)

@@ -9,6 +9,9 @@ import pytest
 from tinyc.solver.cli import main
 from tinyc.solver.games import GameError
 
+# A local Dask cluster, started per test: .ci/run runs it, the README's test command leaves it out.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def distributed():

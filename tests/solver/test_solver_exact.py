@@ -155,6 +155,7 @@ def worker_of(pid):
         return int(f.read().split()[0])
 
 
+@pytest.mark.slow  # an exact search killed and resumed: run by .ci/run
 def test_a_killed_search_resumes_to_the_same_total(tmp_path):
     # all five Mastermind opening classes, 52 first-level parts
     path = str(tmp_path / "mm.sqlite")
@@ -193,6 +194,7 @@ def _replay(game, doc):
     return ev.total, ev.unsolved
 
 
+@pytest.mark.slow  # an exact search split into parts: run by .ci/run
 def test_split_parts_give_the_same_totals():
     doc = exact_tree(MM, None, jobs=2, split_part=20)     # 41 of the 52 parts are split
     assert doc["search"]["totals"] == {"1111": 6318, "1112": 5791, "1122": 5702,

@@ -124,6 +124,7 @@ def test_phase_fixed_follows_phase_where_phase_works():
         assert ra.solved and a == b
 
 
+@pytest.mark.slow  # all 43680 secrets: run by .ci/run
 def test_phase_fixed_solves_all_43680():
     from tinyc.solver.evaluate import evaluate
     ev = evaluate(HEX, "phase-fixed")

@@ -71,6 +71,7 @@ def test_knuth_002_on_hits_strikes_opens_with_1122_and_solves():
     assert r.solved and g.codes[r.guesses[0]] == "1122" and g.codes[r.guesses[-1]] == "1234"
 
 
+@pytest.mark.slow  # a whole game family evaluated: run by .ci/run
 def test_entropy_consistent_prefers_least_n_ln_n():
     g = get_game("bulls-cows")
     s = make_strategy("entropy-consistent", g)

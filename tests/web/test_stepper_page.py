@@ -17,6 +17,9 @@ import pytest
 from system_tools import need
 from test_web import CHROMEDRIVER, CHROMIUM, call
 
+# Chromium: each page load is seconds of CPU: .ci/run runs it, the README's test command leaves it out.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "stepper"
 

@@ -9,6 +9,10 @@ import re
 from pathlib import Path
 
 from test_web import INPUT_PROGRAM, call, glue, page, site  # noqa: F401  (fixtures)
+import pytest
+
+# Chromium and Pyodide: each page load is seconds of CPU: .ci/run runs it, the README's test command leaves it out.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 FACT = (ROOT / "examples" / "fact.tc").read_text()

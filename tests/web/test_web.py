@@ -24,6 +24,9 @@ import pytest
 
 from system_tools import need
 
+# Chromium and Pyodide: each page load is seconds of CPU: .ci/run runs it, the README's test command leaves it out.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 ERROR_PROGRAM = "main [\n  int a(3)\n  pn a(7)\n]\n"

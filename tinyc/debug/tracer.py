@@ -94,7 +94,7 @@ class Tracer(Evaluator):
     def locate(self, text: bytes, base: int, ln: int, library: bytes, library_base: int) -> None:
         """Where the program (at ``base``, ``text[0]`` = the sentinel), the entry statement and the
         library live, to number lines and decide what is traced."""
-        self._texts: list[tuple[int, int, bytes, str]] = [
+        self.texts: list[tuple[int, int, bytes, str]] = [
             (base, base + len(text), text, ""), (ln, base, b"", "entry"),  # the entry's lines are not counted
                        (library_base, library_base + len(library), b"\n" + library, "lib ")]
 
@@ -102,7 +102,7 @@ class Tracer(Evaluator):
 
     def _where(self, pos: int) -> str | None:
         """The line label of ``pos`` if code there is traced: a file line, "entry" or "lib N"."""
-        for lo, hi, text, kind in self._texts:
+        for lo, hi, text, kind in self.texts:
             if lo <= pos < hi:
                 if kind == "entry":
                     return "entry"

@@ -79,3 +79,22 @@ def test_without_the_distribution_the_name_is_unknown(tmp_path):
     (tmp_path / "t.tc").write_text(PROGRAM)
     done = tinyc(dict(os.environ), "run", "--dialect", "toy", "t.tc", cwd=tmp_path)
     assert done.returncode == 2 and b"invalid choice: 'toy'" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_an_entry_point_that_is_no_dialect_is_a_clear_error(monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    import tinyc.driver.dialect as registry
+    points = {"gone": EntryPoint("gone", "tinyc_no_such_module:DIALECT", registry.GROUP),
+              "odd": EntryPoint("odd", "os:sep", registry.GROUP),
+              "pc": EntryPoint("pc", "os:sep", registry.GROUP)}  # a shipped name is not taken over
+    monkeypatch.setattr(registry, "_entry_points", lambda: points)
+    assert registry.names() == [*registry._shipped(), "gone", "odd"]
+    assert registry.find("pc").title.startswith("tiny-c/PC")
+    with pytest.raises(registry.UnknownDialect, match="cannot be loaded"):
+        registry.find("gone")
+    with pytest.raises(registry.UnknownDialect, match="is not a tinyc.driver.dialect.Dialect"):
+        registry.find("odd")
+    with pytest.raises(registry.UnknownDialect, match="the dialects: pc, gibson, gone, odd"):
+        registry.find("cobol")
+    assert "odd" in registry.Choices() and "cobol" not in registry.Choices()

@@ -40,7 +40,7 @@ def debug_session(commands: str, engine: str, files: tuple[str, ...] = ("nest.tc
     cwd = os.getcwd()
     os.chdir(HERE)
     try:
-        runner = session.dialect.hook(session.dialect.debugger)(session, list(files), None, None)
+        runner = session.debugger(list(files))
         d = Debugger(console, runner)
         d.loop()
     finally:

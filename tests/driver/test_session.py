@@ -108,7 +108,7 @@ def test_a_session_runs_a_gibson_file_with_its_hooks(engine):
     assert session.run_files([str(HELLO_GIBSON)]) == 0
     assert b"Hello from the Gibson dialect" in out.getvalue()
     m = __import__("tinyc.dialects.gibson.machine", fromlist=["make_machine"]).make_machine(session)
-    assert m.machine_call is find("gibson").hook(find("gibson").machine_calls).call
+    assert m.machine_call is find("gibson").machine_calls().call
     assert type(m.engine).__name__ == ("GibsonEvaluator" if engine == "reference" else "GibsonFastEngine")
 
 

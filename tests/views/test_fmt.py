@@ -129,7 +129,7 @@ def test_a_dialects_own_lexical_rules_come_from_its_lexis_hook():
     from tinyc.views.format import Lexis
     for name in ("pc", "gibson"):
         d = find(name)
-        assert isinstance(d.hook(d.lexis), Lexis)
+        assert isinstance(d.lexis(), Lexis)
     hash_comments = Lexis(re.compile(r"#[^\n]*"), starts="#")
     assert format_source("main [\n# ]\npl 1\n]\n", hash_comments) == "main [\n  # ]\n  pl 1\n]\n"
     with pytest.raises(FormatError):

@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import Any, Callable
 
+from ..driver.dialect import DEFAULT
 from ..driver.session import Session
 from ..machine.console import align_report
 from ..machine.shipped import read_source
@@ -19,7 +20,7 @@ def cmd_boot(args: argparse.Namespace) -> int:
     from ..errors import ErrorCode, error_report
     dialect = chosen_dialect(args, args.file)
     session = Session.from_args(args, dialect=dialect)
-    if dialect != "pc":  # a system file is tiny-c/PC's; another dialect runs the file as its program
+    if dialect != DEFAULT:  # a system file is tiny-c/PC's; another dialect runs the file as its program
         return session.execute([args.file], None, args.code).render()
     text = read_source(args.file, limit=args.memory)
     m = session.machine()

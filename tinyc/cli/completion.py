@@ -23,11 +23,14 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 def full_parser() -> argparse.ArgumentParser:
     """The ``tinyc`` parser with every command's own arguments (``build_parser(None)`` leaves a tool's out,
     to keep ``--help`` quick): each tool module's ``add_arguments`` is called on its sub-parser."""
-    from .main import TOOLS, build_parser
+    from ..driver.dialect import find
+    from .main import TOOLS, build_parser, dialect_commands
     parser = build_parser(None)
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     for name, (module, _help) in TOOLS.items():
         importlib.import_module(module).add_arguments(sub.choices[name], name)
+    for name, (dialect, _help) in dialect_commands().items():
+        find(dialect).command(name).add_arguments(sub.choices[name], name)
     return parser
 
 

@@ -38,9 +38,9 @@ def runner_factory(base: argparse.Namespace):
             raise DapError(f"launch: {asked[0]!r}: a launch request cannot widen the sandbox; start the server "
                            f"with the --allow-... options instead (tinyc dap --help)")
         dialect, entry = arguments.get("dialect"), arguments.get("entry", "main")
-        from ..driver.dialect import names
-        if dialect not in (None, *names()) or not isinstance(entry, str) or not entry.strip():
-            raise DapError(f"launch: 'dialect' is {' or '.join(names())}, 'entry' a statement")
+        from ..driver.dialect import Choices
+        if dialect is not None and dialect not in Choices() or not isinstance(entry, str) or not entry.strip():
+            raise DapError(f"launch: 'dialect' is {' or '.join(Choices())}, 'entry' a statement")
         args.dialect = dialect or base.dialect
         path = Path(find_program(str(arguments["program"]))).resolve()
         if not path.is_file():
@@ -48,7 +48,7 @@ def runner_factory(base: argparse.Namespace):
         args.files = [str(path)]
         session = Session.from_args(args, console, chosen_dialect(args, path))
         try:
-            return session.dialect.hook(session.dialect.debugger)(session, args.files, entry, args.code)
+            return session.debugger(args.files, entry, args.code)
         except CannotStart as e:
             raise DapError(f"launch: {e.message.strip()}") from None
         except (ProgramFileError, OSError) as e:

@@ -32,7 +32,7 @@ def command(args: argparse.Namespace) -> int:
     console = terminal_console(args, lambda: sorted(WORDS) + sorted(made[0].names if made else ()))
     session = Session.from_args(args, console, chosen_dialect(args, find_program(args.files[-1])))
     try:
-        runner = session.dialect.hook(session.dialect.debugger)(session, args.files, args.entry, args.code)
+        runner = session.debugger(args.files, args.entry, args.code)
         made.append(runner)
     except CannotStart as e:
         (sys.stdout if e.stdout else sys.stderr).write(e.message)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..driver.dialect import detect
+from ..driver.dialect import DEFAULT, detect
 from ..views.format import FormatError, format_source
+from .options import dialect_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -19,10 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
                         help="tiny-c source files, rewritten in place (- reads stdin, writes stdout)")
     parser.add_argument("--check", action="store_true",
                         help="change nothing: list the files that would change, exit 1 if any")
-    from ..driver.dialect import names
-    parser.add_argument("--dialect", choices=names(), default=None,
-                        help="the lexical rules: pc or gibson (default: gibson for a file that starts "
-                             "with #include or #loadMC, else pc)")
+    dialect_argument(parser, "the lexical rules (default: gibson for a file that starts with #include or "
+                             "#loadMC, else pc)")
 
 
 def _read(name: str) -> bytes:
@@ -34,7 +33,7 @@ def _read(name: str) -> bytes:
 
 def _format(data: bytes, dialect: str | None) -> bytes:
     found = detect(data[:16])
-    chosen = dialect or (found.name if found is not None else "pc")
+    chosen = dialect or (found.name if found is not None else DEFAULT)
     return format_source(data.decode("latin-1"), chosen).encode("latin-1")
 
 

@@ -13,9 +13,8 @@ import sys
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """Options of ``tinyc lsp``: ``--dialect`` and the machine options; ``--stdio`` is accepted (and is the
     only transport), as clients such as vscode-languageclient pass it."""
-    from ..driver.dialect import names
-    parser.add_argument("--dialect", choices=names(), default=None,
-                        help="the dialect of a file with no #include/#loadMC header (default: pc)")
+    from .options import dialect_argument
+    dialect_argument(parser, "the dialect of a file with no #include/#loadMC header (default: pc)")
     parser.add_argument("--stdio", action="store_true", help="talk on stdin/stdout (the default and only way)")
 
 

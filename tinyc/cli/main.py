@@ -40,6 +40,7 @@ from functools import lru_cache
 from .. import __version__
 from ..machine.console import (OutputClosed, StreamFailed, align_report, byte_transparent_stdio,
                                flush_consoles, stand_in_streams)
+from ..driver.dialect import DEFAULT as DEFAULT_DIALECT, TOOLS as TOOL_NAMES
 from ..driver.session import Session, settle_memory
 from ..machine.shipped import (ProgramFileError, find_program, program_capacity, program_path, read_ahead,  # noqa: F401
                                read_source, shipped_programs)
@@ -67,13 +68,31 @@ TOOLS = {
     "debug": ("tinyc.cli.debug", "debug a program: breakpoints, stepping, frames (Gibson's tc -d commands and more)"),
     "dap": ("tinyc.cli.dap", "serve the Debug Adapter Protocol on stdin/stdout, for editors (VS Code...)"),
     "lsp": ("tinyc.cli.lsp", "serve the Language Server Protocol on stdin/stdout, for editors (VS Code, Neovim...)"),
-    "draw": ("tinyc.dialects.gibson.draw_command", "render a draw file of Gibson's graphics library to PNG (what cairopy.py did)"),
     "fmt": ("tinyc.cli.fmt", "re-indent tiny-c source by its [ ] blocks: tinyc fmt FILE... [--check]"),
     "completion": ("tinyc.cli.completion", "print a shell completion script: eval \"$(tinyc completion bash)\""),
 }
 
-NO_MACHINE = ("fmt", "draw", "completion")  # they run no program: the machine options mean nothing there
-DIALECT_TOOLS = ("tokens", "parse", "ast", "link", "check", "compile", "trace")  # each dialect's own (Dialect.tools)
+NO_MACHINE = ("fmt", "completion")  # they run no program: the machine options mean nothing there (nor in a
+# dialect's own commands, such as Gibson's draw: dialect_commands)
+DIALECT_TOOLS = TOOL_NAMES  # each dialect's own (Dialect.tool)
+
+
+def dialect_commands() -> dict[str, tuple[str, str]]:
+    """The commands the dialects add (:attr:`tinyc.driver.dialect.Dialect.commands`): name -> (dialect, help).
+    Every dialect is loaded (the installed ones' entry points read): only for a word that is no built-in
+    command, and for ``--help``."""
+    from ..driver.dialect import find, names
+    found: dict[str, tuple[str, str]] = {}
+    for dialect in names():
+        for name, help_ in find(dialect).commands.items():
+            if name not in BUILTIN and name not in TOOLS:
+                found.setdefault(name, (dialect, help_))
+    return found
+
+
+def is_command(word: str) -> bool:
+    """Whether ``word`` is a command: a built-in one, else (looked up only then) a dialect's."""
+    return word in BUILTIN or word in TOOLS or (word.isidentifier() and word in dialect_commands())
 
 # ---- running
 
@@ -94,7 +113,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     last, dialect = args.files[-1], args.dialect
     if dialect is None and last != "-":  # told by the text the run then takes: the file is read once
         text = read_ahead(last, max(args.memory, program_capacity(args.int_bits)))
-        dialect = chosen_dialect(args, last, head=text) if text is not None else "pc"
+        dialect = chosen_dialect(args, last, head=text) if text is not None else DEFAULT_DIALECT
     outcome = Session.from_args(args, dialect=dialect).execute(args.files, args.entry, args.code)
     sys.stdout.flush()  # the program's output before the report
     return outcome.render()
@@ -106,7 +125,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     fraction of a millisecond in help formatters and message lookups.  ``None`` builds them all, for
     ``--help``."""
     import argparse
-    from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_options, optimisation_options
+    from .options import EPILOG, RUN_DEFAULTS, SECURITY, dialect_argument, dialect_options, optimisation_options
     common = _common()
     parser = _parser_class()(
         prog="tinyc", description="tinyc: a faithful, fast and teachable tiny-c (tiny-c/PC, Linux port).",
@@ -130,16 +149,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         dialect_options(run)
         optimisation_options(run)
     if wanted("shell"):
-        from ..driver.dialect import names
         shell = sub.add_parser("shell", help=BUILTIN["shell"], description=BUILTIN["shell"], parents=[common])
-        shell.add_argument("--dialect", choices=names(), default=None,
-                           help="the language: pc (the tc> shell, the default) or gibson (a buffer run as tc -r runs it)")
+        dialect_argument(shell, "the language: pc (the tc> shell, the default), gibson (a buffer run as tc -r runs it)")
     if wanted("boot"):
         boot_ = sub.add_parser("boot", help=BUILTIN["boot"], description=BUILTIN["boot"], parents=[common])
         boot_.add_argument("file", metavar="FILE", help="a system file, such as system.ipl (the one shipped with tinyc)")
-        from ..driver.dialect import names
-        boot_.add_argument("--dialect", choices=names(), default=RUN_DEFAULTS["dialect"],
-                           help="pc (a system file, the default); gibson runs the file as its program")
+        dialect_argument(boot_, "pc (a system file, the default); another dialect runs the file as its program",
+                         RUN_DEFAULTS["dialect"])
         boot_.set_defaults(**{k: v for k, v in RUN_DEFAULTS.items() if k != "dialect"})  # Gibson's -q, -r: run's
     for name, (module, help_) in TOOLS.items():
         if not wanted(name):
@@ -151,14 +167,26 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             from .options import MACHINE_DEFAULTS
             tool.set_defaults(**MACHINE_DEFAULTS)
         if name in DIALECT_TOOLS:
-            from ..driver.dialect import names
-            tool.add_argument("--dialect", choices=names(), default=None,
-                              help="the language: pc or gibson (default: gibson for a file that starts "
-                                   "with #include or #loadMC, else pc)")
+            dialect_argument(tool, "the language (default: gibson for a file that starts with #include or "
+                                   "#loadMC, else pc)")
         if name == command:
             import importlib
             importlib.import_module(module).add_arguments(tool, name)
+    if command is None or not (command in BUILTIN or command in TOOLS):
+        _dialect_parsers(sub, command)
     return parser
+
+
+def _dialect_parsers(sub, command: str | None) -> None:
+    """The sub-parsers of the dialects' own commands (all, or ``command``'s alone, its arguments added)."""
+    from .options import MACHINE_DEFAULTS
+    for name, (dialect, help_) in dialect_commands().items():
+        if command is None or name == command:
+            tool = sub.add_parser(name, help=help_, description=help_)
+            tool.set_defaults(dialect_command=dialect, **MACHINE_DEFAULTS)
+            if name == command:
+                from ..driver.dialect import find
+                find(dialect).command(name).add_arguments(tool, name)
 
 
 @lru_cache(maxsize=None)
@@ -232,7 +260,7 @@ def _asks_dialect(argv: list[str]) -> bool:
     """Whether ``argv`` names a dialect other than the default (``--dialect gibson``)."""
     named = [a.split("=", 1)[1] for a in argv if a.startswith("--dialect=")]
     named += [b for a, b in zip(argv, argv[1:]) if a == "--dialect"]
-    return any(n != "pc" for n in named)
+    return any(n != DEFAULT_DIALECT for n in named)
 
 
 def route(argv: list[str]) -> list[str]:
@@ -248,7 +276,7 @@ def route(argv: list[str]) -> list[str]:
     if at > 0 and argv[at - 1] in ("-e", "-c"):
         raise UsageError(f"{argv[at - 1]} STATEMENT is an option of the views: `tinyc tokens -e {word!r}` "
                          f"(or parse, ast) shows the statement; `echo {word!r} | tinyc` runs it in the shell")
-    if word in BUILTIN or word in TOOLS:
+    if word in BUILTIN or word in TOOLS or ("." not in word and os.sep not in word and is_command(word)):
         return [word] + rest
     if word.lower().endswith(".ipl"):
         return ["boot", word] + rest
@@ -263,7 +291,7 @@ def route(argv: list[str]) -> list[str]:
         raise UsageError(f"{word!r} is a file, not a command: `tinyc run {word}` runs a program, "
                          f"`tinyc boot {word}` boots it as a system file")
     import difflib  # only for a mistyped command
-    close = difflib.get_close_matches(word, [*BUILTIN, *TOOLS], n=1, cutoff=0.5)
+    close = difflib.get_close_matches(word, [*BUILTIN, *TOOLS, *dialect_commands()], n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     raise UsageError(f"unknown command {word!r}{hint} (`tinyc --help` lists the commands)")
 
@@ -274,10 +302,15 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "boot":
         from .boot import cmd_boot
         return cmd_boot(args)
-    if args.command in TOOLS:
+    own = getattr(args, "dialect_command", None)
+    if args.command in TOOLS or own is not None:
         for name in getattr(args, "files", None) or [getattr(args, "file", None)]:
             if name is not None and name != "-":
                 read_source(name)  # one message for a file that cannot be read, whichever the tool
+    if own is not None:  # a dialect's own command (Gibson's draw)
+        from ..driver.dialect import find
+        return find(own).command(args.command).command(args)
+    if args.command in TOOLS:
         import importlib
         module = args.tool_module
         first = (getattr(args, "files", None) or [getattr(args, "file", None)])[0]
@@ -285,7 +318,7 @@ def dispatch(args: argparse.Namespace) -> int:
             from ..driver.dialect import find
             if args.dialect is None and first not in (None, "-"):
                 args.dialect = chosen_dialect(args, program_path(first), "reading it")
-            module = find(args.dialect or "pc").tools[args.command]  # the dialect's own view of the stage
+            return find(args.dialect or DEFAULT_DIALECT).tool(args.command).command(args)  # the dialect's own
         return importlib.import_module(module).command(args)
     return cmd_shell(args)
 
@@ -294,7 +327,7 @@ def cmd_shell(args: argparse.Namespace) -> int:
     """``tinyc`` / ``tinyc shell``: the dialect's shell on stdin/stdout (tiny-c/PC's ``tc>``: prompt_toolkit
     when both are terminals)."""
     session = Session.from_args(args, dialect=getattr(args, "dialect", None))
-    return session.dialect.hook(session.dialect.shell)(session, args)
+    return session.dialect.shell(session, args)
 
 
 def internal_error(e: Exception) -> str:
@@ -317,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
                 args = quick_args(argv)
                 if args is None:
                     argv = route(argv)
-                    named = argv[0] if argv and (argv[0] in BUILTIN or argv[0] in TOOLS) else None
+                    named = argv[0] if argv and is_command(argv[0]) else None
                     parser = build_parser(named)
                     args, extra = parser.parse_known_args(argv)
                     if extra:

@@ -150,6 +150,12 @@ def _render(outcome) -> None:
         print(_shown(outcome.report), end="", file=sys.stderr)
 
 
+def _whole(dialect: str) -> bool:
+    """Whether a cell of ``dialect`` runs as a program file (Gibson's), not in the tc> shell's buffer."""
+    from ..driver.dialect import find
+    return find(dialect).whole_program
+
+
 def _with_limit(run):
     limit = sys.getrecursionlimit()  # the machine raises it for deep tiny-c recursion: only for this run
     try:
@@ -197,8 +203,9 @@ class TinyCMagics(Magics):
         if args.commands is not None:
             raise MagicError("--commands: give it with --debug")
         dialect = self._dialect(args)
-        if dialect != "pc":
+        if _whole(dialect):
             return self._run_file(args, dialect)
+        args.dialect = dialect
         from ..driver.outcome import statement_outcome
         from ..driver.session import boot
         from ..errors import ErrorCode
@@ -235,8 +242,9 @@ class TinyCMagics(Magics):
         out = io.BytesIO()
         console = Console(stdin, out, strip_cr=True)
         dialect = self._dialect(args)
-        if dialect != "pc":
+        if _whole(dialect):
             return self._debug_file(args, dialect, console, out)
+        args.dialect = dialect
         from ..driver.session import boot
 
         def run():
@@ -267,7 +275,7 @@ class TinyCMagics(Magics):
             path = self._cell_file(tmp)
             session = Session.from_args(args, console, dialect, [])
             try:
-                runner = session.dialect.hook(session.dialect.debugger)(session, [path], args.entry, args.code)
+                runner = session.debugger([path], args.entry, args.code)
             except CannotStart as e:
                 raise MagicError(e.message.strip()) from None
             _with_limit(lambda: debug(runner, console, args.quiet))
@@ -275,14 +283,15 @@ class TinyCMagics(Magics):
 
     def _dialect(self, args) -> str:
         """--dialect, else the dialect the cell announces (Gibson's: a #include/#loadMC line), as ``tinyc run``."""
-        from ..driver.dialect import detect
+        from ..driver.dialect import DEFAULT, detect
         if args.dialect:
             return args.dialect
         found = detect(self.program[:16])
         if found is None:
-            return "pc"
-        print(f"tinyc: the cell starts with a #include/#loadMC header line: running it in the Gibson dialect "
-              f"(--dialect {found.name}; --dialect pc to override)", file=sys.stderr)
+            return DEFAULT
+        print(f"tinyc: the cell starts with a #include/#loadMC header line: running it in the "
+              f"{found.name.capitalize()} dialect (--dialect {found.name}; --dialect {DEFAULT} to override)",
+              file=sys.stderr)
         return found.name
 
     def _run_file(self, args, dialect: str) -> None:
@@ -346,7 +355,7 @@ class TinyCMagics(Magics):
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = self._cell_file(tmp)
             session = Session.from_args(args, Console(), dialect, [])
-            return session.dialect.hook(session.dialect.view)(session, name, path)
+            return session.view(name, path)
 
     @line_cell_magic
     def tinyc_tokens(self, line: str, cell: str | None = None):
@@ -407,7 +416,8 @@ class TinyCMagics(Magics):
             line = "--entry " + shlex.quote(line.strip())
         parser = _parser("tinyc_step", entry=True)
         parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N", help="steps to record at most")
-        parser.add_argument("--dialect", choices=("pc", "gibson"), default=None, help="the language (default: as the cell says)")
+        from .options import dialect_argument
+        dialect_argument(parser, "the language (default: as the cell says)")
         args = self._args(parser, line)
         if cell is not None:
             self.program = cell.encode()

@@ -8,6 +8,7 @@ import sys
 
 from ..machine.shipped import ProgramFileError
 from ..machine.memory import DEFAULT_MEMORY, MEMORY_16
+from ..driver.dialect import DEFAULT
 from ..driver.options import DEFAULT_MAX_DEPTH, DEFAULTS
 from ..driver.session import MIN_MEMORY, MIN_MEMORY_16
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
@@ -167,13 +168,20 @@ def optimisation_options(p: argparse.ArgumentParser) -> None:
 
 def dialect_options(p: argparse.ArgumentParser) -> None:
     """The options of the Gibson dialect (issue 15, docs/dialects.md)."""
-    from ..driver.dialect import names
-    p.add_argument("--dialect", choices=names(), default=RUN_DEFAULTS["dialect"],
-                   help="the language: pc (tiny-c/PC, the default) or gibson (Tom Gibson's tiny-C; "
-                        "chosen by itself for a file that starts with #include)")
+    dialect_argument(p, "the language: pc (tiny-c/PC, the default), gibson (Tom Gibson's tiny-C; chosen by "
+                        "itself for a file that starts with #include) or an installed one",
+                     RUN_DEFAULTS["dialect"])
     p.add_argument("-q", "--quiet", action="store_true", default=RUN_DEFAULTS["quiet"], help="gibson: no banner, no done at the end")
     p.add_argument("-r", dest="code", metavar="CODE", default=RUN_DEFAULTS["code"],
                    help="gibson: run the statement CODE instead of main()")
+
+
+def dialect_argument(p: argparse.ArgumentParser, help: str, default: object = None) -> None:
+    """``--dialect NAME``, NAME one of the dialects (:class:`tinyc.driver.dialect.Choices`: the installed ones
+    are looked up only for a name not shipped, and listed only by ``--help`` and a usage error)."""
+    from ..driver.dialect import Choices
+    p.add_argument("--dialect", choices=Choices(), metavar="NAME", default=default,
+                   help=help + " (the dialects: %(choices)s)")
 
 
 class UsageError(ProgramFileError):
@@ -204,12 +212,12 @@ def has_header_line(path: str | Path) -> bool:
 def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "running it",
                    head: bytes | None = None) -> str:
     """The dialect to run ``path`` in: --dialect, else the one the file announces by its first bytes ``head``
-    (read when None), with a note on stderr, else pc."""
+    (read when None), with a note on stderr, else the default dialect."""
     if getattr(args, "dialect", None):
         return args.dialect
     found = announced_dialect(path, head)
     if found is not None:
-        print(f"tinyc: {path} starts with a #include/#loadMC header line: {doing} in the Gibson dialect "
-              f"(--dialect {found}; --dialect pc to override)", file=sys.stderr)
+        print(f"tinyc: {path} starts with a #include/#loadMC header line: {doing} in the {found.capitalize()} "
+              f"dialect (--dialect {found}; --dialect {DEFAULT} to override)", file=sys.stderr)
         return found
-    return "pc"
+    return DEFAULT

@@ -14,7 +14,7 @@ from .options import chosen_dialect, machine_options
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """Options of ``tinyc step``."""
-    from ..driver.dialect import names
+    from .options import dialect_argument
     parser.add_argument("file", metavar="FILE", help="a tiny-c program")
     parser.add_argument("--entry", default=None, help="statement to run (default: main)")
     parser.add_argument("--input", default="", metavar="TEXT", help="the program's standard input (\\n ends a line)")
@@ -23,8 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--statements", action="store_true", help="statement steps only (no expression steps)")
     parser.add_argument("--json", action="store_true", help="write the trace's JSON (docs/stepper.md), not a page")
     parser.add_argument("-o", "--output", required=True, metavar="OUT", help="the file to write (run.html)")
-    parser.add_argument("--dialect", choices=names(), default=None,
-                        help="the language: pc or gibson (default: gibson for a file that starts with #include)")
+    dialect_argument(parser, "the language (default: gibson for a file that starts with #include, else pc)")
     machine_options(parser)
 
 

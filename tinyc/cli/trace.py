@@ -38,7 +38,8 @@ def command(args: argparse.Namespace) -> int:
         _, outcome = run_traced(
             program, args.entry, sys.stdin.buffer, sys.stdout.buffer, sys.stderr, args.calls, args.limit,
             args.library, same_destination(sys.stdout, sys.stderr), args.strip_cr, args.echo,
-            args.int_bits, args.memory, args.max_depth, args.random_divisor, files=file_sandbox(args))
+            args.int_bits, args.memory, args.max_depth, args.random_divisor, files=file_sandbox(args),
+            dialect=getattr(args, "dialect", None))
     except ValueError as e:
         print(f"tinyc: {args.file}: {e}", file=sys.stderr)
         return 2

@@ -38,7 +38,7 @@ def file_line(files: list[tuple[str, int, int]], given: str, line: int) -> int |
     return first + line - 1
 
 
-def _statements(lines: dict[int, str], comment: re.Pattern[str] = COMMENT) -> set[int]:
+def statement_lines(lines: dict[int, str], comment: re.Pattern[str] = COMMENT) -> set[int]:
     """The lines that hold something other than blanks and comments (``comment``: the dialect's)."""
     return {number for number, text in lines.items() if comment.sub("", text).strip()}
 
@@ -63,7 +63,7 @@ class PcRunner:
         self.m, self.ws, self.entry, self.fast = machine, workspace, entry, fast
         text = workspace.text.decode("latin-1")
         self.lines = {k: line for k, line in enumerate(text.split("\n")) if k > 0}
-        self.statements = _statements(self.lines)
+        self.statements = statement_lines(self.lines)
         self.names = self._names()
         raw = workspace.text
         self.sources = [(name, raw[:first].count(b"\n"), len(raw[first:end].rstrip(b"\n").split(b"\n")))

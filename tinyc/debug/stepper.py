@@ -22,7 +22,6 @@ from __future__ import annotations
 import base64
 import io
 import time
-from pathlib import Path
 from typing import Any
 
 from .. import ast
@@ -333,14 +332,10 @@ def record(session, program: str | bytes, entry: str | None = None, stdin: bytes
     if isinstance(program, (bytes, bytearray)):
         text, name = bytes(program), name or "program.tc"
     else:
-        from ..machine.shipped import program_path, read_source
+        from ..machine.shipped import program_path
         path = program_path(program)
         name = name or str(program)
-        if session.dialect.name == "gibson":
-            text = Path(path).read_bytes()
-        else:
-            from ..machine.shipped import program_capacity
-            text = read_source(path, program_capacity(session.int_bits))
+        text = session.dialect.read_program(path, session.int_bits)
         program = path
     rec = Recorder(limit, small)
     rec.snap_at = set(snapshots)
@@ -362,7 +357,7 @@ def record(session, program: str | bytes, entry: str | None = None, stdin: bytes
         "steps": rec.steps, "spans": rec.spans, "frames": rec.frames, "stacks": rec.stacks,
         "globals": rec.globals, "regions": getattr(rec, "regions", []),
         "memory": {"size": len(rec.shadow) if hasattr(rec, "shadow") else 0,
-                   "int_size": session.int_bits // 8 if session.dialect.name != "gibson" else 4,
+                   "int_size": session.dialect.int_size(session.int_bits),
                    "initial": getattr(rec, "initial", [])},
         "seconds": round(seconds, 3),
     }

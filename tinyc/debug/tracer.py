@@ -28,6 +28,7 @@ from ..driver.options import DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR
 from ..driver.outcome import statement_outcome
 from ..engines.evaluator import Evaluator
 from ..driver.interpreter import Machine
+from ..driver.dialect import DEFAULT, Dialect
 from ..driver.session import Session
 from ..machine.memory import DEFAULT_MEMORY
 from ..link.symbols import Symbol
@@ -94,7 +95,7 @@ class Tracer(Evaluator):
     def locate(self, text: bytes, base: int, ln: int, library: bytes, library_base: int) -> None:
         """Where the program (at ``base``, ``text[0]`` = the sentinel), the entry statement and the
         library live, to number lines and decide what is traced."""
-        self._texts: list[tuple[int, int, bytes, str]] = [
+        self.texts: list[tuple[int, int, bytes, str]] = [
             (base, base + len(text), text, ""), (ln, base, b"", "entry"),  # the entry's lines are not counted
                        (library_base, library_base + len(library), b"\n" + library, "lib ")]
 
@@ -102,7 +103,7 @@ class Tracer(Evaluator):
 
     def _where(self, pos: int) -> str | None:
         """The line label of ``pos`` if code there is traced: a file line, "entry" or "lib N"."""
-        for lo, hi, text, kind in self._texts:
+        for lo, hi, text, kind in self.texts:
             if lo <= pos < hi:
                 if kind == "entry":
                     return "entry"
@@ -316,19 +317,20 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
                strip_cr: bool = False, echo: bool = False, int_bits: int = 32,
                memory: int = DEFAULT_MEMORY, max_depth: int = DEFAULT_MAX_DEPTH,
                random_divisor: int = DEFAULT_RANDOM_DIVISOR,
-               system: bytes | None = None, files=None):
+               system: bytes | None = None, files=None, dialect: str | Dialect | None = None):
     """Load ``program`` as ``tinyc run`` does and run ``entry`` traced.
 
     ``inp``/``out`` are the program's binary input and output, ``trace_out`` a text stream for the trace;
     ``shared`` says the two outputs end up in one place (then a trace line never starts mid-line);
     ``system`` is a system file's text to take the library from (default tinyc/lib/system.ipl);
-    ``files`` the file sandbox (:class:`tinyc.machine.sandbox.FileSandbox`; None: the default one).
+    ``files`` the file sandbox (:class:`tinyc.machine.sandbox.FileSandbox`; None: the default one);
+    ``dialect`` one that runs tiny-c/PC's programs with its own machine calls (None: the default).
     Returns ``(loaded, outcome)``: the :class:`~tinyc.driver.outcome.Outcome` of the run (its report the
     shell's, ``stopped`` for error 99; status 130 after Ctrl-C).
     """
     console, emit, holder = traced_console(inp, out, trace_out, shared, strip_cr=strip_cr, echo=echo)
 
-    session = Session(engine="reference", memory=memory, int_bits=int_bits, max_depth=max_depth,
+    session = Session(dialect or DEFAULT, engine="reference", memory=memory, int_bits=int_bits, max_depth=max_depth,
                       random_divisor=random_divisor, console=console, files=files)
 
     def make_tracer(m) -> Tracer:
@@ -374,4 +376,5 @@ def trace_file(session: Session, path: str, entry: str = "main", stdin: bytes = 
     with open(path, "rb") as f:
         text = f.read()
     return trace(text, entry, calls, limit, stdin, int_bits=session.int_bits, memory=session.memory,
-                 max_depth=session.max_depth, random_divisor=session.random_divisor, files=session.files)
+                 max_depth=session.max_depth, random_divisor=session.random_divisor, files=session.files,
+                 dialect=session.dialect)

@@ -1,15 +1,18 @@
 """Dialects: what one dialect of tiny-c brings, and how the Session finds one by its name.
 
-A dialect is a package ``tinyc.dialects.NAME`` whose ``DIALECT`` is a :class:`Dialect`: the hooks every front
-end reads (the ``run`` of ``tinyc run``, the stage views' and tools' modules, the debugger's runner), the
-machine calls and engines its machines are built with, its library and the folders its programs include
-files from, how a file announces it and how many characters of a name count.  The core (syntax, link,
-machine, engines, driver) never imports a dialect package (an import-linter contract): :func:`find` loads
-one by its name (``__import__``), so a third dialect is one new package.  ``docs/architecture.md`` says how to add
-one; ``docs/dialects.md`` compares the two dialects shipped.
+A dialect is a subclass of :class:`Dialect` whose methods are its hooks (the ``run`` of ``tinyc run``, the
+stage views and tools, the debugger's runner, the machine calls and engines its machines are built with, its
+language server front end...) and whose class attributes say the rest (its library, how many characters of a
+name count, whether a notebook cell is a whole program).  Each hook imports its module inside the method,
+when it is called: importing a dialect package stays cheap (every ``tinyc run`` imports the shipped ones, so
+that :func:`detect` may ask each whether a file is its own), and mypy and import-linter still see every
+hook's import.
 
-A hook is written ``"module:attribute"`` and imported only when used: importing a dialect package stays
-cheap, so :func:`detect` may ask every dialect whether a file is its own.
+The core (syntax, link, machine, engines, driver and the doors) never imports a dialect package (an
+import-linter contract) and never tests a dialect's name (``tests/project/test_dialect_neutral.py``):
+:func:`find` loads one by its name -- a package ``tinyc.dialects.NAME`` shipped with tinyc, or a
+distribution's entry point in the group ``tinyc.dialects`` -- so a third dialect is one new package.
+``docs/dialects.md`` says how to add one and compares the two shipped.
 """
 
 from __future__ import annotations
@@ -21,14 +24,38 @@ from ..errors import Problem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
-    from typing import Any, Callable, Mapping
+    import argparse
+    import re
+    from types import ModuleType
+    from typing import Any, Iterator, Mapping, Protocol
 
-DEFAULT = "pc"  # the dialect of a file that announces none
+    from ..machine.machine_calls import MachineCalls
+    from ..machine.port import EngineFactory
+    from .outcome import Outcome
+
+    Session = Any  # a tinyc.driver.session.Session: that module imports this one, so it is not named here
+
+    class Lexis(Protocol):
+        """What ``tinyc fmt`` reads of a dialect's lexical rules (:class:`tinyc.views.format.Lexis`)."""
+
+        @property
+        def hiding(self) -> re.Pattern[str]: ...
+        @property
+        def open_strings(self) -> bool: ...
+        @property
+        def headers(self) -> bool: ...
+        @property
+        def starts(self) -> str: ...
+
+DEFAULT = "pc"  # the dialect of a file that announces none; the only place tinyc's core names a dialect
 PACKAGE = "tinyc.dialects"
+GROUP = "tinyc.dialects"  # the entry-point group of the dialects other distributions install
+TOOLS = ("tokens", "parse", "ast", "link", "check", "compile", "trace")  # the commands each dialect answers
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the tinyc package's folder
 
 
 class UnknownDialect(Problem, ValueError):
-    """A dialect name with no package ``tinyc.dialects.NAME``."""
+    """A dialect name that no shipped package and no installed entry point provides."""
 
 
 class CannotStart(Problem):
@@ -41,98 +68,141 @@ class CannotStart(Problem):
 
 
 class Dialect:
-    """One dialect's hooks (fixed once made).
+    """One dialect of tiny-c: subclass it, set the class attributes, implement the hooks (each imports what
+    it needs when called), and make one instance ``DIALECT`` in the dialect's package.
+
+    Class attributes:
 
     * ``name``, ``title``: ``--dialect NAME``, and a line that says what it is;
-    * ``detect(head) -> bool``: whether a file starting with the bytes ``head`` (its first 16) announces
-      this dialect (Gibson's: a ``#include``/``#loadMC`` header line);
     * ``significance``: characters of a name that count (the first ``significance - 1`` plus the last);
-    * ``library``: the library file, package-relative (``lib/system.ipl``, ``dialects/gibson/lib/library.tc``);
-    * ``search_paths``: package-relative folders the programs' ``#include`` lines find files in; the file
-      sandbox lets programs read them;
-    * ``machine_calls``: ``"module:attr"`` of its :class:`~tinyc.machine.machine_calls.MachineCalls`;
-    * ``engines``: engine name -> ``"module:attr"`` of a factory ``factory(machine) -> engine``: the
-      evaluator and the code generator of the dialect (a dialect may extend the PC ones);
-    * ``run``: ``"module:attr"`` of ``run(session, files, entry) -> exit status``: ``tinyc run`` and ``boot``;
-    * ``tools``: command -> module with ``command(args) -> status``: ``tokens parse ast link check compile
-      trace`` (the stage views, with the dialect's lexer, grammar and error report);
-    * ``shell``: ``"module:attr"`` of ``shell(session, args) -> status``: ``tinyc`` with no command;
-    * ``view``: ``"module:attr"`` of ``view(session, name, path) -> text``: one stage view (tokens, parse, ast,
-      link) of a program file, or the report of the stage that rejects it (the notebook's magics);
-    * ``trace``: ``"module:attr"`` of ``trace(session, path, entry, stdin, calls, limit) -> transcript``;
-    * ``debugger``: ``"module:attr"`` of ``runner(session, files, entry, code)``, the program as the debugger
-      runs it (:mod:`tinyc.debug.debugger`);
-    * ``record``: ``"module:attr"`` of ``record(session, program, entry, stdin, limit, small, **options) ->
-      Trace``, the stepper's recorded run (:mod:`tinyc.debug.stepper`, docs/stepper.md);
-    * ``lexis``: ``"module:attr"`` of its lexical rules for ``tinyc fmt`` (:class:`tinyc.views.format.Lexis`).
-    """
+    * ``library``: the library file, relative to ``root``; ``search_paths``: folders relative to ``root`` that
+      the programs' ``#include`` lines find files in (the file sandbox lets programs read them);
+    * ``root``: the folder those are relative to (default: the tinyc package's);
+    * ``engines``: the engine names :meth:`engine` knows;
+    * ``whole_program``: a notebook cell is part of one program text run as a file (with ``-r`` code), not
+      definitions put in the ``tc>`` shell's program buffer; ``program_start``: that text's first lines;
+    * ``tools``: the stage commands it answers (:meth:`tool`); ``commands``: commands of its own that
+      ``tinyc`` offers (name -> one line of help; :meth:`command`).
 
-    __slots__ = ("name", "title", "detect", "significance", "library", "search_paths", "machine_calls",
-                 "engines", "run", "tools", "shell", "view", "trace", "debugger", "record", "lexis")
+    The hooks that raise NotImplementedError here are the ones a dialect must provide."""
 
-    name: str
-    title: str
-    detect: Callable[[bytes], bool]
-    significance: int
-    library: str
-    search_paths: tuple[str, ...]
-    machine_calls: str
-    engines: Mapping[str, str]
-    run: str
-    tools: Mapping[str, str]
-    shell: str
-    view: str
-    trace: str
-    debugger: str
-    record: str
-    lexis: str
-
-    def __init__(self, **hooks: Any) -> None:
-        missing = set(self.__slots__) - set(hooks)
-        if missing or set(hooks) - set(self.__slots__):
-            raise TypeError(f"a Dialect takes exactly {', '.join(self.__slots__)}")
-        for name, value in hooks.items():
-            object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"a dialect's hooks are fixed: {name}")
+    name: str = ""
+    title: str = ""
+    significance: int = 8
+    library: str = ""
+    search_paths: tuple[str, ...] = ()
+    root: str = ROOT
+    engines: tuple[str, ...] = ("reference", "fast")
+    whole_program: bool = False
+    program_start: bytes = b""
+    tools: tuple[str, ...] = TOOLS
+    commands: Mapping[str, str] = {}
 
     def __repr__(self) -> str:
-        return f"Dialect({self.name!r})"
+        return f"{type(self).__name__}({self.name!r})"
+
+    # ---- what the core reads
+
+    def detect(self, head: bytes) -> bool:
+        """Whether a file starting with the bytes ``head`` (its first 16) announces this dialect; by default
+        none does (the default dialect claims no file by itself)."""
+        return False
 
     def canonical(self, name: str) -> str:
         """The significant form of a name: a long name keeps its first characters plus its last."""
         n = self.significance
         return name if len(name) <= n else name[:n - 1] + name[-1]
 
-    def hook(self, reference: str) -> Any:
-        """The object a ``"module:attr"`` hook names, its module imported now."""
-        module, _, attr = reference.partition(":")
-        return getattr(_module(module), attr)
+    def package_path(self, relative: str) -> str:
+        """The absolute path of ``relative`` (a library or a search path) under :attr:`root`."""
+        return os.path.join(self.root, relative)
 
-    def engine(self, name: str) -> Callable[[Any], Any]:
-        """The factory of the engine ``name`` ("reference" or "fast"); UnknownDialect-like ValueError if none."""
+    def int_size(self, int_bits: int) -> int:
+        """Bytes of an int in this dialect's memory, the machine's ints ``int_bits`` wide (the stepper's
+        memory view)."""
+        return int_bits // 8
+
+    def read_program(self, path: str, int_bits: int) -> bytes:
+        """The program file ``path`` (a shipped program's path already found) as the dialect's run reads it:
+        by default at most the program buffer's capacity with ``int_bits`` ints.  Raises ProgramFileError."""
+        from ..machine.shipped import program_capacity, read_source
+        return read_source(path, program_capacity(int_bits))
+
+    def machine_calls(self) -> MachineCalls:
+        """Its machine calls (:class:`~tinyc.machine.machine_calls.MachineCalls`)."""
+        raise NotImplementedError(f"the {self.name} dialect has no machine calls")
+
+    def engine(self, name: str) -> EngineFactory:
+        """The factory ``factory(machine, options=None) -> engine`` of the engine ``name`` ("reference":
+        :meth:`reference_engine`, "fast": :meth:`fast_engine`).  Raises ValueError for a name it lacks."""
         if name not in self.engines:
             raise ValueError(f"the {self.name} dialect has no engine {name!r} ({', '.join(self.engines)})")
-        return self.hook(self.engines[name])
+        return self.fast_engine() if name == "fast" else self.reference_engine()
 
-    def package_path(self, relative: str) -> str:
-        """The absolute path of the package-relative ``relative`` (a library or a search path)."""
-        return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), relative)
+    def reference_engine(self) -> EngineFactory:
+        """The factory of its reference evaluator (the PC one: :class:`~tinyc.engines.evaluator.Evaluator`)."""
+        from ..engines.evaluator import Evaluator
+        return Evaluator
+
+    def fast_engine(self) -> EngineFactory:
+        """The factory of its fast engine, ``factory(machine, options=None)``."""
+        raise NotImplementedError(f"the {self.name} dialect has no fast engine")
+
+    # ---- the doors' hooks
+
+    def run(self, session: Session, files: list[str], entry: str | None, code: str | None) -> Outcome:
+        """``tinyc run FILES --entry ENTRY`` (``code``: a statement to run instead, Gibson's ``-r``): how the run
+        ended.  The output has gone to the session's console, flushed."""
+        raise NotImplementedError(f"the {self.name} dialect cannot run a program")
+
+    def shell(self, session: Session, args: argparse.Namespace) -> int:
+        """``tinyc`` with no command: its interactive shell; the exit status."""
+        raise NotImplementedError(f"the {self.name} dialect has no shell")
+
+    def view(self, session: Session, name: str, path: str) -> str:
+        """One stage view (``tokens``, ``parse``, ``ast``, ``link``) of the program file ``path``, or the
+        report of the stage that rejects it (the notebook's magics, the kernel)."""
+        raise NotImplementedError(f"the {self.name} dialect has no stage views")
+
+    def trace(self, session: Session, path: str, entry: str, stdin: bytes, calls: bool, limit: int) -> str:
+        """The transcript of ``path`` run traced from ``entry`` (:meth:`Session.trace`)."""
+        raise NotImplementedError(f"the {self.name} dialect has no tracer")
+
+    def debugger(self, session: Session, files: list[str], entry: str | None, code: str | None) -> Any:
+        """The program as :mod:`tinyc.debug.debugger` runs it: a runner (a type of the debug layer, which the
+        driver cannot name; :class:`tinyc.debug.runs.PcRunner` is one)."""
+        raise NotImplementedError(f"the {self.name} dialect has no debugger")
+
+    def record(self, session: Session, program: str | bytes, entry: str | None, stdin: bytes, limit: int | None,
+               small: bool, **options: Any) -> Any:
+        """The stepper's recorded run: a :class:`tinyc.debug.steptrace.Trace` (docs/stepper.md)."""
+        raise NotImplementedError(f"the {self.name} dialect has no stepper")
+
+    def lexis(self) -> Lexis:
+        """Its lexical rules for ``tinyc fmt`` (a :class:`tinyc.views.format.Lexis`)."""
+        raise NotImplementedError(f"the {self.name} dialect has no formatter rules")
+
+    def lsp_front(self, args: argparse.Namespace) -> Any:
+        """Its language server front end: an object with ``analyse(data: bytes, path: str | None) ->
+        Analysis`` (:mod:`tinyc.lsp.analysis`), made once per server."""
+        raise NotImplementedError(f"the {self.name} dialect has no language server front end")
+
+    def tool(self, command: str) -> ModuleType:
+        """The module of the stage command ``command`` (one of :attr:`tools`): ``command(args) -> status``,
+        ``add_arguments(parser, name)``.  KeyError for a command it lacks."""
+        raise KeyError(command)
+
+    def command(self, name: str) -> ModuleType:
+        """The module of its own command ``name`` (one of :attr:`commands`), as :meth:`tool`'s."""
+        raise KeyError(name)
 
 
 _FOUND: dict[str, Dialect] = {}
 
 
-def _module(name: str) -> Any:
-    """The module ``name``, imported by its name (``__import__``: importlib's package costs a start ~1 ms)."""
-    __import__(name)
-    return sys.modules[name]
-
-
-def names() -> list[str]:
-    """The dialects installed: the packages under ``tinyc/dialects`` (the default first)."""
-    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "dialects")
+def _shipped() -> list[str]:
+    """The dialect packages shipped under ``tinyc/dialects`` (the default first)."""
+    root = os.path.join(ROOT, "dialects")
     try:
         found = [n for n in os.listdir(root) if os.path.isfile(os.path.join(root, n, "__init__.py"))]
     except OSError:
@@ -140,19 +210,67 @@ def names() -> list[str]:
     return sorted(found, key=lambda n: (n != DEFAULT, n))
 
 
+def _entry_points() -> dict[str, Any]:
+    """The installed distributions' dialects: entry point name -> entry point (group :data:`GROUP`)."""
+    from importlib.metadata import entry_points
+    return {ep.name: ep for ep in entry_points(group=GROUP)}
+
+
+def names() -> list[str]:
+    """Every dialect: the shipped ones (the default first), then those installed through entry points."""
+    shipped = _shipped()
+    return shipped + sorted(n for n in _entry_points() if n not in shipped)
+
+
 def find(name: str) -> Dialect:
-    """The dialect called ``name``: ``tinyc.dialects.NAME.DIALECT``.  Raises UnknownDialect."""
-    dialect = _FOUND.get(name)
-    if dialect is None:
-        if not name.isidentifier() or name not in names():
+    """The dialect called ``name``: ``tinyc.dialects.NAME.DIALECT`` when shipped, else the object an entry
+    point ``NAME`` of the group ``tinyc.dialects`` names (a Dialect, or a subclass to instantiate).  The entry
+    points are read only for a name not shipped.  Raises UnknownDialect."""
+    found = _FOUND.get(name)
+    if found is not None:
+        return found
+    dialect: object
+    if name.isidentifier() and name in _shipped():
+        __import__(f"{PACKAGE}.{name}")  # importlib's package costs a start ~1 ms
+        dialect = sys.modules[f"{PACKAGE}.{name}"].DIALECT
+    else:
+        point = _entry_points().get(name)
+        if point is None:
             raise UnknownDialect(f"unknown dialect {name!r} (the dialects: {', '.join(names())})")
-        dialect = _FOUND[name] = _module(f"{PACKAGE}.{name}").DIALECT
+        dialect = _loaded(name, point)
+    if not isinstance(dialect, Dialect) or dialect.name != name:
+        raise UnknownDialect(f"the dialect {name!r} is not a tinyc.driver.dialect.Dialect called {name!r}")
+    _FOUND[name] = dialect
     return dialect
 
 
+def _loaded(name: str, point: Any) -> object:
+    """The object the entry point ``point`` names; a class is instantiated.  UnknownDialect when it cannot
+    be imported."""
+    try:
+        found = point.load()
+    except (ImportError, AttributeError) as e:
+        raise UnknownDialect(f"the dialect {name!r} cannot be loaded ({point.value}: {e})") from None
+    return found() if isinstance(found, type) and issubclass(found, Dialect) else found
+
+
 def detect(head: bytes) -> Dialect | None:
-    """The dialect a file starting with ``head`` announces (its first 16 bytes are enough), or None."""
-    for name in names():
+    """The shipped dialect a file starting with ``head`` announces (its first 16 bytes are enough), or None."""
+    for name in _shipped():
         if name != DEFAULT and find(name).detect(head):
             return find(name)
     return None
+
+
+class Choices:
+    """The dialect names as argparse's ``choices``: ``in`` finds a name as :func:`find` does (the entry
+    points read only for a name not shipped), iterating lists them all (``--help``, completion)."""
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (name in _shipped() or name in _entry_points())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(names())
+
+    def __len__(self) -> int:
+        return len(names())

@@ -18,6 +18,7 @@ from .options import DEFAULT_INT_BITS, DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     import argparse  # the annotations only: `tinyc run FILE` parses its arguments without argparse
+    from types import ModuleType
     from typing import Any, Callable
 
     from ..engines.options import Optimisations
@@ -186,7 +187,7 @@ class Session:
         return Machine(self.memory if memory is None else memory, self.int_bits if int_bits is None else int_bits,
                        self.console if console is None else console,
                        engine if engine is not None else self.engine_factory(), self.max_depth,
-                       self.random_divisor, d.hook(d.machine_calls), self.files, state)
+                       self.random_divisor, d.machine_calls(), self.files, state)
 
     def engine_factory(self) -> EngineFactory:
         """The factory of the session's engine in its dialect; the fast engine's is given the session's
@@ -251,7 +252,7 @@ class Session:
         CODE``): how it ended, an :class:`~tinyc.driver.outcome.Outcome` for the door to render.  The program's
         output has gone to the session's console, flushed.  Raises ProgramFileError for a file that cannot be
         read or does not fit."""
-        return self.dialect.hook(self.dialect.run)(self, files, entry, code)
+        return self.dialect.run(self, files, entry, code)
 
     def run_files(self, files: list[str], entry: str | None = None, code: str | None = None) -> int:
         """:meth:`execute`, its Outcome rendered (the report on stderr): the exit status."""
@@ -260,12 +261,12 @@ class Session:
     def view(self, name: str, path: str) -> str:
         """The stage view ``name`` (``tokens``, ``parse``, ``ast``, ``link``) of the program file ``path`` in this
         session's dialect (its ``view`` hook), or the report of the stage that rejects the program."""
-        return self.dialect.hook(self.dialect.view)(self, name, path)
+        return self.dialect.view(self, name, path)
 
     def trace(self, path: str, entry: str = "main", stdin: bytes = b"", calls: bool = False, limit: int = 1000) -> str:
         """The transcript of the program file ``path`` run traced from ``entry`` in this session's dialect (its
         ``trace`` hook): the program's output and one line per statement, then the report of an error."""
-        return self.dialect.hook(self.dialect.trace)(self, path, entry, stdin, calls, limit)
+        return self.dialect.trace(self, path, entry, stdin, calls, limit)
 
     def record(self, program: str | bytes, entry: str | None = None, stdin: bytes = b"", limit: int | None = None,
                small: bool = True, **options):
@@ -274,13 +275,18 @@ class Session:
         :class:`~tinyc.debug.steptrace.Trace` (the JSON of docs/stepper.md) of at most ``limit`` steps (None: the
         default, 2,000,000); ``small`` False keeps statement steps only; ``options``: the hook's
         (``snapshots``, :func:`tinyc.debug.stepper.record`)."""
-        return self.dialect.hook(self.dialect.record)(self, program, entry, stdin, limit, small, **options)
+        return self.dialect.record(self, program, entry, stdin, limit, small, **options)
 
-    def tool(self, command: str):
+    def debugger(self, files: list[str], entry: str | None = None, code: str | None = None) -> Any:
+        """The program files ``files`` as :mod:`tinyc.debug.debugger` runs them from ``entry`` (``code``: a
+        statement instead): the dialect's runner (its ``debugger`` hook).  Raises CannotStart for a program
+        that cannot start, ProgramFileError for a file that cannot be read."""
+        return self.dialect.debugger(self, files, entry, code)
+
+    def tool(self, command: str) -> ModuleType:
         """The module of the dialect's ``command`` (``tokens``, ``parse``, ``ast``, ``link``, ``check``,
         ``compile``, ``trace``): ``module.command(args) -> status``.  KeyError for a command it lacks."""
-        import importlib
-        return importlib.import_module(self.dialect.tools[command])
+        return self.dialect.tool(command)
 
 
 def _optimisations(args: argparse.Namespace) -> Optimisations | None:

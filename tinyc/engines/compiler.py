@@ -56,7 +56,8 @@ class _python_depth:
         sys.setrecursionlimit(self.saved)
 
 
-def _params(fn: ast.Function) -> list[tuple[str, ast.Declarator]]:
+def parameters(fn: ast.Function) -> list[tuple[str, ast.Declarator]]:
+    """The parameters of ``fn`` as the code generator takes them: ``(type, declarator)`` in order."""
     return [(decl.type, d) for decl in fn.params for d in decl.names]
 
 
@@ -200,7 +201,7 @@ class FastEngine:
         if entry is None or entry[0] is not fn:
             try:
                 if self.disk_cache is None:
-                    code, _, nodes = self.generate(fn.name, _params(fn), fn.body.body, link)
+                    code, _, nodes = self.generate(fn.name, parameters(fn), fn.body.body, link)
                 else:
                     code, nodes = self._from_disk(fn, key[1:], link)
             except Unsupported:  # found while generating (a statement that did not parse, with a prefix)
@@ -240,7 +241,7 @@ class FastEngine:
 
         def make() -> bytes:
             if generate is None:
-                code, linemap, nodes = self.generate(tree.name, _params(tree), tree.body.body, link)
+                code, linemap, nodes = self.generate(tree.name, parameters(tree), tree.body.body, link)
             else:
                 code, linemap, nodes = generate()
             place = {id(n): k for k, n in enumerate(walk(tree))}

@@ -150,7 +150,7 @@ class TinyCKernel(Kernel):
         if not rest:
             return
         data = rest.encode()
-        split = cells.split_cell(data.decode("latin-1"), self.program.dialect == "gibson")  # one character a byte
+        split = cells.split_cell(data.decode("latin-1"), self.program.whole)  # one character a byte
         if split is not None:
             statement = split[1]
             for note in self.program.add(data[:len(data) - len(statement)]):
@@ -161,9 +161,9 @@ class TinyCKernel(Kernel):
 
     def _run(self, rest: str) -> None:
         """What follows a cell's definitions: ``.`` lines for the shell, else one statement."""
-        if rest.startswith(".") and self.program.dialect == "gibson":
+        if rest.startswith(".") and self.program.whole:
             if "\n" in rest or not rest[1:2].isalpha():
-                raise CellError("the gibson dialect has no tc> shell: a . cell is one statement (.main)")
+                raise CellError(f"the {self.program.dialect} dialect has no tc> shell: a . cell is one statement (.main)")
             rest = rest[1:]
         elif rest.startswith("."):
             self._shell_lines(rest)
@@ -195,7 +195,7 @@ class TinyCKernel(Kernel):
         if before == "%":
             options, start = magics.names(), start - 1
             word = "%" + word
-        elif before == "." and self.program.dialect == "pc":
+        elif before == "." and not self.program.whole:
             options = [c.name for c in self.program.shell.commands()] + ["." + n for n in self._names()]
             start, word = start - 1, "." + word
         else:

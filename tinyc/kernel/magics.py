@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .program import DIALECTS, ENGINES, CellError, Program
+from ..driver.dialect import names as dialect_names
+from .program import ENGINES, CellError, Program
 
 USAGE = {
     "dialect": "%dialect pc|gibson",
@@ -47,7 +48,7 @@ def obey(line: str, program: Program, say: Callable[[str], None],
     if name not in USAGE:
         raise CellError(f"unknown magic %{name}: the kernel's magics are {ACCEPTED}")
     if name == "dialect":
-        chosen = _choice(name, rest, DIALECTS, program.dialect)
+        chosen = _choice(name, rest, tuple(dialect_names()), program.dialect)
         if chosen is not None:
             program.set_dialect(chosen)
         say(f"dialect {program.dialect}\n")

@@ -1,13 +1,14 @@
 """The kernel's tiny-c: a booted machine, its program buffer and the ``tc>`` shell over it.
 
 Every call into tinyc's driver (a :class:`~tinyc.driver.session.Session`: boot a machine, run a statement,
-report an error; the stage views, the trace, the debugger; in the Gibson dialect all through its hooks) is in
-this module, behind :class:`Program`'s few methods, so that a change of the driver is a change here alone.
+report an error; the stage views, the trace, the debugger; all through the dialect's hooks) is in this
+module, behind :class:`Program`'s few methods, so that a change of the driver is a change here alone.
 
-The PC dialect keeps its program where the shell keeps it, in ``pr`` of a booted machine
-(:class:`~tinyc.driver.workspace.Workspace`), and ``.`` cells are the shell's commands
-(:data:`tinyc.shell.shell.COMMANDS`).  The Gibson dialect keeps its program as text and runs it as
-``tinyc run --dialect gibson -r STATEMENT`` would.
+A dialect whose cells are definitions for the shell (tiny-c/PC's) keeps its program where the shell keeps
+it, in ``pr`` of a booted machine (:class:`~tinyc.driver.workspace.Workspace`), and ``.`` cells are the
+shell's commands (:data:`tinyc.shell.shell.COMMANDS`).  A dialect whose program is a whole file
+(:attr:`~tinyc.driver.dialect.Dialect.whole_program`: Gibson's) keeps it as text and runs it as
+``tinyc run --dialect NAME -r STATEMENT`` would.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..errors import ErrorCode, Problem
+from ..driver.dialect import DEFAULT, Dialect, find
 from ..driver.outcome import EXITED, STOPPED, Outcome, statement_outcome
 from ..machine.console import align_report
 from ..machine.sandbox import Policy
@@ -27,9 +29,7 @@ from ..shell.shell import Command, Shell
 from . import cells
 from .console import KernelConsole
 
-DIALECTS = ("pc", "gibson")
 ENGINES = ("reference", "fast")
-GIBSON_START = b"#include pps/library.tc\n"
 LINE = 133  # the shell's typed line, ln(133): the longest statement a cell can run
 
 
@@ -37,22 +37,23 @@ class CellError(Problem):
     """A cell the kernel cannot take (a statement too long, a program too big): one line to show."""
 
 
-def _gibson_code(statement: str) -> str | None:
-    """A Gibson statement cell as ``-r`` code: None for ``main`` or ``main()`` (the program's own run)."""
+def _file_code(statement: str) -> str | None:
+    """A statement cell of a whole-program dialect as ``-r`` code: None for ``main`` or ``main()`` (the
+    program's own run)."""
     return None if statement.strip() in ("main", "main()") else statement
 
 
-def _session(dialect: str, engine: str, console: KernelConsole, policy: Policy):
+def _session(dialect: str | Dialect, engine: str, console: KernelConsole, policy: Policy):
     """The Session of ``dialect`` and ``engine`` over ``console``, with the machine options' defaults and the
-    sandbox ``policy`` (the kernel's one: the current directory tree unless ``%allow`` widened it); Gibson's
-    without its banner."""
+    sandbox ``policy`` (the kernel's one: the current directory tree unless ``%allow`` widened it); quiet
+    (Gibson's without its banner)."""
     from ..driver.options import MachineOptions
     from ..driver.session import Session
     return Session.from_options(MachineOptions(engine=engine, quiet=True, policy=policy), dialect, console)
 
 
 def _with_header(program: bytes, cell: bytes) -> bytes:
-    """A Gibson program with a cell added: the cell's ``#include``/``#loadMC`` lines join the program's header
+    """A whole program (Gibson's) with a cell added: the cell's ``#include``/``#loadMC`` lines join the program's header
     (the lines it starts with; an include further down is not read), a line already there is not repeated;
     its other lines go at the end."""
     lines = program.splitlines(keepends=True)
@@ -88,7 +89,7 @@ class KernelShell(Shell):
 
 
 class Program:
-    """The kernel's tiny-c state: dialect, engine, the program buffer of each dialect, the console.
+    """The kernel's tiny-c state: dialect, engine, the program of each dialect, the console.
 
     ``errors`` receives each tiny-c error report (the shell's three lines with the caret) and the error
     number; the kernel turns it into a Jupyter error."""
@@ -100,16 +101,21 @@ class Program:
         # %allow, which the person at the front end confirms (a shared notebook is someone else's code)
         self.policy = Policy()
         from ..driver.options import DEFAULT_ENGINE
-        self.dialect = "pc"
+        self.dialect = self.shell_dialect = DEFAULT  # in use; the one whose machine holds the shell's buffer
         self.engine = DEFAULT_ENGINE  # as `tinyc` runs: the fast engine
-        self._gibson_library: str | None = None  # its library's text, read once for completion
-        self.gibson_text = b""  # the Gibson dialect's program (kept while the PC one is in use, and back)
+        self._libraries: dict[str, str] = {}  # a whole-program dialect's library text, read once for completion
+        self.texts: dict[str, bytes] = {}  # each whole-program dialect's program (kept while another is in use)
         self._boot(b"")
+
+    @property
+    def whole(self) -> bool:
+        """Whether the dialect in use keeps its program as one file's text (Gibson's), not in the shell."""
+        return find(self.dialect).whole_program
 
     # -- the driver: the few calls a Session would take over
     def _boot(self, text: bytes) -> None:
         """A fresh machine with the engine chosen and ``text`` in its program buffer."""
-        self.session = _session("pc", self.engine, self.console, self.policy)
+        self.session = _session(self.shell_dialect, self.engine, self.console, self.policy)
         self.machine, self.ws = self.session.boot()
         self.shell = KernelShell(self.machine, self.ws, self.run)
         if text and not self.ws.append(text):
@@ -117,24 +123,24 @@ class Program:
 
     @property
     def text(self) -> bytes:
-        """The program of the dialect in use (the PC one without ``pr(0)``'s newline)."""
-        return self.gibson_text if self.dialect == "gibson" else self._pc_text()
+        """The program of the dialect in use (the shell's without ``pr(0)``'s newline)."""
+        return self.texts.get(self.dialect, b"") if self.whole else self._pc_text()
 
     def _pc_text(self) -> bytes:
         """The PC program: ``pr(1..pe)``, a NUL a run left (a string's closing quote) shown as ``"``."""
         return self.ws.text[1:].replace(b"\0", b'"')
 
     def _set_text(self, text: bytes) -> None:
-        if self.dialect == "gibson":
-            self.gibson_text = text
+        if self.whole:
+            self.texts[self.dialect] = text
         elif not self.shell.buf.replace(1, self.ws.pe + 1, text):
             raise CellError("the program does not fit the program buffer")
 
     def run(self, statement: bytes) -> None:
         """Run ``statement`` against the program (MC 11) with its output streamed; an error goes to
         ``errors``; Ctrl-C (the kernel's interrupt) stops it with ``stopped``."""
-        if self.dialect == "gibson":
-            return self._run_gibson(statement)
+        if self.whole:
+            return self._run_file(statement)
         limit = sys.getrecursionlimit()
         try:
             with self.console.streaming():
@@ -157,13 +163,13 @@ class Program:
         elif outcome.report:
             self.errors(outcome.code, outcome.report)
 
-    def _run_gibson(self, statement: bytes) -> None:
-        """``statement`` run as ``tc -r STATEMENT`` runs it, the Gibson program as the application file (its
+    def _run_file(self, statement: bytes) -> None:
+        """``statement`` run as ``tc -r STATEMENT`` runs it, the program as the application file (its
         ``#include`` files found beside the kernel's directory, then in the dialect's library)."""
-        session = _session("gibson", self.engine, self.console, self.policy)
-        code = _gibson_code(statement.decode("latin-1"))
+        session = _session(self.dialect, self.engine, self.console, self.policy)
+        code = _file_code(statement.decode("latin-1"))
         limit = sys.getrecursionlimit()
-        with self._gibson_file() as path:
+        with self._program_file() as path:
             try:
                 with self.console.streaming():
                     outcome = session.execute([path], "main", code)
@@ -173,7 +179,7 @@ class Program:
 
     def check(self) -> tuple[int, str] | None:
         """Link the program as a run would; ``(error, report)`` when the linker finds an error."""
-        if self.dialect == "gibson":
+        if self.whole:
             return None
         err, cursor = self.ws.run(b"")
         return (err, align_report(self.ws.report(err, cursor))) if err else None
@@ -185,11 +191,17 @@ class Program:
         self._boot(self._pc_text())
 
     def set_dialect(self, dialect: str) -> None:
-        """Use ``dialect``'s program buffer (each dialect keeps its own); the Gibson one starts with the
-        ``#include pps/library.tc`` line its programs need for ``printf``, ``pl``, ``gn``..."""
+        """Use ``dialect``'s program (each dialect keeps its own): a whole-program dialect's starts with its
+        :attr:`~tinyc.driver.dialect.Dialect.program_start` (Gibson's: the ``#include pps/library.tc`` line
+        its programs need for ``printf``, ``pl``, ``gn``...); another shell dialect boots its machine afresh.
+        Raises UnknownDialect."""
+        found = find(dialect)
         self.dialect = dialect
-        if dialect == "gibson" and not self.gibson_text:
-            self.gibson_text = GIBSON_START
+        if found.whole_program:
+            self.texts.setdefault(dialect, found.program_start)
+        elif dialect != self.shell_dialect:
+            self.shell_dialect = dialect
+            self._boot(b"")
 
     # -- cells
     def add(self, text: bytes) -> list[str]:
@@ -197,12 +209,12 @@ class Program:
         old one.  Returns the notes to show (one per replaced definition).  When the program no longer
         links, the cell is taken back and CellError carries the linker's report."""
         old = self.text
-        gibson = self.dialect == "gibson"
-        new_items = cells.items(text.decode("latin-1"), gibson) or []
+        whole = self.whole  # cells.py then reads header lines and // comments (Gibson's)
+        new_items = cells.items(text.decode("latin-1"), whole) or []
         names = {n for d in new_items for n in d.names}
         kept, notes, at = [], [], 0
         program = old.decode("latin-1")
-        for d in cells.program_items(program, gibson):
+        for d in cells.program_items(program, whole):
             if names & set(d.names):
                 kept.append(program[at:d.start])
                 at = d.end + (1 if program[d.end:d.end + 1] == "\n" else 0)
@@ -211,7 +223,7 @@ class Program:
         body = "".join(kept).encode("latin-1")
         if body and not body.endswith(b"\n"):
             body += b"\n"
-        self._set_text(_with_header(body, text) if gibson else body + text.rstrip(b"\n") + b"\n")
+        self._set_text(_with_header(body, text) if whole else body + text.rstrip(b"\n") + b"\n")
         problem = self.check()
         if problem is not None:
             self._set_text(old)
@@ -221,30 +233,31 @@ class Program:
     def names(self) -> dict[str, cells.Definition]:
         """Every name a cell may use: the library's functions, then the program's definitions."""
         found: dict[str, cells.Definition] = {}
-        gibson = self.dialect == "gibson"
-        for d in cells.program_items(self._library(), gibson) + cells.program_items(self.text.decode("latin-1"), gibson):
+        whole = self.whole
+        for d in cells.program_items(self._library(), whole) + cells.program_items(self.text.decode("latin-1"), whole):
             found.update((n, d) for n in d.names)
         return found
 
     def _library(self) -> str:
-        """The library's text in the dialect in use (the PC one as booted; Gibson's ``library.tc``)."""
-        if self.dialect == "pc":
+        """The library's text in the dialect in use (the shell's as booted; Gibson's ``library.tc``)."""
+        if not self.whole:
             lib = self.machine.library_text
             return "" if lib is None else lib.text.decode("latin-1")
-        if self._gibson_library is None:
-            dialect = _session("gibson", self.engine, self.console, self.policy).dialect
+        if self.dialect not in self._libraries:
+            dialect = find(self.dialect)
             with open(dialect.package_path(dialect.library), "rb") as f:
-                self._gibson_library = f.read().decode("latin-1")
-        return self._gibson_library
+                self._libraries[self.dialect] = f.read().decode("latin-1")
+        return self._libraries[self.dialect]
 
     # -- views
     def view(self, name: str, statement: str | None) -> str:
         """A stage view (tokens, ast, link) of the program, or of ``statement`` typed against it."""
         from ..errors import TinyCError
-        if self.dialect == "gibson":
-            return self._gibson_view(name)
+        if self.whole:
+            return self._file_view(name)
         from ..views import stages
-        loaded = stages.load(self.text, statement, session=_session("pc", "reference", self.console, self.policy))
+        loaded = stages.load(self.text, statement,
+                             session=_session(self.shell_dialect, "reference", self.console, self.policy))
         functions: dict[str, Callable[[stages.Loaded], str]] = {
             "tokens": stages.tokens, "ast": stages.ast_dump,
             "link": lambda loaded: stages.link_map(loaded, show_library=False)}
@@ -253,43 +266,43 @@ class Program:
         except TinyCError as e:
             return align_report(loaded.report(e))
 
-    def _gibson_view(self, name: str) -> str:
-        """The view through the Gibson dialect's ``view`` hook, of the program written as a file."""
-        session = _session("gibson", self.engine, self.console, self.policy)
-        with self._gibson_file() as path:
-            return session.dialect.hook(session.dialect.view)(session, name, path)
+    def _file_view(self, name: str) -> str:
+        """The view through the dialect's ``view`` hook, of the program written as a file."""
+        session = _session(self.dialect, self.engine, self.console, self.policy)
+        with self._program_file() as path:
+            return session.view(name, path)
 
     def trace(self, statement: str) -> str:
         """The traced run of ``statement`` (one line per statement run), the queued input its input;
-        in the Gibson dialect through its ``trace`` hook, ``statement`` run as ``-r`` code."""
+        in a whole-program dialect through its ``trace`` hook, ``statement`` run as ``-r`` code."""
         from ..debug.tracer import trace
         stdin = b"".join(line + b"\n" for line in self.console.queued)
         self.console.queued.clear()
-        if self.dialect == "gibson":
-            session = _session("gibson", self.engine, self.console, self.policy)
-            with self._gibson_file() as path:
-                return session.trace(path, _gibson_code(statement) or "main", stdin)
+        if self.whole:
+            session = _session(self.dialect, self.engine, self.console, self.policy)
+            with self._program_file() as path:
+                return session.trace(path, _file_code(statement) or "main", stdin)
         return trace(self.text, statement, stdin=io.BytesIO(stdin), memory=self.session.memory,
                      files=self.session.files)
 
     def step(self, statement: str):
         """The recorded run of ``statement`` against the program (:mod:`tinyc.debug.stepper`), the queued input
-        its input: a :class:`~tinyc.debug.steptrace.Trace`; in the Gibson dialect ``statement`` runs as ``-r`` code."""
+        its input: a :class:`~tinyc.debug.steptrace.Trace`; in a whole-program dialect ``statement`` runs as ``-r`` code."""
         stdin = b"".join(line + b"\n" for line in self.console.queued)
         self.console.queued.clear()
         session = _session(self.dialect, "reference", self.console, self.policy)
-        if self.dialect == "gibson":
-            with self._gibson_file() as path:
-                return session.record(path, _gibson_code(statement), stdin)
+        if self.whole:
+            with self._program_file() as path:
+                return session.record(path, _file_code(statement), stdin)
         session.memory, session.files = self.session.memory, self.session.files
         return session.record(self.text, None if statement.strip() == "main" else statement, stdin)
 
     def debug(self, statement: bytes) -> None:
         """A debugging session of ``statement`` against the program (:mod:`tinyc.debug.debugger`): its
         commands and the program's input lines are the queued lines, then asked of the front end.  Raises
-        CellError when a Gibson program cannot start (a missing include or plug-in)."""
-        if self.dialect == "gibson":
-            return self._debug_gibson(statement.decode("latin-1"))
+        CellError when a whole program cannot start (a missing include or plug-in)."""
+        if self.whole:
+            return self._debug_file(statement.decode("latin-1"))
         from ..debug.runs import shell_debugger
         limit = sys.getrecursionlimit()
         try:
@@ -299,17 +312,17 @@ class Program:
             sys.setrecursionlimit(limit)
             self._boot(self._pc_text())  # the debugger's breakpoints and engine stay with the old machine
 
-    def _debug_gibson(self, statement: str) -> None:
-        """The Gibson program under the debugger, through its dialect's ``debugger`` hook, ``statement``
+    def _debug_file(self, statement: str) -> None:
+        """The whole program under the debugger, through its dialect's ``debugger`` hook, ``statement``
         run as ``-r`` code unless it is ``main``."""
         from ..driver.dialect import CannotStart
         from ..debug.runs import debug
-        session = _session("gibson", self.engine, self.console, self.policy)
-        code = _gibson_code(statement)
+        session = _session(self.dialect, self.engine, self.console, self.policy)
+        code = _file_code(statement)
         limit = sys.getrecursionlimit()
-        with self._gibson_file() as path:
+        with self._program_file() as path:
             try:
-                runner = session.dialect.hook(session.dialect.debugger)(session, [path], None, code)
+                runner = session.debugger([path], None, code)
                 with self.console.streaming():
                     debug(runner, self.console, quiet=True)
             except CannotStart as exc:
@@ -318,12 +331,12 @@ class Program:
                 sys.setrecursionlimit(limit)
 
     @contextlib.contextmanager
-    def _gibson_file(self) -> Iterator[str]:
-        """The Gibson program written to a file (``cell.tc`` in a new temporary folder) for the dialect's
+    def _program_file(self) -> Iterator[str]:
+        """The whole program written to a file (``cell.tc`` in a new temporary folder) for the dialect's
         hooks, which take a program file; removed afterwards."""
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = Path(tmp) / "cell.tc"
-            path.write_bytes(self.gibson_text)
+            path.write_bytes(self.text)
             yield str(path)
 
 

@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import bisect
 import inspect
-import os
 import re
-import sys
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -284,7 +281,7 @@ def _uses(a: Analysis, root, to_offset, local: set[str], owner: str, canonical) 
             a.machine_calls.append((start, to_offset(n.end), last.value if isinstance(last, ast.Number) else None))
 
 
-def _library_symbols(functions, text: bytes, base: int) -> dict[str, Symbol]:
+def library_symbols(functions, text: bytes, base: int) -> dict[str, Symbol]:
     """The library's functions (``ast.Function`` nodes at addresses from ``base`` in ``text``)."""
     out: dict[str, Symbol] = {}
     for fn in functions:
@@ -301,7 +298,7 @@ def machine_call_doc(dialect: str, number: int | None) -> str:
     """What ``MC number`` does in ``dialect``: its routine's name, arguments and docstring."""
     from ..driver.dialect import find
     d = find(dialect)
-    routines = d.hook(d.machine_calls).routines
+    routines = d.machine_calls().routines
     if number is None:
         return "MC a, ..., n: machine call number n (the last argument) with the arguments before it"
     routine = routines.get(number)
@@ -329,21 +326,23 @@ class PcFront:
         text = lib.text if lib is not None else b""
         if isinstance(text, str):
             text = text.encode("latin-1")
-        self.library = _library_symbols(functions, text, lib.base if lib is not None else 0)
-        from ..driver.dialect import find
-        d = find("pc")
+        self.library = library_symbols(functions, text, lib.base if lib is not None else 0)
+        from ..driver.dialect import DEFAULT, find
+        d = find(DEFAULT)
+        self.name = d.name
         self.library_path = d.package_path(d.library)
         self.canonical = d.canonical
         self.lock = threading.Lock()
 
-    def analyse(self, data: bytes) -> Analysis:
+    def analyse(self, data: bytes, path: str | None = None) -> Analysis:
+        """The analysis of the text ``data`` (``path``: where it is saved, not needed here)."""
         from ..views.check import linked_problems
         with self.lock:
             ws = self.ws
             ws.pe, ws.files = 0, []
             clean = data.replace(b"\r", b"")  # as a file is read into the buffer
             if not ws.append(clean, "document"):
-                return Analysis(data, "pc", Lines(data), [Problem(20, 0, 0, f"the text does not fit the program "
+                return Analysis(data, self.name, Lines(data), [Problem(20, 0, 0, f"the text does not fit the program "
                                                                   f"buffer ({ws.capacity} bytes)")])
             program, found = linked_problems(self.m, ws)
             base = ws.pr + 1
@@ -354,11 +353,11 @@ class PcFront:
             if not 0 <= k <= len(clean):
                 return -1
             return kept[k] if kept is not None else k
-        problems = [_problem(data, code, to_offset(ws.pr + cursor), msg) for code, cursor, msg in found]
-        return build(data, "pc", program, to_offset, problems, self.library, self.library_path, self.canonical)
+        problems = [problem_at(data, code, to_offset(ws.pr + cursor), msg) for code, cursor, msg in found]
+        return build(data, self.name, program, to_offset, problems, self.library, self.library_path, self.canonical)
 
 
-def _problem(data: bytes, code: int | None, after: int, message: str) -> Problem:
+def problem_at(data: bytes, code: int | None, after: int, message: str) -> Problem:
     """A problem the checker places just after ``after`` (where its report's ``<`` points): the range is
     the name or number that ends there, else the character before."""
     after = max(0, min(after, len(data)))
@@ -372,69 +371,14 @@ def _problem(data: bytes, code: int | None, after: int, message: str) -> Problem
     return Problem(code, start, after, message)
 
 
-class GibsonFront:
-    """Gibson's dialect: the file laid out and checked as its own ``tinyc check`` does, per text (a
-    document that is not saved as it is is written to a temporary file next to it, or in a temporary
-    folder when its own cannot be written, so that its ``#include`` lines find the same files)."""
-
-    def __init__(self, args):
-        self.args = args
-        from ..driver.dialect import find
-        self.canonical = find("gibson").canonical
-
-    def analyse(self, data: bytes, path: str | None) -> Analysis:
-        from ..driver.session import Session
-        from ..machine.console import Console
-        from ..driver.dialect import find
-        d = find("gibson")
-        stages = sys.modules[d.hook(d.view).__module__]  # the dialect's stage views (its check)
-        folder = os.path.dirname(path) if path and os.access(os.path.dirname(path) or ".", os.W_OK) else None
-        fd, temp = tempfile.mkstemp(suffix=".tc", prefix=".tinyc-lsp-", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            try:
-                session = Session.from_args(self.args, Console(), dialect="gibson")
-                g = stages.load(session, temp)
-            except Exception as e:  # StartError: a missing include...
-                text = getattr(e, "message", "") or str(e)
-                first = data.find(b"\n")
-                return Analysis(data, "gibson", Lines(data), [Problem(
-                    None, 0, first if first >= 0 else len(data), text.strip().replace(temp, path or "document"))])
-            app = g.layout.app
-            clean_len = g.layout.end - app
-
-            def to_offset(address: int) -> int:
-                return address - app if 0 <= address - app <= clean_len else -1
-            found = stages.problems(g)
-            lines = stages.check_lines(g, found)
-            problems = [_problem(data, code, to_offset(at), line.split(": ", 1)[1] if ": " in line else line)
-                        for (code, at), (line, _) in zip(found, lines)]
-            try:
-                program, _seed = stages._program(g)
-            except Exception:
-                program = None
-            library: dict[str, Symbol] = {}
-            if program is not None:
-                memory = bytes(g.loaded.memory)
-                lib_functions = [it for it in program.items if isinstance(it, ast.Function) and it.pos < app]
-                library = _library_symbols(lib_functions, memory, 0)
-            return build(data, "gibson", program, to_offset, problems, library, None, self.canonical)
-        finally:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-
-
 def dialect_of(data: bytes, setting: str | None) -> str:
     """The dialect of a document: the file's header (``#include``/``#loadMC``: gibson), else ``setting``
-    (the client's ``dialect`` setting, section ``tinyc``), else pc."""
-    from ..driver.dialect import detect
+    (the client's ``dialect`` setting, section ``tinyc``), else the default dialect."""
+    from ..driver.dialect import DEFAULT, Choices, detect
     found = detect(data.lstrip(b"\xef\xbb\xbf")[:16])
     if found is not None:
         return found.name
-    return setting if setting in ("pc", "gibson") else "pc"
+    return setting if setting is not None and setting in Choices() else DEFAULT
 
 
 def path_of(uri: str) -> str | None:

@@ -32,12 +32,15 @@ import traceback
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 
-from .analysis import (KEYWORDS, LIMIT, TOKEN_TYPES, Analysis, Lines, Problem, Symbol, dialect_of, machine_call_doc,
-                       path_of, semantic_data)
+from ..driver.dialect import DEFAULT, Choices
+from .analysis import (KEYWORDS, LIMIT, TOKEN_TYPES, Analysis, Lines, Occurrence, Problem, Symbol, dialect_of,
+                       machine_call_doc, path_of, semantic_data)
 
 DEBOUNCE = 0.3  # seconds after the last change before the diagnostics are refreshed
 BOUND = 10.0    # seconds a request waits for an analysis
 FILES = 200     # workspace files (not open) analysed for workspace symbols, at most
+Positioned = (t.HoverParams | t.DefinitionParams | t.ReferenceParams | t.PrepareRenameParams | t.RenameParams
+              | t.CompletionParams | t.SignatureHelpParams)  # a request about a place in a document
 
 log = logging.getLogger("tinyc.lsp")
 
@@ -59,12 +62,13 @@ class TinyCServer(LanguageServer):
     # ---- analysis
 
     def front(self, dialect: str):
+        """The front end of ``dialect`` (its ``lsp_front`` hook), made once."""
         if dialect not in self.fronts:
-            from .analysis import GibsonFront, PcFront
+            from ..driver.dialect import find
             import copy
             args = copy.copy(self.args)
             args.dialect = dialect
-            self.fronts[dialect] = PcFront(args) if dialect == "pc" else GibsonFront(args)
+            self.fronts[dialect] = find(dialect).lsp_front(args)
         return self.fronts[dialect]
 
     def analyse_now(self, uri: str, source: str) -> Analysis:
@@ -75,13 +79,12 @@ class TinyCServer(LanguageServer):
             if len(data) > LIMIT:
                 return Analysis(data, dialect, Lines(data), [Problem(None, 0, 0, f"not analysed: the text has {len(data)} "
                                                                      f"bytes (more than {LIMIT})")])
-            front = self.front(dialect)
-            return front.analyse(data) if dialect == "pc" else front.analyse(data, path_of(uri))
+            return self.front(dialect).analyse(data, path_of(uri))
         except RecursionError:
-            return Analysis(data, "pc", Lines(data), [Problem(16, 0, 0, "error 16: the text nests too deeply to analyse")])
+            return Analysis(data, DEFAULT, Lines(data), [Problem(16, 0, 0, "error 16: the text nests too deeply to analyse")])
         except Exception as e:
             log.error("analysis failed: %s", traceback.format_exc())
-            return Analysis(data, "pc", Lines(data), [Problem(None, 0, 0, f"tinyc lsp: the analysis failed "
+            return Analysis(data, DEFAULT, Lines(data), [Problem(None, 0, 0, f"tinyc lsp: the analysis failed "
                                                                    f"({type(e).__name__}: {e})")])
 
     async def analysis(self, uri: str) -> Analysis | None:
@@ -98,6 +101,22 @@ class TinyCServer(LanguageServer):
             return cached[1] if cached is not None else None
         self.analyses[uri] = (doc.version, a)
         return a
+
+    async def located(self, params: Positioned) -> tuple[Analysis, int] | None:
+        """The analysis of the document a position request names and the position's offset in its text:
+        every request about a place starts here; None as :meth:`analysis`."""
+        a = await self.analysis(params.text_document.uri)
+        return None if a is None else (a, _offset(a, params.position))
+
+    async def occurrence(self, params: Positioned, renamable: bool = False
+                         ) -> tuple[Analysis, Occurrence] | None:
+        """The analysis and the name's occurrence at the position (``renamable``: of a name the program
+        declares), or None."""
+        found = await self.located(params)
+        occ = found[0].occurrence_at(found[1]) if found is not None else None
+        if found is None or occ is None or renamable and occ.key not in found[0].symbols:
+            return None
+        return found[0], occ
 
     async def publish(self, uri: str) -> None:
         a = await self.analysis(uri)
@@ -250,10 +269,10 @@ def make_server(args) -> TinyCServer:
     @server.feature(t.TEXT_DOCUMENT_HOVER)
     @guarded(None)
     async def hover(ls: TinyCServer, params: t.HoverParams):
-        a = await ls.analysis(params.text_document.uri)
-        if a is None:
+        found = await ls.located(params)
+        if found is None:
             return None
-        at = _offset(a, params.position)
+        a, at = found
         mc = a.machine_call_at(at)
         if mc is not False:
             return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown,
@@ -266,12 +285,11 @@ def make_server(args) -> TinyCServer:
     @server.feature(t.TEXT_DOCUMENT_DEFINITION)
     @guarded(None)
     async def definition(ls: TinyCServer, params: t.DefinitionParams):
-        a = await ls.analysis(params.text_document.uri)
-        if a is None:
+        found = await ls.located(params)
+        s = found[0].symbol_at(found[1]) if found is not None else None
+        if found is None or s is None:
             return None
-        s = a.symbol_at(_offset(a, params.position))
-        if s is None:
-            return None
+        a = found[0]
         if s.kind == "library":
             if a.library_path is None:
                 return None
@@ -285,29 +303,26 @@ def make_server(args) -> TinyCServer:
     @server.feature(t.TEXT_DOCUMENT_REFERENCES)
     @guarded([])
     async def references(ls: TinyCServer, params: t.ReferenceParams):
-        a = await ls.analysis(params.text_document.uri)
-        occ = a.occurrence_at(_offset(a, params.position)) if a is not None else None
-        if a is None or occ is None:
+        found = await ls.occurrence(params)
+        if found is None:
             return []
+        a, occ = found
         return [t.Location(uri=params.text_document.uri, range=_range(a, o.offset, o.end))
                 for o in a.references(occ.key) if params.context.include_declaration or not o.declaration]
 
     @server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
     @guarded(None)
     async def prepare_rename(ls: TinyCServer, params: t.PrepareRenameParams):
-        a = await ls.analysis(params.text_document.uri)
-        occ = a.occurrence_at(_offset(a, params.position)) if a is not None else None
-        if a is None or occ is None or occ.key not in a.symbols:
-            return None
-        return _range(a, occ.offset, occ.end)
+        found = await ls.occurrence(params, renamable=True)
+        return None if found is None else _range(found[0], found[1].offset, found[1].end)
 
     @server.feature(t.TEXT_DOCUMENT_RENAME)
     @guarded(None)
     async def rename(ls: TinyCServer, params: t.RenameParams):
-        a = await ls.analysis(params.text_document.uri)
-        occ = a.occurrence_at(_offset(a, params.position)) if a is not None else None
-        if a is None or occ is None or occ.key not in a.symbols:
+        found = await ls.occurrence(params, renamable=True)
+        if found is None:
             return None
+        a, occ = found
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", params.new_name) or params.new_name in KEYWORDS:
             return None
         edits = [t.TextEdit(range=_range(a, o.offset, o.end), new_text=params.new_name) for o in a.references(occ.key)]
@@ -354,10 +369,10 @@ def make_server(args) -> TinyCServer:
     @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=[]))
     @guarded([])
     async def completion(ls: TinyCServer, params: t.CompletionParams):
-        a = await ls.analysis(params.text_document.uri)
-        if a is None:
+        found = await ls.located(params)
+        if found is None:
             return []
-        at = _offset(a, params.position)
+        a, at = found
         items = []
         kinds = {"function": t.CompletionItemKind.Function, "library": t.CompletionItemKind.Function}
         for s in a.in_scope(at):
@@ -370,13 +385,11 @@ def make_server(args) -> TinyCServer:
     @server.feature(t.TEXT_DOCUMENT_SIGNATURE_HELP, t.SignatureHelpOptions(trigger_characters=["(", ",", " "]))
     @guarded(None)
     async def signature_help(ls: TinyCServer, params: t.SignatureHelpParams):
-        a = await ls.analysis(params.text_document.uri)
-        if a is None:
+        located = await ls.located(params)
+        call = located[0].call_at(located[1]) if located is not None else None
+        if located is None or call is None:
             return None
-        found = a.call_at(_offset(a, params.position))
-        if found is None:
-            return None
-        name, index = found
+        a, (name, index) = located[0], call
         s = a.symbols.get(("", name)) or a.library.get(name)
         if s is None or s.kind not in ("function", "library"):
             return None
@@ -433,7 +446,7 @@ def make_server(args) -> TinyCServer:
 def _dialect_setting(settings: dict) -> str | None:
     tinyc = settings.get("tinyc", settings)
     value = tinyc.get("dialect") if isinstance(tinyc, dict) else None
-    return value if value in ("pc", "gibson") else None
+    return value if isinstance(value, str) and value in Choices() else None
 
 
 def _format(ls: TinyCServer, uri: str, where: t.Range | None) -> list[t.TextEdit] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engines.analysis import assigned_names
 from ..engines.codegen import Unsupported
-from ..engines.compiler import _params
+from ..engines.compiler import parameters
 from ..engines.fastrt import Linkage
 
 
@@ -38,7 +38,7 @@ def generated_python(m, linked, files: list[str], library: bool = False, entry: 
         done.add(name)
         fn = link.lookup(name).function
         try:
-            src, _ = engine.codegen(fn.name, _params(fn), fn.body.body, link, False, True).generate()
+            src, _ = engine.codegen(fn.name, parameters(fn), fn.body.body, link, False, True).generate()
         except Unsupported as e:
             src = f"# {name}: runs on the reference evaluator ({e})\n"
         except (RecursionError, MemoryError) as e:

@@ -21,6 +21,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..driver.dialect import DEFAULT
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from ..driver.dialect import Lexis as Rules  # what a dialect's lexis hook gives: a Lexis, or its like
+
 INDENT = "  "
 BLANKS = " \t"
 
@@ -51,7 +57,7 @@ class FormatError(ValueError):
         self.line = line
 
 
-def _brackets(text: str, lexis: Lexis) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+def _brackets(text: str, lexis: Rules) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The offsets of the ``[`` and ``]`` that count (their character, +1 or -1), and the spans
     (start, end) of the multi-line strings, in ``text``."""
     hiding, starts = lexis.hiding, lexis.starts
@@ -75,13 +81,13 @@ def _brackets(text: str, lexis: Lexis) -> tuple[list[tuple[int, int]], list[tupl
     return marks, spans
 
 
-def format_source(text: str, dialect: str | Lexis = "pc") -> str:
+def format_source(text: str, dialect: str | Rules = DEFAULT) -> str:
     """``text`` (tiny-c source in ``dialect``: a dialect's name, whose ``lexis`` hook gives its rules, or
     the :class:`Lexis` itself) re-indented: two spaces per open ``[ ]`` block, trailing blanks dropped;
     line ends (``\\n``, ``\\r\\n``) kept.  Raises FormatError for unbalanced brackets or a string never
     closed (where strings may span lines); UnknownDialect for a name with no dialect.  Formatting the
     result again gives it unchanged."""
-    lexis = dialect if isinstance(dialect, Lexis) else _lexis(dialect)
+    lexis = _lexis(dialect) if isinstance(dialect, str) else dialect
     marks, spans = _brackets(text, lexis)
     out: list[str] = []
     depth, at, start = 0, 0, 0
@@ -117,8 +123,7 @@ def format_source(text: str, dialect: str | Lexis = "pc") -> str:
     return "\n".join(out)
 
 
-def _lexis(name: str) -> Lexis:
+def _lexis(name: str) -> Rules:
     """The lexical rules of the dialect called ``name`` (its ``lexis`` hook)."""
     from ..driver.dialect import find
-    found = find(name)
-    return found.hook(found.lexis)
+    return find(name).lexis()

@@ -99,7 +99,7 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return text.count("\n", 0, offset), offset - start + 1
 
 
-def _show(value: str) -> str:
+def shown_token(value: str) -> str:
     """Program text for a view: its bytes as they are (the terminal decodes them), line ends escaped."""
     return value.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
 
@@ -179,7 +179,7 @@ def token_listing(loaded: Loaded, layout: bool = False) -> tuple[str, TinyCError
     for t, kind, note in rows:
         line, col = _line_col("\n" + src if loaded.statement is not None else src,
                               start_of(t) + (loaded.statement is not None))
-        value = _show(t.value)
+        value = shown_token(t.value)
         out.append(f"{line:>4}:{col:<4} {kind:<10} {value:<12} {note}".rstrip())
     return "".join(line + "\n" for line in out), error
 
@@ -206,16 +206,17 @@ def _sentinel(loaded: Loaded, t: Token) -> bool:
 
 # ---- stage 2: the Lark parse tree
 
-def _tree_lines(node, indent: int, out: list[str]) -> None:
+def tree_lines(node, indent: int, out: list[str]) -> None:
+    """Append to ``out`` the lines of the Lark parse tree ``node`` (a Tree or a Token), ``indent`` levels in."""
     pad = "  " * indent
     if isinstance(node, Token):
-        shown = _show(node.value)  # quoted as repr quotes, but not repr: it would escape UTF-8's bytes
+        shown = shown_token(node.value)  # quoted as repr quotes, but not repr: it would escape UTF-8's bytes
         quote = '"' if "'" in shown and '"' not in shown else "'"
         out.append(f"{pad}{node.type} {quote}{shown}{quote}")
         return
     out.append(pad + node.data)
     for child in node.children:
-        _tree_lines(child, indent + 1, out)
+        tree_lines(child, indent + 1, out)
 
 
 def parse_tree(text: str | bytes | Loaded, statement: str | None = None, **machine) -> str:
@@ -233,13 +234,15 @@ def parse_tree(text: str | bytes | Loaded, statement: str | None = None, **machi
         toks, _ = prepare(loaded.text, loaded.program_levels(), loaded.base)
         tree = _lark_tree(toks, "program", loaded.base, loaded.text)
     out: list[str] = []
-    _tree_lines(tree, 0, out)
+    tree_lines(tree, 0, out)
     return "\n".join(out) + "\n"
 
 
 # ---- stage 3: the AST
 
-def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) -> None:
+def node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) -> None:
+    """Append to ``out`` the AST dump of ``node`` (``label``: its field in the parent), ``indent`` levels in;
+    ``place(offset) -> str`` says where an offset is (``LINE:COL``)."""
     attrs, children = [], []
     for name in ast.fields(node):
         if name in ("pos", "end", "name_end", "after", "paren"):  # cursors of errors 26, 21, 7: not shown
@@ -259,7 +262,7 @@ def _node_lines(node: ast.Node, label: str, indent: int, place, out: list[str]) 
     out.append(f"{head:<44} {place(node.pos)}-{place(node.end)}  @{node.pos}")
     plain = {"items", "body", "names", "args", "params"}
     for name, child in children:
-        _node_lines(child, "" if name in plain else name, indent + 1, place, out)
+        node_lines(child, "" if name in plain else name, indent + 1, place, out)
 
 
 def ast_dump(text: str | bytes | Loaded, statement: str | None = None, **machine) -> str:
@@ -276,13 +279,13 @@ def ast_dump(text: str | bytes | Loaded, statement: str | None = None, **machine
         def place(addr: int) -> str:
             return "%d:%d" % _line_col(src, addr - ln + 1)
         for s in stmts:
-            _node_lines(s, "", 0, place, out)
+            node_lines(s, "", 0, place, out)
     else:
         src, base = loaded.text, loaded.base
 
         def place(addr: int) -> str:
             return "%d:%d" % _line_col(src, addr - base)
-        _node_lines(parse_program(src, loaded.program_levels(), base), "", 0, place, out)
+        node_lines(parse_program(src, loaded.program_levels(), base), "", 0, place, out)
     return "\n".join(out).replace("orelse:", "else:") + "\n"
 
 

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from ... import ast
 from ...engines.codegen import Unsupported
-from ...engines.compiler import _params
+from ...engines.compiler import parameters
 from ...engines.fastrt import Linkage
 from .compiler import GibsonFastEngine, _difference, compilable
 from . import machine as gibson
@@ -62,6 +62,6 @@ def generated_python(g: GibsonLoaded, library: bool = False) -> str:
                 out.append(f"# {fn.name}: runs on the reference evaluator (the dialect's fall-back rule)\n")
             else:
                 body = _difference(fn.body)
-                out.append(_one(engine, link, fn.name, _params(fn), body.body if isinstance(body, ast.Block)
+                out.append(_one(engine, link, fn.name, parameters(fn), body.body if isinstance(body, ast.Block)
                                 else [body], False))
     return "\n".join(out)

@@ -10,7 +10,7 @@ from pathlib import Path
 from ...errors import TinyCError
 from ...machine.shipped import ProgramFileError, find_program
 from ...debug.engine import DebugMixin
-from ...debug.runs import _statements, file_line
+from ...debug.runs import statement_lines, file_line
 from ...debug.debugger import Debugger, Places
 from .evaluator import GibsonEvaluator
 
@@ -70,7 +70,7 @@ class GibsonRunner:
         layout = self.loaded.layout
         app = self.loaded.memory[layout.app:layout.end].decode("latin-1")
         self.lines = {k + 1: line for k, line in enumerate(app.split("\n"))}
-        self.statements = _statements(self.lines, COMMENT)
+        self.statements = statement_lines(self.lines, COMMENT)
         self.sources = [(str(path), 1, len(self.lines))]
         m = self._machine(session.dialect.engine("reference"))
         try:

@@ -29,7 +29,7 @@ from .plugins import Plugin, PluginError
 from .plugins import find as find_plugin
 from ...machine.sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
 from ...machine.shipped import ProgramFileError, program_path
-from . import DIALECT
+from ...driver.dialect import find
 from ...driver.dialect import CannotStart
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
@@ -47,7 +47,8 @@ SLACK = 11  # the NUL after the application and 10 spare bytes
 
 def library_dir() -> Path:
     """The dialect's library folder (its first search path: ``pps/library.tc`` is found there)."""
-    return Path(DIALECT.package_path(DIALECT.search_paths[0]))
+    dialect = find("gibson")  # this package's DIALECT (its hooks import this module)
+    return Path(dialect.package_path(dialect.search_paths[0]))
 
 
 class StartError(CannotStart):

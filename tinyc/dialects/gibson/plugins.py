@@ -164,6 +164,6 @@ def call(plugin: Plugin | None, m: Machine, number: int, args: list[int], end: i
             raise PluginFault(int(ErrorCode.MCERR))
         value = routine(PluginMachine(m, plugin.state), list(args))
     except PluginFault as e:
-        raise TinyCError(ErrorCode(e.code) if e.code in ErrorCode._members else ErrorCode.MCERR,
+        raise TinyCError(ErrorCode(e.code) if e.code in set(ErrorCode) else ErrorCode.MCERR,
                          end) from None
     return m.memory.wrap(int(value)) if value is not None else 0

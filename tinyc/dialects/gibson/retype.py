@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from lark import Token
 
-from . import DIALECT
+from ...driver.dialect import find
 from ...errors import ErrorCode
 from ...syntax.positions import end_of
 
-canonical = DIALECT.canonical
+canonical = find("gibson").canonical  # this package's DIALECT, not imported: it imports this module
 
 # the tokens after which a statement begins (a name there is not an argument or an operand)
 _STATEMENT_BEFORE = {None, "LSQB", "RSQB", "SEMICOLON", "ELSE", "NUMBER", "STRING", "CHARLIT", "RPAR",

@@ -25,7 +25,7 @@ from ...syntax.parser import _syntax_error
 from ...syntax.recovery import parse_recovering
 from ...syntax.positions import start_of
 from ...views.check import problems as _problems
-from ...views.stages import _node_lines, _show, _tree_lines
+from ...views.stages import node_lines, shown_token, tree_lines
 
 
 @dataclass
@@ -93,7 +93,7 @@ def tokens(g: GibsonLoaded, layout: bool = False) -> str:
             continue
         kind = kinds.get(at, t.type)
         note = f"was {t.type}" if kind != t.type else ""
-        out.append(f"{g.place(at):<9} {kind:<10} {_show(t.value):<12} {note}".rstrip())
+        out.append(f"{g.place(at):<9} {kind:<10} {shown_token(t.value):<12} {note}".rstrip())
     return "".join(line + "\n" for line in out)
 
 
@@ -111,7 +111,7 @@ def parse_tree(g: GibsonLoaded) -> str:
         if header is not None:
             out.append(f"  error {header.code} at {g.place(header.address)}: {text_of(gibson_code(header.code))}")
         elif tree is not None:
-            _tree_lines(tree, 1, out)
+            tree_lines(tree, 1, out)
     return "\n".join(out) + "\n"
 
 
@@ -124,10 +124,10 @@ def ast_dump(g: GibsonLoaded) -> str:
     of the file) and ``@address`` in program memory.  Raises TinyCError when the top level does not scan."""
     program, seed = _program(g)
     out: list[str] = []
-    _node_lines(seed, "seed", 0, g.place, out)
+    node_lines(seed, "seed", 0, g.place, out)
     for item in program.items:
         if item.pos >= g.layout.app:
-            _node_lines(item, "", 0, g.place, out)
+            node_lines(item, "", 0, g.place, out)
     return "\n".join(out).replace("orelse:", "else:") + "\n"
 
 

@@ -21,7 +21,7 @@ from lark import Lark, Token, v_args
 from lark.exceptions import VisitError
 
 from ... import ast
-from . import DIALECT
+from ...driver.dialect import find
 from ...errors import ErrorCode, TinyCError
 from ...syntax.lexer import Level, cached_lark, classify, lex_all
 from ...syntax.parser import _check_nesting, _nesting_limit, _TokenList
@@ -34,7 +34,7 @@ from ...syntax.toplevel import declared_names as _declared_names
 
 GRAMMAR = Path(__file__).with_name("grammar.lark").read_text()
 LAYOUT = {"WS", "COMMENT", "NEWLINE", "HASHLINE"}
-canonical = DIALECT.canonical
+canonical = find("gibson").canonical  # this package's DIALECT, not imported: it imports this module
 
 
 @lru_cache(maxsize=1)

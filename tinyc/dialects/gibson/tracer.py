@@ -64,7 +64,7 @@ def run_traced(session: Session, path: str, code: str | None, inp, out, trace_ou
     tracer = m.engine
     assert isinstance(tracer, GibsonTracer)
     lay = loaded.layout
-    tracer._texts = [(0, lay.lib, b"", "entry"), (lay.app - 1, lay.end, b"\n" + loaded.memory[lay.app:], ""),
+    tracer.texts = [(0, lay.lib, b"", "entry"), (lay.app - 1, lay.end, b"\n" + loaded.memory[lay.app:], ""),
                      (lay.lib, lay.marker, b"\n" + loaded.memory[lay.lib:lay.marker], "lib ")]
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + gibson.SLACK

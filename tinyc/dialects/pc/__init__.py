@@ -15,10 +15,20 @@ from ...driver.dialect import Dialect
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
+    import argparse
+    from types import ModuleType
+    from typing import Any
+
+    from ...debug.runs import PcRunner
+    from ...debug.steptrace import Trace
     from ...driver.outcome import Outcome
     from ...driver.session import Session
     from ...engines.compiler import FastEngine
     from ...engines.options import Optimisations
+    from ...lsp.analysis import PcFront
+    from ...machine.machine_calls import MachineCalls
+    from ...machine.port import EngineFactory
+    from ...views.format import Lexis
 
 
 def fast_engine(machine, options: Optimisations | None = None) -> FastEngine:
@@ -57,7 +67,7 @@ def run(session: Session, files: list[str], entry: str | None = None, code: str 
     return outcome
 
 
-def shell(session: Session, args) -> int:
+def shell(session: Session, args: argparse.Namespace) -> int:
     """The ``tc>`` shell (the dialect's ``shell`` hook): prompt_toolkit's line editor when stdin and stdout are
     terminals, else the plain shell on ``session``'s console; ``args`` the command line's options."""
     if sys.stdin.isatty() and sys.stdout.isatty():
@@ -87,20 +97,66 @@ class NoCollections:
             gc.enable()
 
 
-TOOLS = {"tokens": "tinyc.cli.stage_views", "parse": "tinyc.cli.stage_views", "ast": "tinyc.cli.stage_views",
-         "link": "tinyc.cli.stage_views", "check": "tinyc.cli.check", "compile": "tinyc.cli.compile",
-         "trace": "tinyc.cli.trace"}
+class PcDialect(Dialect):
+    """tiny-c/PC: the core's own front end, library, machine calls and engines."""
+
+    name = "pc"
+    title = "tiny-c/PC (1984), as its Linux port runs it"
+    significance = 8
+    library = "lib/system.ipl"
+
+    def machine_calls(self) -> MachineCalls:
+        from ...machine.machine_calls import PC_CALLS
+        return PC_CALLS
+
+    def fast_engine(self) -> EngineFactory:
+        return fast_engine
+
+    def run(self, session: Session, files: list[str], entry: str | None, code: str | None) -> Outcome:
+        return run(session, files, entry, code)
+
+    def shell(self, session: Session, args: argparse.Namespace) -> int:
+        return shell(session, args)
+
+    def view(self, session: Session, name: str, path: str) -> str:
+        from ...views.stages import file_view
+        return file_view(session, name, path)
+
+    def trace(self, session: Session, path: str, entry: str, stdin: bytes, calls: bool, limit: int) -> str:
+        from ...debug.tracer import trace_file
+        return trace_file(session, path, entry, stdin, calls, limit)
+
+    def debugger(self, session: Session, files: list[str], entry: str | None, code: str | None) -> PcRunner:
+        from ...debug.runs import pc_runner
+        return pc_runner(session, files, entry, code)
+
+    def record(self, session: Session, program: str | bytes, entry: str | None, stdin: bytes, limit: int | None,
+               small: bool, **options: Any) -> Trace:
+        from ...debug.stepper import record_pc
+        return record_pc(session, program, entry, stdin, limit, small, **options)
+
+    def lexis(self) -> Lexis:
+        from ...views.format import PC_LEXIS
+        return PC_LEXIS
+
+    def lsp_front(self, args: argparse.Namespace) -> PcFront:
+        from ...lsp.analysis import PcFront
+        return PcFront(args)
+
+    def tool(self, command: str) -> ModuleType:
+        if command in ("tokens", "parse", "ast", "link"):
+            from ...cli import stage_views
+            return stage_views
+        if command == "check":
+            from ...cli import check
+            return check
+        if command == "compile":
+            from ...cli import compile
+            return compile
+        if command == "trace":
+            from ...cli import trace
+            return trace
+        raise KeyError(command)
 
 
-def announces(head: bytes) -> bool:
-    """tiny-c/PC is the dialect of a file that announces none: it claims no file by itself."""
-    return False
-
-
-DIALECT = Dialect(
-    name="pc", title="tiny-c/PC (1984), as its Linux port runs it", detect=announces, significance=8,
-    library="lib/system.ipl", search_paths=(), machine_calls="tinyc.machine.machine_calls:PC_CALLS",
-    engines={"reference": "tinyc.engines.evaluator:Evaluator", "fast": "tinyc.dialects.pc:fast_engine"},
-    run="tinyc.dialects.pc:run", tools=TOOLS, shell="tinyc.dialects.pc:shell", view="tinyc.views.stages:file_view",
-    trace="tinyc.debug.tracer:trace_file", debugger="tinyc.debug.runs:pc_runner",
-    record="tinyc.debug.stepper:record_pc", lexis="tinyc.views.format:PC_LEXIS")
+DIALECT = PcDialect()

@@ -7,9 +7,9 @@ The program runs inside the ``configurationDone`` request, and whenever it stops
 a pause, an error) the adapter answers requests (``stackTrace``, ``scopes``, ``variables``,
 ``evaluate``...) until one resumes it (``continue``, ``next``, ``stepIn``, ``stepOut``) or ends the session
 (``disconnect``).  A reader thread takes the messages off the input: ``pause`` while the program runs is
-answered there at once and stops the program at its next debug-evaluated statement (with the fast engine,
-at the next call compiled code makes: :meth:`~tinyc.debug.debugger.Debugger.request_pause`); the other
-requests wait for the stop.  Frames are numbered by their place in the engine's call stack (0: the
+answered there at once and stops the program at its next debug-evaluated statement, or compiled code (the
+fast engine) where it stands (:meth:`~tinyc.debug.debugger.Debugger.request_pause`, as Ctrl-C does in
+``tinyc debug``); the other requests wait for the stop.  Frames are numbered by their place in the engine's call stack (0: the
 entry statement), variable references are 1 for the globals and 1000 + the frame's number for its locals.
 """
 
@@ -19,7 +19,6 @@ import codecs
 import io
 import os
 import queue
-import signal
 import sys
 import threading
 from pathlib import Path
@@ -316,10 +315,6 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
             raise DapError("configurationDone: the program has run")
         self.running = d.running = True  # a pause from now on stops it
         self.respond(request)
-        saved = None
-        if threading.current_thread() is threading.main_thread():
-            saved = signal.signal(signal.SIGUSR1, self.on_interrupt)
-            self.handling = True
         try:
             d.run()
         except Quit:
@@ -336,9 +331,6 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
             self.event("terminated")
             return "terminated"
         finally:
-            if saved is not None:
-                signal.signal(signal.SIGUSR1, saved)
-            self.handling = False
             d.running = False
         if self.ending == "disconnect":
             raise Quit()

@@ -12,6 +12,9 @@ import codecs
 from typing import TYPE_CHECKING, Any
 
 from .. import ast
+from .fast import generated_frames
+
+__all__ = ["CompiledFrames", "EXTRA", "GLOBALS", "LOCALS", "generated_frames", "shown_text"]
 
 GLOBALS = 1     # the variables reference of the globals
 LOCALS = 1000   # + a frame's id: the variables reference of its locals
@@ -93,19 +96,3 @@ class CompiledFrames:
                 out.append({"name": key[2:], "value": str(value), "type": types.get(key[2:], "int"),
                             "variablesReference": 0})
         return out
-
-
-def generated_frames(frame) -> list[tuple[str, dict, int]]:
-    """``(function name, Python variables, tiny-c address it runs)`` of each frame of generated code on the
-    Python stack from ``frame`` outwards, outermost first (file names ``<tinyc NAME SERIAL>``, Gibson's
-    ``<tinyc gibson NAME SERIAL>``; the compiler's line maps give the address)."""
-    from ..engines import compiler
-    out = []
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        linemap = compiler._LINEMAPS.get(filename) if filename.startswith("<tinyc ") else None
-        if linemap is not None:
-            at = [a for line, a in sorted(linemap.items()) if line <= frame.f_lineno]
-            out.append((filename[1:-1].split(" ")[-2], dict(frame.f_locals), at[-1] if at else 0))
-        frame = frame.f_back
-    return out[::-1]

@@ -14,9 +14,11 @@ buffer, the offset from ``pr``).  The program runs on the reference engine of it
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from types import FrameType
+from typing import Any, Callable
 
 from .. import ast
+from ..driver.outcome import STOPPED
 from ..errors import TinyCError
 from ..machine.console import Console, align_report
 from .engine import CallInfo
@@ -105,6 +107,7 @@ class Debugger:
         self.paused = False          # the last stop was such a pause
         self.stopped = False         # reading commands at a stop (not running the program)
         self.running = False         # a run is under way (or about to start)
+        self.nudge: Callable[[], None] | None = None  # interrupts' way to pause compiled code (signals)
         from .commands import Commands
         self.commands = Commands(self)
 
@@ -194,7 +197,11 @@ class Debugger:
             self.say("\n")
 
     def report(self, error: TinyCError) -> str:
+        """The dialect's report of ``error``; an interrupt is ``stopped`` in every dialect and door
+        (:data:`tinyc.driver.outcome.STOPPED`)."""
         assert self.places is not None and callable(self.places.reporter)
+        if int(error.code) == 99:
+            return STOPPED
         return self.places.reporter(error)
 
     # ---- the engine's hooks
@@ -296,14 +303,40 @@ class Debugger:
         self.sync()
 
     def request_pause(self) -> bool:
-        """Stop the running program at its next statement the debug evaluator runs: every call from now
-        on is debug-evaluated, so compiled code stops at its next call (a compiled loop that calls
-        nothing runs on).  Safe from a signal handler or another thread; False when it is not running."""
+        """Stop the running program at its next statement the debug evaluator runs (every call from now on
+        is debug-evaluated), or, where compiled code runs, where it stands (:class:`interrupts` nudges it
+        after ``GRACE`` seconds: a loop that calls nothing pauses too).  Safe from a signal handler or
+        another thread (the DAP adapter's reader); False when the program is not running."""
         if not self.running or self.stopped:
             return False
         self.pausing = self.everything = True
         if self.fast is not None:
             self.fast.refresh()
+        if self.nudge is not None:
+            self.nudge()
+        return True
+
+    def pause_compiled(self, frame: FrameType) -> bool:
+        """A pause that came while the generated code of ``frame`` (the innermost Python frame) runs: stop
+        right there, between two of its bytecodes, with its locals shown as the innermost call's; the code
+        goes on where it stood when the program is resumed.  False where it cannot stop there."""
+        from .fast import generated_frames
+        eng = self.engine
+        calls = generated_frames(frame)
+        if eng is None or not calls or not hasattr(eng, "paused_compiled"):
+            return False
+
+        def stop() -> None:
+            self.pausing, self.paused = False, True
+            self.say(f"\npaused\n{self.where(calls[-1][2])}")
+            self.pause(eng)
+        if not eng.paused_compiled(calls, stop):
+            return False
+        if self.mode in ("step", "next", "finish") and eng.frames[-1].compiled:
+            # compiled code cannot step: it stops where it stands a moment later, or at its next call
+            self.say(f"{eng.frames[-1].name} runs compiled: stepping stops where it stands in a moment\n")
+            self.mode = "run"
+            self.request_pause()
         return True
 
     def watched(self, name: str) -> bool:
@@ -364,16 +397,27 @@ def pc_reporter(ws):
     return report
 
 
+GRACE = 0.25  # seconds a pause waits for the next debug-evaluated statement before it stops compiled code
+NUDGE = 0.05  # seconds between two nudges of compiled code (a nudge may land outside it: in a library call)
+WAITING = 10  # nudges without a pause before the session says the program is blocked
+
+
 class interrupts:
-    """``with interrupts(debugger):`` while a run goes: Ctrl-C pauses it in the debugger (a second one
-    before the pause took effect stops the program: error 99); at a stop it is ignored.  Outside the
-    main thread (no signals there) it does nothing."""
+    """``with interrupts(debugger):`` while a run goes, in the main thread: the one way a pause reaches
+    the program, whoever asks for it (Ctrl-C here; the DAP ``pause`` through
+    :meth:`Debugger.request_pause`).  A pause stops the program at its next debug-evaluated statement;
+    compiled code (the fast engine) is nudged with SIGUSR1 after ``GRACE`` seconds and stops where it
+    stands (:meth:`Debugger.pause_compiled`), so a compiled loop that calls nothing pauses and resumes too.
+    A second Ctrl-C before the pause took effect (the program is blocked in a read or a long library call)
+    stops the program (error 99: ``stopped``, on a line of its own); at a stop Ctrl-C is ignored.  Outside
+    the main thread (no signals there) only the debug evaluator's statements pause."""
 
     def __init__(self, debugger: Debugger):
         self.d = debugger
-        self.saved: Any = None  # the handler before (None: none was set)
+        self.saved: Any = None  # the handlers before (None: none were set)
+        self.nudging = False    # a nudger thread is running
 
-    def on_interrupt(self, signum, frame) -> None:
+    def on_interrupt(self, signum: int, frame: FrameType | None) -> None:
         d = self.d
         if d.stopped:
             d.say("\n(Ctrl-C at a stop: q quits)\n(tc-db) ")
@@ -381,19 +425,61 @@ class interrupts:
         elif d.pausing:
             d.say("\n")  # the report (stopped) on a line of its own, not after the terminal's ^C
             raise KeyboardInterrupt
-        elif d.request_pause():
-            # compiled code pauses only at its next call: say so, or a loop that calls nothing looks deaf
-            d.say("\n(Ctrl-C: pausing at the next statement the debugger sees; Ctrl-C again stops the program)\n")
-            d.console.flush()
+        else:  # compiled code that calls nothing stops when the nudger finds it (after GRACE, as DAP's pause)
+            d.request_pause()
+
+    def on_nudge(self, signum: int, frame: FrameType | None) -> None:
+        """SIGUSR1 from the nudger: stop here if compiled code runs here."""
+        if self.d.pausing and not self.d.stopped:
+            self.here(frame)
+
+    def here(self, frame: FrameType | None) -> bool:
+        """Stop in compiled code if ``frame`` (where the signal landed) is generated code's."""
+        if frame is None or not frame.f_code.co_filename.startswith("<tinyc "):
+            return False
+        return self.d.pause_compiled(frame)
+
+    def nudge(self) -> None:
+        """Start the thread that nudges compiled code until the pause took effect (one at a time)."""
+        if not self.nudging:
+            import threading
+            self.nudging = True
+            threading.Thread(target=self._nudger, name="tinyc-pause", daemon=True).start()
+
+    def _nudger(self) -> None:
+        import _thread
+        import itertools
+        import signal
+        import time
+        d = self.d
+        try:
+            time.sleep(GRACE)
+            for count in itertools.count():
+                if self.saved is None or not d.running or not d.pausing or d.stopped:
+                    return
+                if count == WAITING:  # blocked (a read, a long library call): say why nothing happens
+                    d.say("\n(pausing at the next statement; Ctrl-C again stops the program)\n")
+                    d.console.flush()
+                _thread.interrupt_main(signal.SIGUSR1)
+                time.sleep(NUDGE)
+        finally:
+            self.nudging = False
 
     def __enter__(self) -> None:
         import signal
         import threading
         if threading.current_thread() is threading.main_thread():
-            self.saved = signal.signal(signal.SIGINT, self.on_interrupt)
+            usr1 = getattr(signal, "SIGUSR1", None)  # none on Windows: only the debug evaluator pauses
+            self.saved = (signal.signal(signal.SIGINT, self.on_interrupt),
+                          signal.signal(usr1, self.on_nudge) if usr1 is not None else None)
+            if usr1 is not None:
+                self.d.nudge = self.nudge
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         import signal
         if self.saved is not None:
-            signal.signal(signal.SIGINT, self.saved)
+            self.d.nudge = None
+            signal.signal(signal.SIGINT, self.saved[0])
+            if self.saved[1] is not None:
+                signal.signal(signal.SIGUSR1, self.saved[1])
             self.saved = None

@@ -11,7 +11,7 @@ caller's frame only in a Python local.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Callable, cast
 
 from .. import ast
 from ..engines.evaluator import Evaluator
@@ -23,7 +23,8 @@ class CallInfo:
     """One active call: the function's ``name``, its AST (``function``), the call site's node,
     the callee's ``frame`` once it exists, and ``pos``, the statement it runs now (absolute address)."""
 
-    __slots__ = ("name", "function", "site", "frame", "pos", "entered", "line", "compiled", "args", "running")
+    __slots__ = ("name", "function", "site", "frame", "pos", "entered", "line", "compiled", "args", "running",
+                 "mark")
 
     def __init__(self, name: str, function: ast.Function | None, site: ast.Node, frame: Frame | None, pos: int):
         self.name = name
@@ -36,6 +37,7 @@ class CallInfo:
         self.compiled = False  # it runs on the fast engine: no frame, no statements seen
         self.args: list = []  # the values passed to a compiled call
         self.running = False  # a compiled call's ``pos`` is where it runs (from an error), not its call site
+        self.mark = 0         # a compiled call: the top of the value space when it began (its frame's first cell)
 
 
 class DebugMixin:
@@ -90,7 +92,7 @@ class DebugMixin:
         self.frames.append(info)
         ev = cast(Any, self)
         m, depth = ev.m, ev.depth
-        mark = m.top
+        mark = info.mark = m.top
         try:
             result = f(*args, mark, depth + 1)
         except TinyCError as e:
@@ -110,12 +112,36 @@ class DebugMixin:
         """An error in the compiled call ``info`` (or in compiled calls it made): the debugger stops at it,
         the compiled calls on the stack, the failing one with its locals where they can be found
         (:func:`~tinyc.debug.fast.rebuilt_frame`, :func:`~tinyc.debug.fast.copied_frame`)."""
-        from .fast import compiled_calls, copied_frame, rebuilt_frame
+        from .fast import compiled_calls
+
+        def stop() -> None:
+            error.debugged = True  # type: ignore[attr-defined]
+            self.session.failed(self, error)  # type: ignore[attr-defined]
+        self.stop_in_compiled(info, compiled_calls(error), mark, error.address, stop)
+
+    def paused_compiled(self, calls: list[tuple[str, dict[str, Any], int]], stop: Callable[[], None]) -> bool:
+        """A pause that came while compiled code runs (:class:`~tinyc.debug.debugger.interrupts`): ``calls``
+        are its generated frames on the Python stack, outermost first
+        (:func:`~tinyc.debug.fast.generated_frames`); ``stop()`` reads commands with the innermost
+        compiled call's locals in place, then the code goes on where it stood.  False (no stop) where the
+        calls do not start at the innermost compiled call the engine made."""
+        info = self.frames[-1]
+        k = next((k for k in range(len(calls) - 1, -1, -1) if calls[k][0] == info.name), None)
+        if not info.compiled or k is None or not calls[-1][2]:
+            return False
+        return self.stop_in_compiled(info, calls[k:], info.mark, calls[-1][2], stop)
+
+    def stop_in_compiled(self, info: CallInfo, calls: list[tuple[str, dict[str, Any], int]], mark: int,
+                         address: int, stop: Callable[[], None]) -> bool:
+        """Call ``stop()`` with the compiled calls ``calls`` (``(name, Python variables, address)``,
+        outermost first; the first is ``info``'s, which began at ``mark``) on the stack as frames the
+        debugger reads, the innermost running at ``address``; then the stack as it was.  False where they
+        cannot be shown (not ``info``'s calls, or ``address`` outside the innermost's function)."""
+        from .fast import copied_frame, rebuilt_frame
         ev = cast(Any, self)
-        calls = compiled_calls(error)
         link = self.fast.link if self.fast is not None else None
         if not calls or calls[0][0] != info.name or info.function is None or link is None:
-            return
+            return False
         extra = []
         for name, values, at in calls[1:]:
             sym = link.lookup(name)
@@ -126,27 +152,29 @@ class DebugMixin:
             extra.append(callee)
         target = extra[-1] if extra else info
         saved_pos = info.pos
-        info.pos, info.running = calls[0][2], True
         fn = target.function
-        if fn is None or not fn.pos <= error.address < fn.end:
-            return
-        m, saved = ev.m, ev.frame
+        if fn is None or not fn.pos <= address < fn.end:
+            return False
+        info.pos, info.running = calls[0][2], True
+        m, saved, saved_top = ev.m, ev.frame, ev.m.top
         # the debugger's own cells (copies, a typed expression's text) go above every compiled frame
-        m.top = max([mark] + [v.get("_t", 0) for _, v, _ in calls if isinstance(v.get("_t"), int)])
-        frame = rebuilt_frame(fn, mark, ev.mem, error) if target is info else None
+        m.top = max([mark, m.top] + [v.get("_t", 0) for _, v, _ in calls if isinstance(v.get("_t"), int)])
+        start = mark if target is info else calls[-1][1].get("_t")  # where the innermost call's frame began
+        frame = rebuilt_frame(fn, start, ev.mem, calls[-1][1]) if isinstance(start, int) else None
         if frame is None:
             frame = copied_frame(fn, calls[-1][1], m)
-        target.compiled, target.frame, target.pos = False, frame, error.address
+        target.compiled, target.frame, target.pos = False, frame, address
         m.top = max([m.top] + [s.address + ev.mem.sizeof(s.type) * s.length for s in frame.locals.values()])
         self.frames.extend(extra)
         ev.frame = frame
         try:
-            error.debugged = True  # type: ignore[attr-defined]
-            self.session.failed(self, error)  # type: ignore[attr-defined]
+            stop()
         finally:
             del self.frames[len(self.frames) - len(extra):]
-            ev.frame, m.top = saved, mark
+            ev.frame, m.top = saved, saved_top
             info.pos, info.running = saved_pos, False
+            info.compiled, info.frame = True, None
+        return True
 
     def debug_call(self, sym: Symbol, args: list, node: ast.Node):
         """A call run here, with the session's hooks at its start and end."""

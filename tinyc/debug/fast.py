@@ -119,11 +119,11 @@ def callers_of(m, names: set[str], lines: set[int], line_of) -> set[str]:
     return hot
 
 
-def rebuilt_frame(fn: ast.Function, mark: int, mem, error: BaseException) -> Frame | None:
-    """The locals of a compiled call of ``fn`` whose frame began at ``mark``, after ``error`` left it,
-    laid out as both engines lay a frame out: the scalar parameters, then the declarations of the body in
-    order, each element after the last.  The scalars the generated code kept in Python variables are
-    written to their cells from the call's Python frame in the error's traceback.  None where the
+def rebuilt_frame(fn: ast.Function, mark: int, mem, values: dict) -> Frame | None:
+    """The locals of a compiled call of ``fn`` whose frame began at ``mark`` (after an error left it, or
+    where a pause stopped it), laid out as both engines lay a frame out: the scalar parameters, then the
+    declarations of the body in order, each element after the last.  The scalars the generated code kept
+    in Python variables (``values``: its frame's, ``v_NAME``) are written to their cells.  None where the
     layout is not known before the call runs: an array parameter, a declaration not at the body's top
     level, an array bound that is not a number."""
     frame, addr = Frame(fn, mark=mark), mark
@@ -142,20 +142,11 @@ def rebuilt_frame(fn: ast.Function, mark: int, mem, error: BaseException) -> Fra
         frame.declare(Symbol(d.name, "var", type_, d.size is not None, addr, length) if d.size is not None
                       else Symbol(d.name, "var", type_, False, addr))
         addr += mem.sizeof(type_) * length
-    values = _python_locals(fn.name, error)
     for sym in frame.locals.values():
         value = values.get("v_" + sym.name)
         if not sym.array and isinstance(value, int):
             mem.write(sym.address, sym.type, value)
     return frame
-
-
-def _python_locals(name: str, error: BaseException) -> dict:
-    """The variables of the outermost generated frame of the function ``name`` in ``error``'s traceback."""
-    for fname, values, _ in compiled_calls(error):
-        if fname == name:
-            return values
-    return {}
 
 
 def compiled_calls(error: BaseException) -> list[tuple[str, dict, int]]:
@@ -172,6 +163,22 @@ def compiled_calls(error: BaseException) -> list[tuple[str, dict, int]]:
             out.append((filename[7:-1].rsplit(" ", 1)[0], dict(tb.tb_frame.f_locals), at[-1] if at else 0))
         tb = tb.tb_next
     return out
+
+
+def generated_frames(frame) -> list[tuple[str, dict, int]]:
+    """``(function name, Python variables, tiny-c address it runs)`` of each frame of generated code on the
+    Python stack from ``frame`` outwards, outermost first (file names ``<tinyc NAME SERIAL>``, Gibson's
+    ``<tinyc gibson NAME SERIAL>``; the compiler's line maps give the address)."""
+    from ..engines import compiler
+    out = []
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        linemap = compiler._LINEMAPS.get(filename) if filename.startswith("<tinyc ") else None
+        if linemap is not None:
+            at = [a for line, a in sorted(linemap.items()) if line <= frame.f_lineno]
+            out.append((filename[1:-1].split(" ")[-2], dict(frame.f_locals), at[-1] if at else 0))
+        frame = frame.f_back
+    return out[::-1]
 
 
 def copied_frame(fn: ast.Function, values: dict, m) -> Frame:

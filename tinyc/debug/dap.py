@@ -24,6 +24,7 @@ import threading
 from pathlib import Path
 from typing import BinaryIO, Callable
 
+from ..driver.outcome import INTERRUPTED_STATUS, STOPPED
 from ..errors import TinyCError
 from ..link.symbols import Symbol
 from .dap_extras import CAPABILITIES as CONVENIENCES, Conveniences, DapError
@@ -109,7 +110,8 @@ class DapDebugger(Debugger):
         self.console.flush()
         if error is not None and not self.reported:
             self.server.output(self.report(error), "stderr")
-        self.server.event("exited", exitCode=0 if error is None else 1)
+        # the status `tinyc run` ends with after the error (a dialect may choose: Gibson's tc ends 0)
+        self.server.event("exited", exitCode=0 if error is None else getattr(self.runner, "error_status", 1))
         self.server.event("terminated")
 
 
@@ -320,7 +322,10 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
         except Quit:
             if self.ending != "terminate":
                 raise
-            self.event("exited", exitCode=1)  # ended by the client
+            # ended by the client: an interrupted run, as Ctrl-C ends one in every door (run protocol)
+            d.console.flush()
+            self.output(STOPPED if d.console.last in (b"", b"\n") else "\n" + STOPPED, "stderr")  # a line of its own
+            self.event("exited", exitCode=INTERRUPTED_STATUS)
             self.event("terminated")
             return "terminated"
         except (Restart, KeyboardInterrupt):

@@ -44,19 +44,19 @@ def shown_text(text: str) -> str:
 class CompiledFrames:
     """The frames to show at a stop; the Server's ``compiled``, ``frame_view`` and ``stopped_engine`` are used."""
 
-    compiled: list[tuple[str, dict, int]]
-    frame_view: list[tuple[int, str, int, dict | None]]
+    compiled: list[tuple[str, dict[str, Any], int]]
+    frame_view: list[tuple[int, str, int, dict[str, Any] | None]]
 
     if TYPE_CHECKING:
         def stopped_engine(self) -> tuple[Any, Any]: ...
 
-    def frames_view(self, eng) -> list[tuple[int, str, int, dict | None]]:
+    def frames_view(self, eng: Any) -> list[tuple[int, str, int, dict[str, Any] | None]]:
         """The frames to show, outermost first: ``(id, name, address it runs, Python locals)``.  A frame
         the debug evaluator runs is ``eng.frames[id]`` (locals None: its frame holds them); a compiled
         call shows where its generated code stands (:func:`generated_frames`, at the stop) and its
         scalars' Python variables, and the compiled calls it made (which have no CallInfo) follow it,
         with ids from ``EXTRA``."""
-        out: list[tuple[int, str, int, dict | None]] = []
+        out: list[tuple[int, str, int, dict[str, Any] | None]] = []
         compiled, k = self.compiled, 0
         frames = eng.frames
         for index, info in enumerate(frames):
@@ -75,14 +75,14 @@ class CompiledFrames:
         return out
 
 
-    def view_entry(self, value) -> tuple[int, str, int, dict | None] | None:
+    def view_entry(self, value: object) -> tuple[int, str, int, dict[str, Any] | None] | None:
         d, eng = self.stopped_engine()
         if not self.frame_view:
             self.frames_view(eng)
         return next((f for f in self.frame_view if f[0] == value), None)
 
 
-    def compiled_locals(self, eng, name: str, values: dict) -> list[dict]:
+    def compiled_locals(self, eng: Any, name: str, values: dict[str, Any]) -> list[dict[str, Any]]:
         """The scalars a compiled call of ``name`` keeps in Python variables (``v_NAME``), as variables."""
         sym = eng.m.program.get(name) if eng.m.program is not None else None
         fn = sym.function if sym is not None else None

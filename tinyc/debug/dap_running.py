@@ -30,9 +30,9 @@ class RunningRequests:
     hard_exit: bool
 
     if TYPE_CHECKING:
-        def respond(self, request: dict, success: bool = True, message: str = "", **body: Any) -> None: ...
+        def respond(self, request: dict[str, Any], success: bool = True, message: str = "", **body: Any) -> None: ...
 
-        def set_breakpoints(self, path: str, wanted: list[dict]) -> list[dict]: ...
+        def set_breakpoints(self, path: str, wanted: list[dict[str, Any]]) -> list[dict[str, Any]]: ...
 
     def reader(self) -> None:
         """The reader thread: each message (or Malformed) into ``inbox``, None at the end of the input.
@@ -62,7 +62,7 @@ class RunningRequests:
         d = self.debugger
         return d is not None and d.running and not d.stopped
 
-    def while_running(self, message) -> bool:
+    def while_running(self, message: dict[str, Any] | Malformed | None) -> bool:
         """Do ``message`` in the reader thread if the program is running (see :meth:`reader`); False
         when it is for the main loop."""
         if not self.running_now():

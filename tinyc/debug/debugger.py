@@ -21,8 +21,12 @@ from .. import ast
 from ..driver.outcome import STOPPED
 from ..errors import TinyCError
 from ..machine.console import Console, align_report
+from ..link.symbols import Symbol
 from .engine import CallInfo
 from .state import UNSET, Breakpoint, Quit, Restart, Watch
+
+
+Engine = Any  # the run's debug evaluator: an evaluator with the hooks of :class:`~tinyc.debug.engine.DebugMixin`
 
 
 @dataclass
@@ -82,7 +86,7 @@ class Debugger:
     ``runner.statements`` the numbers of those that hold code; ``runner.done`` the line a run that ends
     without an error prints after a blank line (Gibson's ``done``), None for none."""
 
-    def __init__(self, console: Console, runner, quiet: bool = False):
+    def __init__(self, console: Console, runner: Any, quiet: bool = False) -> None:
         self.console = console
         self.runner = runner
         self.start = runner.start
@@ -112,13 +116,15 @@ class Debugger:
         self.commands = Commands(self)
 
     def names(self) -> dict[str, bool]:
-        return self.runner.names
+        names: dict[str, bool] = self.runner.names
+        return names
 
     def canonical(self, name: str) -> str:
-        return self.runner.canonical(name)
+        return str(self.runner.canonical(name))
 
     def lines(self) -> dict[int, str]:
-        return self.runner.lines
+        lines: dict[int, str] = self.runner.lines
+        return lines
 
     def has_statement(self, line: int) -> bool:
         return line in self.runner.statements
@@ -202,11 +208,11 @@ class Debugger:
         assert self.places is not None and callable(self.places.reporter)
         if int(error.code) == 99:
             return STOPPED
-        return self.places.reporter(error)
+        return str(self.places.reporter(error))
 
     # ---- the engine's hooks
 
-    def statement(self, eng, node: ast.Stmt) -> None:
+    def statement(self, eng: Engine, node: ast.Stmt) -> None:
         places = self.places
         assert places is not None
         top = eng.frames[-1]
@@ -238,7 +244,7 @@ class Debugger:
         if stop:
             self.pause(eng)
 
-    def function_break(self, eng, top: CallInfo) -> bool:
+    def function_break(self, eng: Engine, top: CallInfo) -> bool:
         places, fn = self.places, top.function
         assert places is not None and fn is not None  # asked at a function's body
         for bp in self.breaks:
@@ -262,11 +268,11 @@ class Debugger:
         if bp.temporary:
             self.breaks.remove(bp)
 
-    def condition(self, eng, bp: Breakpoint) -> bool:
+    def condition(self, eng: Engine, bp: Breakpoint) -> bool:
         if not bp.cond:
             return True
         try:
-            return self.commands.evaluate(eng, bp.cond, len(eng.frames) - 1) != 0
+            return bool(self.commands.evaluate(eng, bp.cond, len(eng.frames) - 1) != 0)
         except (TinyCError, ValueError) as e:
             self.say(f"breakpoint {bp.number}: the condition {bp.cond} fails ({e}): stopping\n")
             return True
@@ -276,7 +282,7 @@ class Debugger:
         assert places is not None
         return f"line {places.line(pos)} cursor(pr[{places.addr(pos)}])->{places.ahead(pos)}\n"
 
-    def check_watches(self, eng) -> bool:
+    def check_watches(self, eng: Engine) -> bool:
         changed = False
         for w in self.watches:
             value = self.commands.watch_value(eng, w)
@@ -290,7 +296,7 @@ class Debugger:
             self.say(self.where(pos))
         return changed
 
-    def pause(self, eng) -> None:
+    def pause(self, eng: Engine) -> None:
         """Stopped: show the displays, then read commands until one resumes the program."""
         self.selected = 0
         self.commands.show_displays(eng)
@@ -356,17 +362,17 @@ class Debugger:
         self.hot = callers_of(self.engine.m, names, lines, places.line)
         self.fast.refresh()
 
-    def calling(self, eng, sym, node: ast.Node) -> None:
+    def calling(self, eng: Engine, sym: Symbol, node: ast.Node) -> None:
         """A call begins (its breakpoints are checked at its body's [, its parameters bound)."""
 
-    def popped(self, eng, info: CallInfo) -> None:
+    def popped(self, eng: Engine, info: CallInfo) -> None:
         if self.leaving:  # q or run unwinds the program: its watches go without a word
             return
         for w in [w for w in self.watches if w.scope is info]:
             self.watches.remove(w)
             self.say(f"watch {w.number}: {w.expr} is out of scope now: deleted\n")
 
-    def returned(self, eng, info: CallInfo, result) -> None:
+    def returned(self, eng: Engine, info: CallInfo, result: Any) -> None:
         if self.mode != "run" and eng.frames[-1].compiled and not info.compiled:
             # back in a caller the fast engine runs: it cannot stop there; the next call it makes does
             self.say(f"{info.name} returns {eng.value(result)} to {eng.frames[-1].name}, which runs compiled: "
@@ -377,7 +383,7 @@ class Debugger:
             self.say(f"{info.name} returns {eng.value(result)}\n{self.where(eng.frames[-1].pos)}")
             self.pause(eng)
 
-    def failed(self, eng, error: TinyCError) -> None:
+    def failed(self, eng: Engine, error: TinyCError) -> None:
         """An error: its report, then the debugger at the statement that failed, frames intact."""
         self.reported = True
         self.say(self.report(error))
@@ -388,7 +394,7 @@ class Debugger:
             self.stopped = False
 
 
-def pc_reporter(ws):
+def pc_reporter(ws: Any) -> Callable[[TinyCError], str]:
     """The PC dialect's report of an error (``stopped`` for error 99), as ``tinyc run`` prints it."""
     def report(e: TinyCError) -> str:
         if int(e.code) == 99:

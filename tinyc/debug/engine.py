@@ -35,7 +35,7 @@ class CallInfo:
         self.entered = False  # its body's [ has been reported to the session
         self.line = -1        # the line of its last statement (a line breakpoint stops once per line)
         self.compiled = False  # it runs on the fast engine: no frame, no statements seen
-        self.args: list = []  # the values passed to a compiled call
+        self.args: list[Any] = []  # the values passed to a compiled call
         self.running = False  # a compiled call's ``pos`` is where it runs (from an error), not its call site
         self.mark = 0         # a compiled call: the top of the value space when it began (its frame's first cell)
 
@@ -43,11 +43,11 @@ class CallInfo:
 class DebugMixin:
     """The hooks; mixed in before an evaluator class (see :class:`DebugEvaluator`)."""
 
-    session: object
+    session: Any  # the Debugger (or the DAP adapter's): statement, calling, returned, failed, popped
     frames: list[CallInfo]
     quiet: int
 
-    def setup_debug(self, session) -> None:
+    def setup_debug(self, session: Any) -> None:
         """Attach ``session``; the bottom of the stack is the entry statement (``main``, the seed)."""
         self.session = session
         self.frames = [CallInfo("", None, ast.Null(0, 0), None, 0)]
@@ -58,13 +58,13 @@ class DebugMixin:
         top = self.frames[-1]
         top.frame, top.pos = self.frame, node.pos  # type: ignore[attr-defined]
         if not self.quiet:
-            self.session.statement(self, node)  # type: ignore[attr-defined]
+            self.session.statement(self, node)
         try:
             super().execute(node)  # type: ignore[misc]
         except TinyCError as e:
             if not self.quiet and not getattr(e, "debugged", False):
                 e.debugged = True  # type: ignore[attr-defined]  # the innermost statement reports it once
-                self.session.failed(self, e)  # type: ignore[attr-defined]
+                self.session.failed(self, e)
             raise
 
     def visit_Block(self, node: ast.Block) -> None:
@@ -73,10 +73,10 @@ class DebugMixin:
             top.entered = True  # a function's body is run without execute(): its [ is a statement too
             top.frame, top.pos = self.frame, node.pos  # type: ignore[attr-defined]
             if not self.quiet:
-                self.session.statement(self, node)  # type: ignore[attr-defined]
+                self.session.statement(self, node)
         super().visit_Block(node)  # type: ignore[misc]
 
-    def call(self, sym: Symbol, args: list, node: ast.Node):
+    def call(self, sym: Symbol, args: list[Any], node: ast.Node) -> Any:
         """A call: compiled where the fast engine may run it (:mod:`.fast`), else with the hooks."""
         fast, ev = self.fast, cast(Any, self)
         if fast is not None and ev.depth + 1 < ev.m.max_depth:
@@ -85,7 +85,7 @@ class DebugMixin:
                 return self.call_compiled(f, sym, args, node)
         return self.debug_call(sym, args, node)
 
-    def call_compiled(self, f, sym: Symbol, args: list, node: ast.Node):
+    def call_compiled(self, f: Callable[..., Any], sym: Symbol, args: list[Any], node: ast.Node) -> Any:
         """Run ``f``, the compiled ``sym``, from here: a frame without locals on the stack for ``bt``."""
         info = CallInfo(sym.name, sym.function, node, None, node.pos)
         info.compiled, info.args = True, args
@@ -103,9 +103,9 @@ class DebugMixin:
             self.frames.pop()
             m.top, ev.depth = mark, depth  # a call the debug evaluator ran from in there moved them
             if not self.quiet:
-                self.session.popped(self, info)  # type: ignore[attr-defined]
+                self.session.popped(self, info)
         if not self.quiet:
-            self.session.returned(self, info, result)  # type: ignore[attr-defined]
+            self.session.returned(self, info, result)
         return result
 
     def failed_compiled(self, info: CallInfo, error: TinyCError, mark: int) -> None:
@@ -116,7 +116,7 @@ class DebugMixin:
 
         def stop() -> None:
             error.debugged = True  # type: ignore[attr-defined]
-            self.session.failed(self, error)  # type: ignore[attr-defined]
+            self.session.failed(self, error)
         self.stop_in_compiled(info, compiled_calls(error), mark, error.address, stop)
 
     def paused_compiled(self, calls: list[tuple[str, dict[str, Any], int]], stop: Callable[[], None]) -> bool:
@@ -176,10 +176,10 @@ class DebugMixin:
             info.compiled, info.frame = True, None
         return True
 
-    def debug_call(self, sym: Symbol, args: list, node: ast.Node):
+    def debug_call(self, sym: Symbol, args: list[Any], node: ast.Node) -> Any:
         """A call run here, with the session's hooks at its start and end."""
         if not self.quiet:
-            self.session.calling(self, sym, node)  # type: ignore[attr-defined]
+            self.session.calling(self, sym, node)
         info = CallInfo(sym.name, sym.function, node, None, node.pos)
         self.frames.append(info)
         try:
@@ -187,12 +187,12 @@ class DebugMixin:
         finally:
             self.frames.pop()
             if not self.quiet:
-                self.session.popped(self, info)  # type: ignore[attr-defined]
+                self.session.popped(self, info)
         if not self.quiet:
-            self.session.returned(self, info, result)  # type: ignore[attr-defined]
+            self.session.returned(self, info, result)
         return result
 
-    def value(self, raw) -> int:
+    def value(self, raw: Any) -> int:
         """A call's result as an int (the Gibson dialect may hand back a reference, read late)."""
         return raw if isinstance(raw, int) else self.rd(raw)  # type: ignore[attr-defined]
 
@@ -200,7 +200,7 @@ class DebugMixin:
 class DebugEvaluator(DebugMixin, Evaluator):
     """The tiny-c/PC reference evaluator with the debugger's hooks."""
 
-    def __init__(self, machine, session):
+    def __init__(self, machine: Any, session: Any) -> None:
         Evaluator.__init__(self, machine)
         self.setup_debug(session)
 

@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
 
+from .. import ast
 from ..driver.outcome import statement_outcome
 from ..errors import TinyCError
 from ..machine.console import Console
 from .engine import DebugEvaluator
 from .debugger import Debugger, Places, pc_reporter
+
+if TYPE_CHECKING:
+    from ..driver.session import Session
+    from ..driver.workspace import Workspace
+    from ..syntax.lexer import Level
 
 COMMENT = re.compile(r"/\*.*")  # tiny-c/PC: a comment runs from /* to the end of its line
 
@@ -43,7 +50,7 @@ def _statements(lines: dict[int, str], comment: re.Pattern[str] = COMMENT) -> se
     return {number for number, text in lines.items() if comment.sub("", text).strip()}
 
 
-def pc_runner(session, files: list[str], entry: str | None = None, code: str | None = None) -> PcRunner:
+def pc_runner(session: Session, files: list[str], entry: str | None = None, code: str | None = None) -> PcRunner:
     """The tiny-c/PC dialect's debugger hook: ``session`` booted with ``files`` in its program buffer, the
     statement ``entry`` (default main) run by each ``r``.  Raises ProgramFileError for a file that cannot be
     read or does not fit."""
@@ -59,7 +66,7 @@ class PcRunner:
     banner = b""
     done = None   # tiny-c/PC prints nothing when a run ends
 
-    def __init__(self, machine, workspace, entry: str = "main", fast: bool = False):
+    def __init__(self, machine: Any, workspace: Workspace, entry: str = "main", fast: bool = False) -> None:
         self.m, self.ws, self.entry, self.fast = machine, workspace, entry, fast
         text = workspace.text.decode("latin-1")
         self.lines = {k: line for k, line in enumerate(text.split("\n")) if k > 0}
@@ -88,12 +95,12 @@ class PcRunner:
     def canonical(self, name: str) -> str:
         return name
 
-    def parse_typed(self, text: str, base: int, local: dict, levels: list) -> list:
+    def parse_typed(self, text: str, base: int, local: dict[str, Any], levels: list[Level]) -> list[ast.Stmt]:
         """An expression typed at the debugger's prompt, parsed with the frame's ``local`` names first."""
         from ..syntax.parser import reparse
         return reparse(text, levels, base, set(local))
 
-    def start(self, debugger: Debugger):
+    def start(self, debugger: Debugger) -> tuple[DebugEvaluator, Places, Callable[[], TinyCError | None]]:
         m, ws = self.m, self.ws
         engine = DebugEvaluator(m, debugger)
         machine_engine: object = engine
@@ -114,14 +121,14 @@ class PcRunner:
         return engine, places, go
 
 
-def debug(runner, console: Console, quiet: bool = False) -> int:
+def debug(runner: Any, console: Console, quiet: bool = False) -> int:
     """Run a debugging session of ``runner``'s program over ``console``; returns the exit status (0)."""
     if runner.banner and not quiet:
         console.write(runner.banner)
     return Debugger(console, runner, quiet).loop()
 
 
-def shell_debugger(shell):
+def shell_debugger(shell: Any) -> Callable[[bytes], None]:
     """The ``tc>`` shell's ``.debug STATEMENT`` hook for ``shell``: a debugging session of the statement
     against the program buffer, over the shell's console (the session's ``q`` or end of input returns)."""
     def run(statement: bytes) -> None:

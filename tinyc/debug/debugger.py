@@ -18,7 +18,7 @@ from types import FrameType
 from typing import Any, Callable
 
 from .. import ast
-from ..driver.outcome import STOPPED
+from ..driver.outcome import INTERRUPT, STOPPED
 from ..errors import TinyCError
 from ..machine.console import Console, align_report
 from ..link.symbols import Symbol
@@ -414,6 +414,8 @@ class interrupts:
     :meth:`Debugger.request_pause`).  A pause stops the program at its next debug-evaluated statement;
     compiled code (the fast engine) is nudged with SIGUSR1 after ``GRACE`` seconds and stops where it
     stands (:meth:`Debugger.pause_compiled`), so a compiled loop that calls nothing pauses and resumes too.
+    The process's interrupt policy (:data:`~tinyc.driver.outcome.INTERRUPT`, or the runner's ``interrupt``:
+    the kernel's interrupt, the web page's Stop) reaches the same handler.
     A second Ctrl-C before the pause took effect (the program is blocked in a read or a long library call)
     stops the program (error 99: ``stopped``, on a line of its own); at a stop Ctrl-C is ignored.  Outside
     the main thread (no signals there) only the debug evaluator's statements pause."""
@@ -422,9 +424,12 @@ class interrupts:
         self.d = debugger
         self.saved: Any = None  # the handlers before (None: none were set)
         self.nudging = False    # a nudger thread is running
+        self.policy = getattr(debugger.runner, "interrupt", None) or INTERRUPT  # its session's, or the process's
+        self.delivering = self.policy.delivering()
 
     def on_interrupt(self, signum: int, frame: FrameType | None) -> None:
         d = self.d
+        self.policy.clear()  # taken here, as a pause: a run that goes on to its end is not "interrupted"
         if d.stopped:
             d.say("\n(Ctrl-C at a stop: q quits)\n(tc-db) ")
             d.console.flush()
@@ -475,6 +480,7 @@ class interrupts:
         import signal
         import threading
         if threading.current_thread() is threading.main_thread():
+            self.delivering.__enter__()  # the process's policy (the kernel's interrupt, a Stop) pauses too
             usr1 = getattr(signal, "SIGUSR1", None)  # none on Windows: only the debug evaluator pauses
             self.saved = (signal.signal(signal.SIGINT, self.on_interrupt),
                           signal.signal(usr1, self.on_nudge) if usr1 is not None else None)
@@ -484,6 +490,7 @@ class interrupts:
     def __exit__(self, *exc: object) -> None:
         import signal
         if self.saved is not None:
+            self.delivering.__exit__()
             self.d.nudge = None
             signal.signal(signal.SIGINT, self.saved[0])
             if self.saved[1] is not None:

@@ -20,6 +20,7 @@ from .engine import DebugEvaluator
 from .debugger import Debugger, Places, pc_reporter
 
 if TYPE_CHECKING:
+    from ..driver.outcome import Interrupt
     from ..driver.session import Session
     from ..driver.workspace import Workspace
     from ..syntax.lexer import Level
@@ -57,7 +58,9 @@ def pc_runner(session: Session, files: list[str], entry: str | None = None, code
     for path in files:
         session.load_file(path)
     assert session.current is not None and session.workspace is not None
-    return PcRunner(session.current, session.workspace, entry or "main", session.engine == "fast")
+    runner = PcRunner(session.current, session.workspace, entry or "main", session.engine == "fast")
+    runner.interrupt = session.interrupt
+    return runner
 
 
 class PcRunner:
@@ -65,6 +68,7 @@ class PcRunner:
 
     banner = b""
     done = None   # tiny-c/PC prints nothing when a run ends
+    interrupt: Interrupt | None = None  # the session's interrupt policy (None: the process's)
 
     def __init__(self, machine: Any, workspace: Workspace, entry: str = "main", fast: bool = False) -> None:
         self.m, self.ws, self.entry, self.fast = machine, workspace, entry, fast
@@ -115,7 +119,7 @@ class PcRunner:
 
         def go() -> TinyCError | None:
             with m.using(lambda _: machine_engine):  # the shell's machine runs on the debugger's engine, then its own
-                outcome = statement_outcome(ws, self.entry.encode("latin-1"))
+                outcome = statement_outcome(ws, self.entry.encode("latin-1"), interrupt=self.interrupt)
             stopped = outcome.failed or outcome.interrupted  # MC 10 (exited) ends the session as its end does
             return TinyCError(outcome.code, outcome.address) if stopped else None
         return engine, places, go
@@ -134,5 +138,6 @@ def shell_debugger(shell: Any) -> Callable[[bytes], None]:
     def run(statement: bytes) -> None:
         fast = getattr(shell.machine.engine, "name", "") == "fast"
         runner = PcRunner(shell.machine, shell.ws, statement.decode("latin-1"), fast)
+        runner.interrupt = shell.interrupt
         debug(runner, shell.console)
     return run

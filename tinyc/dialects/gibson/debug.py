@@ -63,6 +63,7 @@ class GibsonRunner:
         from . import machine as gibson
         from .plugins import find as find_plugin
         self.session, self.files = session, session.files
+        self.interrupt = session.interrupt  # the policy the debugger's pause answers (Ctrl-C, a Stop)
         self.files.add_program(path)
         self.loaded = gibson.load(path, code, self.files)
         self.plugin = (find_plugin(self.loaded.plugin, Path(path).parent, session.allow_plugins)

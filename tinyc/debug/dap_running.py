@@ -106,8 +106,8 @@ class RunningRequests:
         return True
 
     def interrupt(self) -> None:
-        """Stop the running program soon: the debugger's one pause (:meth:`~tinyc.debug.debugger.Debugger.
-        request_pause`), which reaches compiled code too."""
+        """Stop the running program soon: the debugger's one pause
+        (:meth:`~tinyc.debug.debugger.Debugger.request_pause`), which reaches compiled code too."""
         if self.debugger is not None:
             self.debugger.request_pause()
 

@@ -128,3 +128,29 @@ def test_dap_pause_stops_a_compiled_loop_with_its_frame_and_continue_resumes_it(
     assert c.request("disconnect")["success"]
     code, err = c.close()
     assert code == 0 and b"Traceback" not in err
+
+
+def test_dap_pause_in_a_compiled_callee_shows_its_frame_in_the_value_space(tmp_path) -> None:
+    # main and f both run compiled (f has no CallInfo of its own); f's frame is laid out where the reference
+    # evaluator lays it out, its array read from the value space
+    path = tmp_path / "callee.tc"
+    path.write_text("int g\nf [\n  int j, a(3)\n  while 1 [ j = j + 1; a(1) = j ]\n]\nmain [ int i; i = gn; f ]\n")
+    c = Client("--engine", "fast", cwd=tmp_path)
+    c.request("initialize")
+    c.request("launch", program=str(path), input="1\n")
+    c.event("initialized")
+    c.request("configurationDone")
+    time.sleep(0.5)
+    assert c.request("pause", threadId=1)["success"]
+    assert c.event("stopped")["body"]["reason"] == "pause"
+    frames = c.request("stackTrace", threadId=1)["body"]["stackFrames"]
+    assert [(f["name"], f["line"]) for f in frames] == [("f", 4), ("main", 6), ("(entry)", 0)]
+    assert c.request("evaluate", expression="a(1) - j", frameId=frames[0]["id"])["body"]["result"] == "0"
+    local = c.request("scopes", frameId=frames[0]["id"])["body"]["scopes"][0]["variablesReference"]
+    shown = {v["name"]: v for v in c.request("variables", variablesReference=local)["body"]["variables"]}
+    assert int(shown["a"]["memoryReference"]) == int(shown["j"]["memoryReference"]) + 4  # as the reference lays it
+    assert c.request("terminate")["success"]
+    assert c.event("exited")["body"]["exitCode"] == 130
+    assert c.request("disconnect")["success"]
+    code, err = c.close()
+    assert code == 0 and b"Traceback" not in err

@@ -64,7 +64,7 @@ class CompiledFrames:
             if j is None:
                 out.append((index, info.name, info.pos, None))
                 continue
-            later = [f.name for f in frames[index + 1:] if f.compiled]
+            later = [f.name for f in frames[index + 1:] if f.compiled or f.running]  # running: a stop's frame
             end = next((e for e in range(j + 1, len(compiled)) if later and compiled[e][0] == later[0]), len(compiled))
             name, values, address = compiled[j]
             out.append((index, info.name, address or info.pos, values))

@@ -8,7 +8,9 @@ breakpoint prints ``break at line L cursor pr[ADDR]: NAME`` and the line of the 
 Gibson dialect ``L`` and ``ADDR`` are those of its error reports (the line counted from the application,
 the index in the program memory); in the PC dialect those of tinyc's reports (the line in the program
 buffer, the offset from ``pr``).  The program runs on the reference engine of its dialect
-(:mod:`tinyc.debug.engine`); the commands are in :mod:`tinyc.debug.commands`.
+(:mod:`tinyc.debug.engine`), tiny-c/PC's calls with nothing to watch on the fast engine (:mod:`.fast`);
+Ctrl-C, the DAP ``pause`` and the process's interrupt policy pause it (:class:`interrupts`); the
+commands are in :mod:`tinyc.debug.commands`.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from typing import Any, Callable
 from .. import ast
 from ..driver.outcome import INTERRUPT, STOPPED
 from ..errors import TinyCError
-from ..machine.console import Console, align_report
 from ..link.symbols import Symbol
+from ..machine.console import Console, align_report
 from .engine import CallInfo
 from .state import UNSET, Breakpoint, Quit, Restart, Watch
 

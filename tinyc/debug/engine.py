@@ -129,15 +129,16 @@ class DebugMixin:
         k = next((k for k in range(len(calls) - 1, -1, -1) if calls[k][0] == info.name), None)
         if not info.compiled or k is None or not calls[-1][2]:
             return False
-        return self.stop_in_compiled(info, calls[k:], info.mark, calls[-1][2], stop)
+        return self.stop_in_compiled(info, calls[k:], info.mark, calls[-1][2], stop, live=True)
 
     def stop_in_compiled(self, info: CallInfo, calls: list[tuple[str, dict[str, Any], int]], mark: int,
-                         address: int, stop: Callable[[], None]) -> bool:
+                         address: int, stop: Callable[[], None], live: bool = False) -> bool:
         """Call ``stop()`` with the compiled calls ``calls`` (``(name, Python variables, address)``,
         outermost first; the first is ``info``'s, which began at ``mark``) on the stack as frames the
         debugger reads, the innermost running at ``address``; then the stack as it was.  False where they
-        cannot be shown (not ``info``'s calls, or ``address`` outside the innermost's function)."""
-        from .fast import copied_frame, rebuilt_frame
+        cannot be shown (not ``info``'s calls, or ``address`` outside the innermost's function).  ``live``:
+        the calls go on afterwards (a pause), past their declarations."""
+        from .fast import copied_frame, frame_start, rebuilt_frame
         ev = cast(Any, self)
         link = self.fast.link if self.fast is not None else None
         if not calls or calls[0][0] != info.name or info.function is None or link is None:
@@ -159,8 +160,9 @@ class DebugMixin:
         m, saved, saved_top = ev.m, ev.frame, ev.m.top
         # the debugger's own cells (copies, a typed expression's text) go above every compiled frame
         m.top = max([mark, m.top] + [v.get("_t", 0) for _, v, _ in calls if isinstance(v.get("_t"), int)])
-        start = mark if target is info else calls[-1][1].get("_t")  # where the innermost call's frame began
-        frame = rebuilt_frame(fn, start, ev.mem, calls[-1][1]) if isinstance(start, int) else None
+        frame = rebuilt_frame(fn, mark, ev.mem, calls[-1][1]) if target is info else None
+        if frame is None and live:  # a callee compiled code called: its frame ends at its _t now
+            frame = rebuilt_frame(fn, frame_start(fn, ev.mem, calls[-1][1].get("_t")), ev.mem, calls[-1][1])
         if frame is None:
             frame = copied_frame(fn, calls[-1][1], m)
         target.compiled, target.frame, target.pos = False, frame, address

@@ -128,7 +128,9 @@ def rebuilt_frame(fn: ast.Function, mark: int, mem: Any, values: dict[str, Any])
     declarations of the body in order, each element after the last.  The scalars the generated code kept
     in Python variables (``values``: its frame's, ``v_NAME``) are written to their cells.  None where the
     layout is not known before the call runs: an array parameter, a declaration not at the body's top
-    level, an array bound that is not a number."""
+    level, an array bound that is not a number, a ``mark`` of -1 (not known)."""
+    if mark < 0:
+        return None
     frame, addr = Frame(fn, mark=mark), mark
     decls = [(t, d) for t, d in fn.parameters()]
     if any(d.size is not None for _, d in decls):
@@ -166,6 +168,16 @@ def compiled_calls(error: BaseException) -> list[tuple[str, dict[str, Any], int]
             out.append((filename[7:-1].rsplit(" ", 1)[0], dict(tb.tb_frame.f_locals), at[-1] if at else 0))
         tb = tb.tb_next
     return out
+
+
+def frame_start(fn: ast.Function, mem: Any, top: object) -> int:
+    """Where the frame of a running compiled call of ``fn`` began, its generated code's ``_t`` being ``top``
+    (past its declarations: :func:`rebuilt_frame`'s layout); -1 where that is not known."""
+    layout = rebuilt_frame(fn, 0, mem, {}) if isinstance(top, int) else None
+    if layout is None or not isinstance(top, int):
+        return -1
+    size = max([0] + [s.address + mem.sizeof(s.type) * s.length for s in layout.locals.values()])
+    return top - size
 
 
 def generated_frames(frame: FrameType | None) -> list[tuple[str, dict[str, Any], int]]:

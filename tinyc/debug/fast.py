@@ -176,7 +176,7 @@ def frame_start(fn: ast.Function, mem: Any, top: object) -> int:
     layout = rebuilt_frame(fn, 0, mem, {}) if isinstance(top, int) else None
     if layout is None or not isinstance(top, int):
         return -1
-    size = max([0] + [s.address + mem.sizeof(s.type) * s.length for s in layout.locals.values()])
+    size = max([0] + [s.address + int(mem.sizeof(s.type)) * s.length for s in layout.locals.values()])
     return top - size
 
 

@@ -1,7 +1,7 @@
 """The door matrix (issue 36 part 3): every way into tinyc, in both dialects, through the same cases.
 
 Doors: ``tinyc run`` (a process), the shell (tiny-c/PC's ``tc>``, Gibson's small shell), ``tinyc trace``,
-``tinyc debug``, the Jupyter kernel (through jupyter_client), the ``%%tinyc`` magics and the web playground's
+``tinyc debug``, the DAP server (``tinyc dap``), the Jupyter kernel (through jupyter_client), the ``%%tinyc`` magics and the web playground's
 glue.  Cases: a program that prints UTF-8, one that reads input, one with a tiny-c error, one interrupted in a
 loop (on each engine), one that tries to read a file outside the sandbox, and ones past the depth and the
 memory limits.  Each door is a function giving ``Seen(text, status)``: all it showed (output and messages,
@@ -155,10 +155,16 @@ def door_trace(case: Case, dialect: str, engine: str, tmp: Path) -> Seen:
 
 def door_debug(case: Case, dialect: str, engine: str, tmp: Path) -> Seen:
     """``tinyc debug``: ``r`` runs the program, its input lines among the commands, ``q`` leaves.  Its status
-    is the session's (0 after ``q``), not the program's: None."""
-    seen = in_process(tinyc_argv(case, dialect, engine, program(case, dialect, tmp), "debug"),
-                      "r\n" + case.stdin + "q\n")
+    is the session's (0 after ``q``), not the program's: None.  The interrupt (the process's policy, as the
+    kernel's and the web page's) pauses the program in the debugger where the loop stands, and ``q`` ends it:
+    its report is ``paused`` and the loop's line (a second Ctrl-C is ``stopped``: tests/debug/test_pause.py)."""
+    start = time.monotonic()  # its output is not seen before the end: a second for the loop to begin
+    with Interrupter(case.interrupt, lambda: time.monotonic() > start + 1):
+        seen = in_process(tinyc_argv(case, dialect, engine, program(case, dialect, tmp), "debug"),
+                          "r\n" + case.stdin + "q\n")
     assert seen.status == 0, seen
+    if case.interrupt:
+        assert re.search(r"go\n+paused\nline \d+ cursor\(pr\[\d+\]\)->", seen.text), seen.text  # in the loop
     return Seen(seen.text, None)
 
 
@@ -239,8 +245,51 @@ def door_kernel(case: Case, dialect: str, engine: str, tmp: Path, kernel=None) -
     return Seen("\n".join(reply["content"].get("traceback", [])) + "\n", 1)
 
 
+def dap_client(*options: str, cwd: Path):
+    """tests/debug/test_dap.py's client of a ``tinyc dap`` process."""
+    sys.path.insert(0, str(ROOT / "tests" / "debug"))
+    from test_dap import Client
+    return Client(*options, cwd=cwd)
+
+
+def door_dap(case: Case, dialect: str, engine: str, tmp: Path) -> Seen:
+    """``tinyc dap`` (a process) driven by a client: ``launch`` with the case's input as its ``input``,
+    ``configurationDone`` runs it, a stop at an error is continued; all the ``output`` events, in order, and
+    the ``exited`` event's code.  The interrupt is the adapter's ``pause`` once the loop runs (it must stop
+    in ``main``, with a line), then ``terminate``."""
+    path = program(case, dialect, tmp)
+    c = dap_client("--engine", engine, "--dialect", dialect, cwd=tmp)
+    c.request("initialize")
+    launched = c.request("launch", program=str(path), input=case.stdin)
+    assert launched["success"], launched
+    c.event("initialized")
+    c.request("configurationDone")
+    if case.interrupt:
+        while "go" not in c.output():
+            c.events.append(c.receive())
+        time.sleep(0.5)
+        assert c.request("pause", threadId=1)["success"]
+        assert c.event("stopped")["body"]["reason"] == "pause"
+        top = c.request("stackTrace", threadId=1)["body"]["stackFrames"][0]
+        assert top["name"] == "main" and top["line"] > 0, top
+        assert c.request("terminate")["success"]
+    else:
+        while not any(e.get("event") == "exited" for e in c.events):
+            message = c.receive()
+            if message.get("event") == "stopped":  # an error stops the program there: on to its end
+                c.send({"seq": 999, "type": "request", "command": "continue", "arguments": {"threadId": 1}})
+            c.events.append(message)
+    status = c.event("exited")["body"]["exitCode"]
+    c.event("terminated")
+    text = "".join(e["body"]["output"] for e in c.events if e.get("event") == "output")
+    assert c.request("disconnect")["success"]
+    code, err = c.close()
+    assert code == 0 and not err, err
+    return Seen(lf(text), status)
+
+
 DOORS = {"run": door_run, "shell": door_shell, "trace": door_trace, "debug": door_debug,
-         "kernel": door_kernel, "magics": door_magics, "web": door_web}
+         "kernel": door_kernel, "magics": door_magics, "web": door_web, "dap": door_dap}
 
 
 # ---- the expectations
@@ -273,7 +322,8 @@ def check(door: str, case: Case, dialect: str, engine: str, seen: Seen, tmp: Pat
     assert seen.status not in (70, 120), seen.text
     if case.interrupt:
         lines = [line.rsplit("\r", 1)[-1] for line in seen.text.split("\n")]
-        assert STOPPED in lines, f"{door}: no line 'stopped' in {seen.text!r}"
+        word = "paused" if door == "debug" else STOPPED  # the debugger's Ctrl-C pauses the program
+        assert word in lines, f"{door}: no line {word!r} in {seen.text!r}"
         if seen.status is not None:
             assert seen.status == 130 if door not in ("kernel",) else True, seen
         return
@@ -302,10 +352,8 @@ def matrix(doors, engines=("reference", "fast")):
             for engine in (engines if case.interrupt or door == "run" else engines[-1:])]
 
 
-@pytest.mark.parametrize("door, case, dialect, engine", matrix(["run", "shell", "trace", "debug", "web"]))
+@pytest.mark.parametrize("door, case, dialect, engine", matrix(["run", "shell", "trace", "debug", "web", "dap"]))
 def test_door(door, case, dialect, engine, home):
-    if door == "debug" and case.interrupt:
-        pytest.skip("the debugger's Ctrl-C pauses the program (a second one stops it): tests/debug/test_debugger.py")
     if door == "trace" and engine == "fast":
         pytest.skip("the tracer runs on the reference engine only")
     seen = DOORS[door](case, dialect, engine, home)

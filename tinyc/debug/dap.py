@@ -7,9 +7,9 @@ The program runs inside the ``configurationDone`` request, and whenever it stops
 a pause, an error) the adapter answers requests (``stackTrace``, ``scopes``, ``variables``,
 ``evaluate``...) until one resumes it (``continue``, ``next``, ``stepIn``, ``stepOut``) or ends the session
 (``disconnect``).  A reader thread takes the messages off the input: ``pause`` while the program runs is
-answered there at once and stops the program at its next debug-evaluated statement (with the fast engine,
-at the next call compiled code makes: :meth:`~tinyc.debug.debugger.Debugger.request_pause`); the other
-requests wait for the stop.  Frames are numbered by their place in the engine's call stack (0: the
+answered there at once and stops the program at its next debug-evaluated statement, or compiled code (the
+fast engine) where it stands (:meth:`~tinyc.debug.debugger.Debugger.request_pause`, as Ctrl-C does in
+``tinyc debug``); the other requests wait for the stop.  Frames are numbered by their place in the engine's call stack (0: the
 entry statement), variable references are 1 for the globals and 1000 + the frame's number for its locals.
 """
 
@@ -19,20 +19,23 @@ import codecs
 import io
 import os
 import queue
-import signal
 import sys
 import threading
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import Any, BinaryIO, Callable
 
+from ..driver.outcome import INTERRUPTED_STATUS, STOPPED
 from ..errors import TinyCError
 from ..link.symbols import Symbol
-from .dap_extras import CAPABILITIES as CONVENIENCES, Conveniences, DapError
+from ..machine.console import Console
+from .dap_extras import CAPABILITIES as CONVENIENCES, Conveniences, DapError, Extra
 from .dap_frames import EXTRA, GLOBALS, LOCALS, CompiledFrames, generated_frames, shown_text
 from .dap_running import RunningRequests
 from .dap_wire import Malformed, read_message, write_message
 from .state import Breakpoint, Quit, Restart
-from .debugger import Debugger
+from .debugger import Debugger, Engine
+
+MakeRunner = Callable[[dict[str, Any], Console], Any]  # a launch's arguments and console -> a runner (runs.py)
 
 CAPABILITIES: dict[str, object] = {"supportsConfigurationDoneRequest": True, "supportsConditionalBreakpoints": True,
                 "supportsEvaluateForHovers": True, "supportTerminateDebuggee": True,
@@ -50,7 +53,7 @@ class _Output(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, data) -> int:
+    def write(self, data: Any) -> int:
         if data:
             self.send(self.decoder.decode(bytes(data)))
         return len(data)
@@ -65,7 +68,7 @@ class _Output(io.RawIOBase):
 class DapDebugger(Debugger):
     """The debugger with the adapter in place of the command line: stops answer requests."""
 
-    def __init__(self, console, runner, server: "Server"):
+    def __init__(self, console: Console, runner: Any, server: Server) -> None:
         super().__init__(console, runner, quiet=True)
         self.server = server
 
@@ -77,7 +80,7 @@ class DapDebugger(Debugger):
 
     note = ""
 
-    def pause(self, eng) -> None:
+    def pause(self, eng: Engine) -> None:
         self.selected = 0
         reason = "pause" if self.paused else "step" if self.mode in ("step", "next", "finish") else "breakpoint"
         note, self.note = self.note, ""
@@ -91,11 +94,11 @@ class DapDebugger(Debugger):
         self.at_entry = None
         self.sync()  # what runs compiled now (stepping: nothing)
 
-    def condition(self, eng, bp: Breakpoint) -> bool:
+    def condition(self, eng: Engine, bp: Breakpoint) -> bool:
         """The breakpoint's condition, then its hit condition and log message (:mod:`.dap_extras`)."""
         return super().condition(eng, bp) and self.server.passes(eng, bp.number)
 
-    def failed(self, eng, error: TinyCError) -> None:
+    def failed(self, eng: Engine, error: TinyCError) -> None:
         self.reported = True
         self.server.output(self.report(error), "stderr")
         if not self.server.stop_on_errors:  # the 'errors' exception filter is off: the report, no stop
@@ -110,7 +113,8 @@ class DapDebugger(Debugger):
         self.console.flush()
         if error is not None and not self.reported:
             self.server.output(self.report(error), "stderr")
-        self.server.event("exited", exitCode=0 if error is None else 1)
+        # the status `tinyc run` ends with after the error (a dialect may choose: Gibson's tc ends 0)
+        self.server.event("exited", exitCode=0 if error is None else getattr(self.runner, "error_status", 1))
         self.server.event("terminated")
 
 
@@ -118,33 +122,33 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
     """One adapter session over ``inp``/``out``; ``make_runner(arguments, console)`` makes the runner of
     :mod:`tinyc.debug.runs` for a ``launch`` request's arguments (raises DapError)."""
 
-    def __init__(self, inp: BinaryIO, out: BinaryIO, make_runner):
+    def __init__(self, inp: BinaryIO, out: BinaryIO, make_runner: MakeRunner) -> None:
         self.inp, self.out, self.make_runner = inp, out, make_runner
         self.seq = 0
         self.debugger: DapDebugger | None = None
         self.program = ""
-        self.pending: dict[str, list[dict]] = {}  # setBreakpoints before launch, by source path
+        self.pending: dict[str, list[dict[str, Any]]] = {}  # setBreakpoints before launch, by source path
         self.running = False
         self.error_stop = False
         self.lock = threading.Lock()  # the reader thread answers pause requests
-        self.inbox: queue.Queue | None = None  # the reader thread's messages (None: read here)
+        self.inbox: queue.Queue[dict[str, Any] | Malformed | None] | None = None  # the reader thread's messages (None: read here)
         self.ending = ""  # "disconnect" or "terminate" asked while the program ran: done at its next stop
         self.hard_exit = False  # the client went away and this is a real process: exit if the run goes on
-        self.compiled: list[tuple[str, dict, int]] = []  # at a stop: the generated frames (name, locals, address)
-        self.frame_view: list[tuple[int, str, int, dict | None]] = []  # (id, name, address, compiled locals)
-        self.extras: dict = {}  # breakpoint number -> its hit condition and log message (dap_extras.Extra)
+        self.compiled: list[tuple[str, dict[str, Any], int]] = []  # at a stop: the generated frames (name, locals, address)
+        self.frame_view: list[tuple[int, str, int, dict[str, Any] | None]] = []  # (id, name, address, compiled locals)
+        self.extras: dict[int, Extra] = {}  # breakpoint number -> its hit condition and log message (dap_extras.Extra)
 
     # ---- sending
 
-    def send(self, message: dict) -> None:
+    def send(self, message: dict[str, Any]) -> None:
         with self.lock:
             self.seq += 1
             write_message(self.out, {"seq": self.seq, **message})
 
-    def event(self, name: str, **body) -> None:
+    def event(self, name: str, **body: Any) -> None:
         self.send({"type": "event", "event": name, **({"body": body} if body else {})})
 
-    def respond(self, request: dict, success: bool = True, message: str = "", **body) -> None:
+    def respond(self, request: dict[str, Any], success: bool = True, message: str = "", **body: Any) -> None:
         reply = {"type": "response", "request_seq": request.get("seq", 0) if isinstance(request.get("seq"), int)
                  else 0, "command": str(request.get("command", "")), "success": success}
         if message:
@@ -251,10 +255,10 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
 
     # ---- requests before the run
 
-    def do_initialize(self, request: dict, args: dict) -> None:
+    def do_initialize(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         self.respond(request, True, "", **CAPABILITIES)
 
-    def do_launch(self, request: dict, args: dict) -> None:
+    def do_launch(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         if self.debugger is not None:
             raise DapError("launch: a program is already launched")
         program = args.get("program")
@@ -263,7 +267,6 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
         text = args.get("input", "")
         if not isinstance(text, str):
             raise DapError("launch: 'input' must be a string")
-        from ..machine.console import Console
         console = Console(io.BytesIO(text.encode("utf-8")), _Output(self.output), strip_cr=True)  # type: ignore[arg-type]
         runner = self.make_runner(args, console)
         self.debugger = DapDebugger(console, runner, self)
@@ -273,7 +276,7 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
             self.set_breakpoints(path, wanted)
         self.event("initialized")
 
-    def do_setBreakpoints(self, request: dict, args: dict) -> None:
+    def do_setBreakpoints(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         path = str(Path(args["source"]["path"]).resolve())
         wanted = args.get("breakpoints") or [{"line": n} for n in args.get("lines") or []]
         if self.debugger is None:
@@ -282,7 +285,7 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
             return
         self.respond(request, breakpoints=self.set_breakpoints(path, wanted))
 
-    def set_breakpoints(self, path: str, wanted: list[dict]) -> list[dict]:
+    def set_breakpoints(self, path: str, wanted: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Replace the line breakpoints of the file ``path``; each answer says whether it was set."""
         d = self.debugger
         assert d is not None
@@ -308,7 +311,7 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
             answers.append({"id": d.numbers, "verified": True, "line": line})
         return answers
 
-    def do_configurationDone(self, request: dict, args: dict) -> str:
+    def do_configurationDone(self, request: dict[str, Any], args: dict[str, Any]) -> str:
         d = self.debugger
         if d is None:
             raise DapError("configurationDone: launch first")
@@ -316,16 +319,15 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
             raise DapError("configurationDone: the program has run")
         self.running = d.running = True  # a pause from now on stops it
         self.respond(request)
-        saved = None
-        if threading.current_thread() is threading.main_thread():
-            saved = signal.signal(signal.SIGUSR1, self.on_interrupt)
-            self.handling = True
         try:
             d.run()
         except Quit:
             if self.ending != "terminate":
                 raise
-            self.event("exited", exitCode=1)  # ended by the client
+            # ended by the client: an interrupted run, as Ctrl-C ends one in every door (run protocol)
+            d.console.flush()
+            self.output(STOPPED if d.console.last in (b"", b"\n") else "\n" + STOPPED, "stderr")  # a line of its own
+            self.event("exited", exitCode=INTERRUPTED_STATUS)
             self.event("terminated")
             return "terminated"
         except (Restart, KeyboardInterrupt):
@@ -336,20 +338,17 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
             self.event("terminated")
             return "terminated"
         finally:
-            if saved is not None:
-                signal.signal(signal.SIGUSR1, saved)
-            self.handling = False
             d.running = False
         if self.ending == "disconnect":
             raise Quit()
         return ""
 
-    def do_disconnect(self, request: dict, args: dict) -> str:
+    def do_disconnect(self, request: dict[str, Any], args: dict[str, Any]) -> str:
         self.respond(request)
         self.ending = "disconnect"
         return "disconnect"
 
-    def do_terminate(self, request: dict, args: dict) -> str:
+    def do_terminate(self, request: dict[str, Any], args: dict[str, Any]) -> str:
         """End the program (at a stop; while it runs, the reader thread does this) with a ``terminated``
         event; the session goes on until ``disconnect``.  After the end: just the event."""
         self.respond(request)
@@ -358,39 +357,39 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
         self.event("terminated")
         return ""
 
-    def do_threads(self, request: dict, args: dict) -> None:
+    def do_threads(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         self.respond(request, threads=[{"id": 1, "name": "main"}])
 
     # ---- requests while stopped
 
-    def stopped_engine(self):
+    def stopped_engine(self) -> tuple[DapDebugger, Engine]:
         d = self.debugger
         if d is None or d.engine is None:
             raise DapError("the program is not stopped")
         return d, d.engine
 
-    def do_continue(self, request: dict, args: dict) -> str:
+    def do_continue(self, request: dict[str, Any], args: dict[str, Any]) -> str:
         self.stopped_engine()
         self.respond(request, allThreadsContinued=True)
         return "continue"
 
-    def do_pause(self, request: dict, args: dict) -> None:
+    def do_pause(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         """A pause read while the program stands still (one running is paused by the reader thread)."""
         self.stopped_engine()
         self.respond(request, False, "pause: the program is stopped already")
 
-    def _step(self, request: dict, what: str) -> str:
+    def _step(self, request: dict[str, Any], what: str) -> str:
         self.stopped_engine()
         self.respond(request)
         return what
 
-    def do_next(self, request: dict, args: dict) -> str:
+    def do_next(self, request: dict[str, Any], args: dict[str, Any]) -> str:
         return self._step(request, "next")
 
-    def do_stepIn(self, request: dict, args: dict) -> str:
+    def do_stepIn(self, request: dict[str, Any], args: dict[str, Any]) -> str:
         return self._step(request, "stepIn")
 
-    def do_stepOut(self, request: dict, args: dict) -> str:
+    def do_stepOut(self, request: dict[str, Any], args: dict[str, Any]) -> str:
         return self._step(request, "stepOut")
 
     def where(self, pos: int) -> tuple[str | None, int]:
@@ -405,7 +404,7 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
                 return str(Path(name).resolve()), line - first + 1
         return None, line
 
-    def do_stackTrace(self, request: dict, args: dict) -> None:
+    def do_stackTrace(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         d, eng = self.stopped_engine()
         frames = []
         for index, name, pos, _ in reversed(self.frames_view(eng)):
@@ -422,7 +421,7 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
         shown = frames[start:start + levels] if levels else frames[start:]
         self.respond(request, stackFrames=shown, totalFrames=len(frames))
 
-    def do_scopes(self, request: dict, args: dict) -> None:
+    def do_scopes(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         d, eng = self.stopped_engine()
         frame_id = args.get("frameId", len(eng.frames) - 1)
         entry = self.view_entry(frame_id)
@@ -433,13 +432,13 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
             scopes.insert(0, {"name": "Locals", "variablesReference": LOCALS + frame_id, "expensive": False})
         self.respond(request, scopes=scopes)
 
-    def frame_index(self, value) -> int:
+    def frame_index(self, value: object) -> int:
         d, eng = self.stopped_engine()
         if not isinstance(value, int) or not 0 <= value < len(eng.frames):
             raise DapError(f"no frame {value!r}")
         return value
 
-    def do_variables(self, request: dict, args: dict) -> None:
+    def do_variables(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         d, eng = self.stopped_engine()
         ref = args.get("variablesReference")
         if ref == GLOBALS:
@@ -457,14 +456,14 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
             raise DapError(f"no variables {ref!r}")
         self.respond(request, variables=[self.variable(eng, s) for s in symbols])
 
-    def variable(self, eng, s: Symbol) -> dict:
+    def variable(self, eng: Engine, s: Symbol) -> dict[str, Any]:
         d = self.debugger
         assert d is not None
         dims = f"({s.length - 1})" if s.array else ""
         return {"name": s.name, "value": shown_text(d.commands.symbol_value(eng, s).strip()), "type": f"{s.type}{dims}",
                 "variablesReference": 0, "memoryReference": str(s.address)}
 
-    def do_evaluate(self, request: dict, args: dict) -> None:
+    def do_evaluate(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         d, eng = self.stopped_engine()
         text = args.get("expression")
         if not isinstance(text, str) or not text.strip():
@@ -489,6 +488,6 @@ class Server(RunningRequests, CompiledFrames, Conveniences):
         self.respond(request, result=shown_text(shown), variablesReference=0)
 
 
-def serve(inp: BinaryIO, out: BinaryIO, make_runner) -> int:
+def serve(inp: BinaryIO, out: BinaryIO, make_runner: MakeRunner) -> int:
     """Run one adapter session (see :class:`Server`); returns the exit status (0)."""
     return Server(inp, out, make_runner).serve()

@@ -60,11 +60,11 @@ class Conveniences:
     stop_on_errors: bool = True
 
     if TYPE_CHECKING:
-        def respond(self, request: dict, success: bool = True, message: str = "", **body: Any) -> None: ...
+        def respond(self, request: dict[str, Any], success: bool = True, message: str = "", **body: Any) -> None: ...
 
         def stopped_engine(self) -> tuple[Any, Any]: ...
 
-        def view_entry(self, value: Any) -> tuple[int, str, int, dict | None] | None: ...
+        def view_entry(self, value: Any) -> tuple[int, str, int, dict[str, Any] | None] | None: ...
 
         def frame_index(self, value: Any) -> int: ...
 
@@ -72,7 +72,7 @@ class Conveniences:
 
     # ---- breakpoints
 
-    def breakpoint_extra(self, number: int, spec: dict) -> str:
+    def breakpoint_extra(self, number: int, spec: dict[str, Any]) -> str:
         """Keep the hit condition and log message of the breakpoint ``number`` set from ``spec``; a reason
         why they are refused, or ""."""
         hit, log = str(spec.get("hitCondition") or ""), spec.get("logMessage")
@@ -99,7 +99,7 @@ class Conveniences:
             return f"the condition {cond!r} is not a tiny-c expression" + (f" (error {code})" if code else "")
         return ""
 
-    def passes(self, eng, number: int) -> bool:
+    def passes(self, eng: Any, number: int) -> bool:
         """A breakpoint whose condition holds is hit: whether it stops (a log point writes its message)."""
         extra = self.extras.get(number)
         if extra is None:
@@ -110,7 +110,7 @@ class Conveniences:
             return True
         d = self.debugger
 
-        def value(m: re.Match) -> str:
+        def value(m: re.Match[str]) -> str:
             try:
                 v = d.commands.evaluate(eng, m.group(1), len(eng.frames) - 1, symbol=True)
             except (TinyCError, ValueError) as e:
@@ -119,7 +119,7 @@ class Conveniences:
         self.output(re.sub(r"\{([^{}]*)\}", value, extra.log) + "\n", "console")
         return False
 
-    def do_breakpointLocations(self, request: dict, args: dict) -> None:
+    def do_breakpointLocations(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         d = self.debugger
         if d is None:
             raise DapError("breakpointLocations: launch first")
@@ -133,14 +133,14 @@ class Conveniences:
                 found.append({"line": line})
         self.respond(request, breakpoints=found)
 
-    def do_setExceptionBreakpoints(self, request: dict, args: dict) -> None:
+    def do_setExceptionBreakpoints(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         filters = args.get("filters") or []
         if not isinstance(filters, list) or any(f != "errors" for f in filters):
             raise DapError("setExceptionBreakpoints: the one filter is 'errors'")
         self.stop_on_errors = "errors" in filters
         self.respond(request, breakpoints=[{"verified": True} for _ in filters])
 
-    def do_loadedSources(self, request: dict, args: dict) -> None:
+    def do_loadedSources(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         d = self.debugger
         sources = [] if d is None else [{"name": Path(name).name, "path": str(Path(name).resolve())}
                                         for name, _, _ in d.runner.sources]
@@ -148,7 +148,7 @@ class Conveniences:
 
     # ---- changing values
 
-    def do_setVariable(self, request: dict, args: dict) -> None:
+    def do_setVariable(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         d, eng = self.stopped_engine()
         ref, name, value = args.get("variablesReference"), str(args["name"]), str(args["value"])
         if ref == GLOBALS:
@@ -164,7 +164,7 @@ class Conveniences:
             raise DapError(f"no variables {ref!r}")
         self.respond(request, value=self.assign(name, value, index))
 
-    def do_setExpression(self, request: dict, args: dict) -> None:
+    def do_setExpression(self, request: dict[str, Any], args: dict[str, Any]) -> None:
         d, eng = self.stopped_engine()
         index = len(eng.frames) - 1
         if "frameId" in args:
@@ -189,7 +189,7 @@ class Conveniences:
 
     # ---- the run
 
-    def do_restart(self, request: dict, args: dict) -> str:
+    def do_restart(self, request: dict[str, Any], args: dict[str, Any]) -> str:
         """At a stop: the program starts again from its beginning (breakpoints kept)."""
         self.stopped_engine()
         self.respond(request)

@@ -12,6 +12,9 @@ import codecs
 from typing import TYPE_CHECKING, Any
 
 from .. import ast
+from .fast import generated_frames
+
+__all__ = ["CompiledFrames", "EXTRA", "GLOBALS", "LOCALS", "generated_frames", "shown_text"]
 
 GLOBALS = 1     # the variables reference of the globals
 LOCALS = 1000   # + a frame's id: the variables reference of its locals
@@ -41,19 +44,19 @@ def shown_text(text: str) -> str:
 class CompiledFrames:
     """The frames to show at a stop; the Server's ``compiled``, ``frame_view`` and ``stopped_engine`` are used."""
 
-    compiled: list[tuple[str, dict, int]]
-    frame_view: list[tuple[int, str, int, dict | None]]
+    compiled: list[tuple[str, dict[str, Any], int]]
+    frame_view: list[tuple[int, str, int, dict[str, Any] | None]]
 
     if TYPE_CHECKING:
         def stopped_engine(self) -> tuple[Any, Any]: ...
 
-    def frames_view(self, eng) -> list[tuple[int, str, int, dict | None]]:
+    def frames_view(self, eng: Any) -> list[tuple[int, str, int, dict[str, Any] | None]]:
         """The frames to show, outermost first: ``(id, name, address it runs, Python locals)``.  A frame
         the debug evaluator runs is ``eng.frames[id]`` (locals None: its frame holds them); a compiled
         call shows where its generated code stands (:func:`generated_frames`, at the stop) and its
         scalars' Python variables, and the compiled calls it made (which have no CallInfo) follow it,
         with ids from ``EXTRA``."""
-        out: list[tuple[int, str, int, dict | None]] = []
+        out: list[tuple[int, str, int, dict[str, Any] | None]] = []
         compiled, k = self.compiled, 0
         frames = eng.frames
         for index, info in enumerate(frames):
@@ -61,7 +64,7 @@ class CompiledFrames:
             if j is None:
                 out.append((index, info.name, info.pos, None))
                 continue
-            later = [f.name for f in frames[index + 1:] if f.compiled]
+            later = [f.name for f in frames[index + 1:] if f.compiled or f.running]  # running: a stop's frame
             end = next((e for e in range(j + 1, len(compiled)) if later and compiled[e][0] == later[0]), len(compiled))
             name, values, address = compiled[j]
             out.append((index, info.name, address or info.pos, values))
@@ -72,14 +75,14 @@ class CompiledFrames:
         return out
 
 
-    def view_entry(self, value) -> tuple[int, str, int, dict | None] | None:
+    def view_entry(self, value: object) -> tuple[int, str, int, dict[str, Any] | None] | None:
         d, eng = self.stopped_engine()
         if not self.frame_view:
             self.frames_view(eng)
         return next((f for f in self.frame_view if f[0] == value), None)
 
 
-    def compiled_locals(self, eng, name: str, values: dict) -> list[dict]:
+    def compiled_locals(self, eng: Any, name: str, values: dict[str, Any]) -> list[dict[str, Any]]:
         """The scalars a compiled call of ``name`` keeps in Python variables (``v_NAME``), as variables."""
         sym = eng.m.program.get(name) if eng.m.program is not None else None
         fn = sym.function if sym is not None else None
@@ -93,19 +96,3 @@ class CompiledFrames:
                 out.append({"name": key[2:], "value": str(value), "type": types.get(key[2:], "int"),
                             "variablesReference": 0})
         return out
-
-
-def generated_frames(frame) -> list[tuple[str, dict, int]]:
-    """``(function name, Python variables, tiny-c address it runs)`` of each frame of generated code on the
-    Python stack from ``frame`` outwards, outermost first (file names ``<tinyc NAME SERIAL>``, Gibson's
-    ``<tinyc gibson NAME SERIAL>``; the compiler's line maps give the address)."""
-    from ..engines import compiler
-    out = []
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        linemap = compiler._LINEMAPS.get(filename) if filename.startswith("<tinyc ") else None
-        if linemap is not None:
-            at = [a for line, a in sorted(linemap.items()) if line <= frame.f_lineno]
-            out.append((filename[1:-1].split(" ")[-2], dict(frame.f_locals), at[-1] if at else 0))
-        frame = frame.f_back
-    return out[::-1]

@@ -1,16 +1,14 @@
-"""The requests :mod:`tinyc.debug.dap` answers while the program runs, in the adapter's reader thread, and
-the pause that reaches compiled code (a mixin of its :class:`~tinyc.debug.dap.Server`).
+"""The requests :mod:`tinyc.debug.dap` answers while the program runs, in the adapter's reader thread (a
+mixin of its :class:`~tinyc.debug.dap.Server`).
 
-A pause first asks the debugger to stop at its next debug-evaluated statement
-(:meth:`~tinyc.debug.debugger.Debugger.request_pause`); compiled code stops at its next call, so after
-``GRACE`` seconds the main thread is sent SIGUSR1 (``_thread.interrupt_main``), whose handler stops the
-program right where the generated code stands if that is where it is (between two bytecodes; resumed, it
-goes on).  Where signals cannot be had (the run is not in the main thread) only the first way works."""
+A ``pause`` (and a ``disconnect`` or ``terminate``, which end the program at its pause) is the debugger's
+one pause, the one Ctrl-C makes in ``tinyc debug`` (:meth:`~tinyc.debug.debugger.Debugger.request_pause`,
+:class:`~tinyc.debug.debugger.interrupts`): the next debug-evaluated statement, or compiled code where it
+stands, stops; resumed, it goes on."""
 
 from __future__ import annotations
 
 import os
-import signal
 import threading
 import time
 from pathlib import Path
@@ -18,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from .dap_wire import Malformed, read_message
 
-GRACE = 0.25  # seconds a pause waits for the next debug-evaluated statement before it interrupts compiled code
 GONE = 3.0    # seconds a run may go on after the client went away before the adapter exits anyway
 
 
@@ -33,9 +30,9 @@ class RunningRequests:
     hard_exit: bool
 
     if TYPE_CHECKING:
-        def respond(self, request: dict, success: bool = True, message: str = "", **body: Any) -> None: ...
+        def respond(self, request: dict[str, Any], success: bool = True, message: str = "", **body: Any) -> None: ...
 
-        def set_breakpoints(self, path: str, wanted: list[dict]) -> list[dict]: ...
+        def set_breakpoints(self, path: str, wanted: list[dict[str, Any]]) -> list[dict[str, Any]]: ...
 
     def reader(self) -> None:
         """The reader thread: each message (or Malformed) into ``inbox``, None at the end of the input.
@@ -65,7 +62,7 @@ class RunningRequests:
         d = self.debugger
         return d is not None and d.running and not d.stopped
 
-    def while_running(self, message) -> bool:
+    def while_running(self, message: dict[str, Any] | Malformed | None) -> bool:
         """Do ``message`` in the reader thread if the program is running (see :meth:`reader`); False
         when it is for the main loop."""
         if not self.running_now():
@@ -109,34 +106,10 @@ class RunningRequests:
         return True
 
     def interrupt(self) -> None:
-        """Stop the running program soon: at its next debug-evaluated statement, or, where compiled code
-        runs a loop that calls nothing, by interrupting it (:meth:`on_interrupt`) after ``GRACE``."""
-        d = self.debugger
-        if d is None or not d.request_pause():
-            return
-        threading.Thread(target=self._nudge, name="dap-pause", daemon=True).start()
-
-    def _nudge(self) -> None:
-        import _thread
-        for _ in range(200):
-            time.sleep(GRACE if _ == 0 else 0.05)
-            d = self.debugger
-            if d is None or not d.running or d.stopped or not d.pausing or not self.handling:
-                return
-            _thread.interrupt_main(signal.SIGUSR1)
-
-    handling = False  # the SIGUSR1 handler is in place (the run is in the main thread)
-
-    def on_interrupt(self, signum, frame) -> None:
-        """SIGUSR1 in the main thread while a pause is wanted: if generated code is running (the
-        innermost frame), stop right here, between two of its bytecodes; it goes on when resumed."""
-        d = self.debugger
-        if d is None or d.engine is None or d.stopped or not d.pausing:
-            return
-        if frame is None or not frame.f_code.co_filename.startswith("<tinyc "):
-            return  # not in compiled code: the debug evaluator stops at its next statement
-        d.pausing, d.paused = False, True
-        d.pause(d.engine)
+        """Stop the running program soon: the debugger's one pause
+        (:meth:`~tinyc.debug.debugger.Debugger.request_pause`), which reaches compiled code too."""
+        if self.debugger is not None:
+            self.debugger.request_pause()
 
     def _exit_if_still_running(self) -> None:
         time.sleep(GONE)

@@ -6,7 +6,7 @@ UTF-8 JSON.  No small well-kept Python library does only this, so it is written 
 from __future__ import annotations
 
 import json
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 MAX_BODY = 16 << 20  # a body larger than this is refused as malformed (a client never needs it)
 
@@ -15,7 +15,7 @@ class Malformed(Exception):
     """A message that cannot be read: a bad header or a body that is not a JSON object."""
 
 
-def read_message(stream: BinaryIO) -> dict | None:
+def read_message(stream: BinaryIO) -> dict[str, Any] | None:
     """The next message from ``stream``; None at the end of the input.
 
     Raises Malformed for a header without a valid Content-Length or a body that is not a JSON object
@@ -50,7 +50,7 @@ def read_message(stream: BinaryIO) -> dict | None:
     return message
 
 
-def write_message(stream: BinaryIO, message: dict) -> None:
+def write_message(stream: BinaryIO, message: dict[str, Any]) -> None:
     """``message`` framed onto ``stream``, flushed."""
     body = json.dumps(message, separators=(",", ":")).encode("utf-8")
     stream.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)

@@ -8,19 +8,27 @@ breakpoint prints ``break at line L cursor pr[ADDR]: NAME`` and the line of the 
 Gibson dialect ``L`` and ``ADDR`` are those of its error reports (the line counted from the application,
 the index in the program memory); in the PC dialect those of tinyc's reports (the line in the program
 buffer, the offset from ``pr``).  The program runs on the reference engine of its dialect
-(:mod:`tinyc.debug.engine`); the commands are in :mod:`tinyc.debug.commands`.
+(:mod:`tinyc.debug.engine`), tiny-c/PC's calls with nothing to watch on the fast engine (:mod:`.fast`);
+Ctrl-C, the DAP ``pause`` and the process's interrupt policy pause it (:class:`interrupts`); the
+commands are in :mod:`tinyc.debug.commands`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from types import FrameType
+from typing import Any, Callable
 
 from .. import ast
+from ..driver.outcome import INTERRUPT, STOPPED
 from ..errors import TinyCError
+from ..link.symbols import Symbol
 from ..machine.console import Console, align_report
 from .engine import CallInfo
 from .state import UNSET, Breakpoint, Quit, Restart, Watch
+
+
+Engine = Any  # the run's debug evaluator: an evaluator with the hooks of :class:`~tinyc.debug.engine.DebugMixin`
 
 
 @dataclass
@@ -80,7 +88,7 @@ class Debugger:
     ``runner.statements`` the numbers of those that hold code; ``runner.done`` the line a run that ends
     without an error prints after a blank line (Gibson's ``done``), None for none."""
 
-    def __init__(self, console: Console, runner, quiet: bool = False):
+    def __init__(self, console: Console, runner: Any, quiet: bool = False) -> None:
         self.console = console
         self.runner = runner
         self.start = runner.start
@@ -105,17 +113,20 @@ class Debugger:
         self.paused = False          # the last stop was such a pause
         self.stopped = False         # reading commands at a stop (not running the program)
         self.running = False         # a run is under way (or about to start)
+        self.nudge: Callable[[], None] | None = None  # interrupts' way to pause compiled code (signals)
         from .commands import Commands
         self.commands = Commands(self)
 
     def names(self) -> dict[str, bool]:
-        return self.runner.names
+        names: dict[str, bool] = self.runner.names
+        return names
 
     def canonical(self, name: str) -> str:
-        return self.runner.canonical(name)
+        return str(self.runner.canonical(name))
 
     def lines(self) -> dict[int, str]:
-        return self.runner.lines
+        lines: dict[int, str] = self.runner.lines
+        return lines
 
     def has_statement(self, line: int) -> bool:
         return line in self.runner.statements
@@ -194,12 +205,16 @@ class Debugger:
             self.say("\n")
 
     def report(self, error: TinyCError) -> str:
+        """The dialect's report of ``error``; an interrupt is ``stopped`` in every dialect and door
+        (:data:`tinyc.driver.outcome.STOPPED`)."""
         assert self.places is not None and callable(self.places.reporter)
-        return self.places.reporter(error)
+        if int(error.code) == 99:
+            return STOPPED
+        return str(self.places.reporter(error))
 
     # ---- the engine's hooks
 
-    def statement(self, eng, node: ast.Stmt) -> None:
+    def statement(self, eng: Engine, node: ast.Stmt) -> None:
         places = self.places
         assert places is not None
         top = eng.frames[-1]
@@ -231,7 +246,7 @@ class Debugger:
         if stop:
             self.pause(eng)
 
-    def function_break(self, eng, top: CallInfo) -> bool:
+    def function_break(self, eng: Engine, top: CallInfo) -> bool:
         places, fn = self.places, top.function
         assert places is not None and fn is not None  # asked at a function's body
         for bp in self.breaks:
@@ -255,11 +270,11 @@ class Debugger:
         if bp.temporary:
             self.breaks.remove(bp)
 
-    def condition(self, eng, bp: Breakpoint) -> bool:
+    def condition(self, eng: Engine, bp: Breakpoint) -> bool:
         if not bp.cond:
             return True
         try:
-            return self.commands.evaluate(eng, bp.cond, len(eng.frames) - 1) != 0
+            return bool(self.commands.evaluate(eng, bp.cond, len(eng.frames) - 1) != 0)
         except (TinyCError, ValueError) as e:
             self.say(f"breakpoint {bp.number}: the condition {bp.cond} fails ({e}): stopping\n")
             return True
@@ -269,7 +284,7 @@ class Debugger:
         assert places is not None
         return f"line {places.line(pos)} cursor(pr[{places.addr(pos)}])->{places.ahead(pos)}\n"
 
-    def check_watches(self, eng) -> bool:
+    def check_watches(self, eng: Engine) -> bool:
         changed = False
         for w in self.watches:
             value = self.commands.watch_value(eng, w)
@@ -283,7 +298,7 @@ class Debugger:
             self.say(self.where(pos))
         return changed
 
-    def pause(self, eng) -> None:
+    def pause(self, eng: Engine) -> None:
         """Stopped: show the displays, then read commands until one resumes the program."""
         self.selected = 0
         self.commands.show_displays(eng)
@@ -296,14 +311,40 @@ class Debugger:
         self.sync()
 
     def request_pause(self) -> bool:
-        """Stop the running program at its next statement the debug evaluator runs: every call from now
-        on is debug-evaluated, so compiled code stops at its next call (a compiled loop that calls
-        nothing runs on).  Safe from a signal handler or another thread; False when it is not running."""
+        """Stop the running program at its next statement the debug evaluator runs (every call from now on
+        is debug-evaluated), or, where compiled code runs, where it stands (:class:`interrupts` nudges it
+        after ``GRACE`` seconds: a loop that calls nothing pauses too).  Safe from a signal handler or
+        another thread (the DAP adapter's reader); False when the program is not running."""
         if not self.running or self.stopped:
             return False
         self.pausing = self.everything = True
         if self.fast is not None:
             self.fast.refresh()
+        if self.nudge is not None:
+            self.nudge()
+        return True
+
+    def pause_compiled(self, frame: FrameType) -> bool:
+        """A pause that came while the generated code of ``frame`` (the innermost Python frame) runs: stop
+        right there, between two of its bytecodes, with its locals shown as the innermost call's; the code
+        goes on where it stood when the program is resumed.  False where it cannot stop there."""
+        from .fast import generated_frames
+        eng = self.engine
+        calls = generated_frames(frame)
+        if eng is None or not calls or not hasattr(eng, "paused_compiled"):
+            return False
+
+        def stop() -> None:
+            self.pausing, self.paused = False, True
+            self.say(f"\npaused\n{self.where(calls[-1][2])}")
+            self.pause(eng)
+        if not eng.paused_compiled(calls, stop):
+            return False
+        if self.mode in ("step", "next", "finish") and eng.frames[-1].compiled:
+            # compiled code cannot step: it stops where it stands a moment later, or at its next call
+            self.say(f"{eng.frames[-1].name} runs compiled: stepping stops where it stands in a moment\n")
+            self.mode = "run"
+            self.request_pause()
         return True
 
     def watched(self, name: str) -> bool:
@@ -323,17 +364,17 @@ class Debugger:
         self.hot = callers_of(self.engine.m, names, lines, places.line)
         self.fast.refresh()
 
-    def calling(self, eng, sym, node: ast.Node) -> None:
+    def calling(self, eng: Engine, sym: Symbol, node: ast.Node) -> None:
         """A call begins (its breakpoints are checked at its body's [, its parameters bound)."""
 
-    def popped(self, eng, info: CallInfo) -> None:
+    def popped(self, eng: Engine, info: CallInfo) -> None:
         if self.leaving:  # q or run unwinds the program: its watches go without a word
             return
         for w in [w for w in self.watches if w.scope is info]:
             self.watches.remove(w)
             self.say(f"watch {w.number}: {w.expr} is out of scope now: deleted\n")
 
-    def returned(self, eng, info: CallInfo, result) -> None:
+    def returned(self, eng: Engine, info: CallInfo, result: Any) -> None:
         if self.mode != "run" and eng.frames[-1].compiled and not info.compiled:
             # back in a caller the fast engine runs: it cannot stop there; the next call it makes does
             self.say(f"{info.name} returns {eng.value(result)} to {eng.frames[-1].name}, which runs compiled: "
@@ -344,7 +385,7 @@ class Debugger:
             self.say(f"{info.name} returns {eng.value(result)}\n{self.where(eng.frames[-1].pos)}")
             self.pause(eng)
 
-    def failed(self, eng, error: TinyCError) -> None:
+    def failed(self, eng: Engine, error: TinyCError) -> None:
         """An error: its report, then the debugger at the statement that failed, frames intact."""
         self.reported = True
         self.say(self.report(error))
@@ -355,7 +396,7 @@ class Debugger:
             self.stopped = False
 
 
-def pc_reporter(ws):
+def pc_reporter(ws: Any) -> Callable[[TinyCError], str]:
     """The PC dialect's report of an error (``stopped`` for error 99), as ``tinyc run`` prints it."""
     def report(e: TinyCError) -> str:
         if int(e.code) == 99:
@@ -364,36 +405,96 @@ def pc_reporter(ws):
     return report
 
 
+GRACE = 0.25  # seconds a pause waits for the next debug-evaluated statement before it stops compiled code
+NUDGE = 0.05  # seconds between two nudges of compiled code (a nudge may land outside it: in a library call)
+WAITING = 10  # nudges without a pause before the session says the program is blocked
+
+
 class interrupts:
-    """``with interrupts(debugger):`` while a run goes: Ctrl-C pauses it in the debugger (a second one
-    before the pause took effect stops the program: error 99); at a stop it is ignored.  Outside the
-    main thread (no signals there) it does nothing."""
+    """``with interrupts(debugger):`` while a run goes, in the main thread: the one way a pause reaches
+    the program, whoever asks for it (Ctrl-C here; the DAP ``pause`` through
+    :meth:`Debugger.request_pause`).  A pause stops the program at its next debug-evaluated statement;
+    compiled code (the fast engine) is nudged with SIGUSR1 after ``GRACE`` seconds and stops where it
+    stands (:meth:`Debugger.pause_compiled`), so a compiled loop that calls nothing pauses and resumes too.
+    The process's interrupt policy (:data:`~tinyc.driver.outcome.INTERRUPT`, or the runner's ``interrupt``:
+    the kernel's interrupt, the web page's Stop) reaches the same handler.
+    A second Ctrl-C before the pause took effect (the program is blocked in a read or a long library call)
+    stops the program (error 99: ``stopped``, on a line of its own); at a stop Ctrl-C is ignored.  Outside
+    the main thread (no signals there) only the debug evaluator's statements pause."""
 
     def __init__(self, debugger: Debugger):
         self.d = debugger
-        self.saved: Any = None  # the handler before (None: none was set)
+        self.saved: Any = None  # the handlers before (None: none were set)
+        self.nudging = False    # a nudger thread is running
+        self.policy = getattr(debugger.runner, "interrupt", None) or INTERRUPT  # its session's, or the process's
+        self.delivering = self.policy.delivering()
 
-    def on_interrupt(self, signum, frame) -> None:
+    def on_interrupt(self, signum: int, frame: FrameType | None) -> None:
         d = self.d
+        self.policy.clear()  # taken here, as a pause: a run that goes on to its end is not "interrupted"
         if d.stopped:
             d.say("\n(Ctrl-C at a stop: q quits)\n(tc-db) ")
             d.console.flush()
         elif d.pausing:
             d.say("\n")  # the report (stopped) on a line of its own, not after the terminal's ^C
             raise KeyboardInterrupt
-        elif d.request_pause():
-            # compiled code pauses only at its next call: say so, or a loop that calls nothing looks deaf
-            d.say("\n(Ctrl-C: pausing at the next statement the debugger sees; Ctrl-C again stops the program)\n")
-            d.console.flush()
+        else:  # compiled code that calls nothing stops when the nudger finds it (after GRACE, as DAP's pause)
+            d.request_pause()
+
+    def on_nudge(self, signum: int, frame: FrameType | None) -> None:
+        """SIGUSR1 from the nudger: stop here if compiled code runs here."""
+        if self.d.pausing and not self.d.stopped:
+            self.here(frame)
+
+    def here(self, frame: FrameType | None) -> bool:
+        """Stop in compiled code if ``frame`` (where the signal landed) is generated code's."""
+        if frame is None or not frame.f_code.co_filename.startswith("<tinyc "):
+            return False
+        return self.d.pause_compiled(frame)
+
+    def nudge(self) -> None:
+        """Start the thread that nudges compiled code until the pause took effect (one at a time)."""
+        if not self.nudging:
+            import threading
+            self.nudging = True
+            threading.Thread(target=self._nudger, name="tinyc-pause", daemon=True).start()
+
+    def _nudger(self) -> None:
+        import _thread
+        import itertools
+        import signal
+        import time
+        d = self.d
+        try:
+            time.sleep(GRACE)
+            for count in itertools.count():
+                if self.saved is None or not d.running or not d.pausing or d.stopped:
+                    return
+                if count == WAITING:  # blocked (a read, a long library call): say why nothing happens
+                    d.say("\n(pausing at the next statement; Ctrl-C again stops the program)\n")
+                    d.console.flush()
+                _thread.interrupt_main(signal.SIGUSR1)
+                time.sleep(NUDGE)
+        finally:
+            self.nudging = False
 
     def __enter__(self) -> None:
         import signal
         import threading
         if threading.current_thread() is threading.main_thread():
-            self.saved = signal.signal(signal.SIGINT, self.on_interrupt)
+            self.delivering.__enter__()  # the process's policy (the kernel's interrupt, a Stop) pauses too
+            usr1 = getattr(signal, "SIGUSR1", None)  # none on Windows: only the debug evaluator pauses
+            self.saved = (signal.signal(signal.SIGINT, self.on_interrupt),
+                          signal.signal(usr1, self.on_nudge) if usr1 is not None else None)
+            if usr1 is not None:
+                self.d.nudge = self.nudge
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         import signal
         if self.saved is not None:
-            signal.signal(signal.SIGINT, self.saved)
+            self.delivering.__exit__()
+            self.d.nudge = None
+            signal.signal(signal.SIGINT, self.saved[0])
+            if self.saved[1] is not None:
+                signal.signal(signal.SIGUSR1, self.saved[1])
             self.saved = None

@@ -11,7 +11,7 @@ caller's frame only in a Python local.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Callable, cast
 
 from .. import ast
 from ..engines.evaluator import Evaluator
@@ -23,7 +23,8 @@ class CallInfo:
     """One active call: the function's ``name``, its AST (``function``), the call site's node,
     the callee's ``frame`` once it exists, and ``pos``, the statement it runs now (absolute address)."""
 
-    __slots__ = ("name", "function", "site", "frame", "pos", "entered", "line", "compiled", "args", "running")
+    __slots__ = ("name", "function", "site", "frame", "pos", "entered", "line", "compiled", "args", "running",
+                 "mark")
 
     def __init__(self, name: str, function: ast.Function | None, site: ast.Node, frame: Frame | None, pos: int):
         self.name = name
@@ -34,18 +35,19 @@ class CallInfo:
         self.entered = False  # its body's [ has been reported to the session
         self.line = -1        # the line of its last statement (a line breakpoint stops once per line)
         self.compiled = False  # it runs on the fast engine: no frame, no statements seen
-        self.args: list = []  # the values passed to a compiled call
+        self.args: list[Any] = []  # the values passed to a compiled call
         self.running = False  # a compiled call's ``pos`` is where it runs (from an error), not its call site
+        self.mark = 0         # a compiled call: the top of the value space when it began (its frame's first cell)
 
 
 class DebugMixin:
     """The hooks; mixed in before an evaluator class (see :class:`DebugEvaluator`)."""
 
-    session: object
+    session: Any  # the Debugger (or the DAP adapter's): statement, calling, returned, failed, popped
     frames: list[CallInfo]
     quiet: int
 
-    def setup_debug(self, session) -> None:
+    def setup_debug(self, session: Any) -> None:
         """Attach ``session``; the bottom of the stack is the entry statement (``main``, the seed)."""
         self.session = session
         self.frames = [CallInfo("", None, ast.Null(0, 0), None, 0)]
@@ -56,13 +58,13 @@ class DebugMixin:
         top = self.frames[-1]
         top.frame, top.pos = self.frame, node.pos  # type: ignore[attr-defined]
         if not self.quiet:
-            self.session.statement(self, node)  # type: ignore[attr-defined]
+            self.session.statement(self, node)
         try:
             super().execute(node)  # type: ignore[misc]
         except TinyCError as e:
             if not self.quiet and not getattr(e, "debugged", False):
                 e.debugged = True  # type: ignore[attr-defined]  # the innermost statement reports it once
-                self.session.failed(self, e)  # type: ignore[attr-defined]
+                self.session.failed(self, e)
             raise
 
     def visit_Block(self, node: ast.Block) -> None:
@@ -71,10 +73,10 @@ class DebugMixin:
             top.entered = True  # a function's body is run without execute(): its [ is a statement too
             top.frame, top.pos = self.frame, node.pos  # type: ignore[attr-defined]
             if not self.quiet:
-                self.session.statement(self, node)  # type: ignore[attr-defined]
+                self.session.statement(self, node)
         super().visit_Block(node)  # type: ignore[misc]
 
-    def call(self, sym: Symbol, args: list, node: ast.Node):
+    def call(self, sym: Symbol, args: list[Any], node: ast.Node) -> Any:
         """A call: compiled where the fast engine may run it (:mod:`.fast`), else with the hooks."""
         fast, ev = self.fast, cast(Any, self)
         if fast is not None and ev.depth + 1 < ev.m.max_depth:
@@ -83,14 +85,14 @@ class DebugMixin:
                 return self.call_compiled(f, sym, args, node)
         return self.debug_call(sym, args, node)
 
-    def call_compiled(self, f, sym: Symbol, args: list, node: ast.Node):
+    def call_compiled(self, f: Callable[..., Any], sym: Symbol, args: list[Any], node: ast.Node) -> Any:
         """Run ``f``, the compiled ``sym``, from here: a frame without locals on the stack for ``bt``."""
         info = CallInfo(sym.name, sym.function, node, None, node.pos)
         info.compiled, info.args = True, args
         self.frames.append(info)
         ev = cast(Any, self)
         m, depth = ev.m, ev.depth
-        mark = m.top
+        mark = info.mark = m.top
         try:
             result = f(*args, mark, depth + 1)
         except TinyCError as e:
@@ -101,21 +103,46 @@ class DebugMixin:
             self.frames.pop()
             m.top, ev.depth = mark, depth  # a call the debug evaluator ran from in there moved them
             if not self.quiet:
-                self.session.popped(self, info)  # type: ignore[attr-defined]
+                self.session.popped(self, info)
         if not self.quiet:
-            self.session.returned(self, info, result)  # type: ignore[attr-defined]
+            self.session.returned(self, info, result)
         return result
 
     def failed_compiled(self, info: CallInfo, error: TinyCError, mark: int) -> None:
         """An error in the compiled call ``info`` (or in compiled calls it made): the debugger stops at it,
         the compiled calls on the stack, the failing one with its locals where they can be found
         (:func:`~tinyc.debug.fast.rebuilt_frame`, :func:`~tinyc.debug.fast.copied_frame`)."""
-        from .fast import compiled_calls, copied_frame, rebuilt_frame
+        from .fast import compiled_calls
+
+        def stop() -> None:
+            error.debugged = True  # type: ignore[attr-defined]
+            self.session.failed(self, error)
+        self.stop_in_compiled(info, compiled_calls(error), mark, error.address, stop)
+
+    def paused_compiled(self, calls: list[tuple[str, dict[str, Any], int]], stop: Callable[[], None]) -> bool:
+        """A pause that came while compiled code runs (:class:`~tinyc.debug.debugger.interrupts`): ``calls``
+        are its generated frames on the Python stack, outermost first
+        (:func:`~tinyc.debug.fast.generated_frames`); ``stop()`` reads commands with the innermost
+        compiled call's locals in place, then the code goes on where it stood.  False (no stop) where the
+        calls do not start at the innermost compiled call the engine made."""
+        info = self.frames[-1]
+        k = next((k for k in range(len(calls) - 1, -1, -1) if calls[k][0] == info.name), None)
+        if not info.compiled or k is None or not calls[-1][2]:
+            return False
+        return self.stop_in_compiled(info, calls[k:], info.mark, calls[-1][2], stop, live=True)
+
+    def stop_in_compiled(self, info: CallInfo, calls: list[tuple[str, dict[str, Any], int]], mark: int,
+                         address: int, stop: Callable[[], None], live: bool = False) -> bool:
+        """Call ``stop()`` with the compiled calls ``calls`` (``(name, Python variables, address)``,
+        outermost first; the first is ``info``'s, which began at ``mark``) on the stack as frames the
+        debugger reads, the innermost running at ``address``; then the stack as it was.  False where they
+        cannot be shown (not ``info``'s calls, or ``address`` outside the innermost's function).  ``live``:
+        the calls go on afterwards (a pause), past their declarations."""
+        from .fast import copied_frame, frame_start, rebuilt_frame
         ev = cast(Any, self)
-        calls = compiled_calls(error)
         link = self.fast.link if self.fast is not None else None
         if not calls or calls[0][0] != info.name or info.function is None or link is None:
-            return
+            return False
         extra = []
         for name, values, at in calls[1:]:
             sym = link.lookup(name)
@@ -126,32 +153,35 @@ class DebugMixin:
             extra.append(callee)
         target = extra[-1] if extra else info
         saved_pos = info.pos
-        info.pos, info.running = calls[0][2], True
         fn = target.function
-        if fn is None or not fn.pos <= error.address < fn.end:
-            return
-        m, saved = ev.m, ev.frame
+        if fn is None or not fn.pos <= address < fn.end:
+            return False
+        info.pos, info.running = calls[0][2], True
+        m, saved, saved_top = ev.m, ev.frame, ev.m.top
         # the debugger's own cells (copies, a typed expression's text) go above every compiled frame
-        m.top = max([mark] + [v.get("_t", 0) for _, v, _ in calls if isinstance(v.get("_t"), int)])
-        frame = rebuilt_frame(fn, mark, ev.mem, error) if target is info else None
+        m.top = max([mark, m.top] + [v.get("_t", 0) for _, v, _ in calls if isinstance(v.get("_t"), int)])
+        frame = rebuilt_frame(fn, mark, ev.mem, calls[-1][1]) if target is info else None
+        if frame is None and live:  # a callee compiled code called: its frame ends at its _t now
+            frame = rebuilt_frame(fn, frame_start(fn, ev.mem, calls[-1][1].get("_t")), ev.mem, calls[-1][1])
         if frame is None:
             frame = copied_frame(fn, calls[-1][1], m)
-        target.compiled, target.frame, target.pos = False, frame, error.address
+        target.compiled, target.frame, target.pos = False, frame, address
         m.top = max([m.top] + [s.address + ev.mem.sizeof(s.type) * s.length for s in frame.locals.values()])
         self.frames.extend(extra)
         ev.frame = frame
         try:
-            error.debugged = True  # type: ignore[attr-defined]
-            self.session.failed(self, error)  # type: ignore[attr-defined]
+            stop()
         finally:
             del self.frames[len(self.frames) - len(extra):]
-            ev.frame, m.top = saved, mark
+            ev.frame, m.top = saved, saved_top
             info.pos, info.running = saved_pos, False
+            info.compiled, info.frame = True, None
+        return True
 
-    def debug_call(self, sym: Symbol, args: list, node: ast.Node):
+    def debug_call(self, sym: Symbol, args: list[Any], node: ast.Node) -> Any:
         """A call run here, with the session's hooks at its start and end."""
         if not self.quiet:
-            self.session.calling(self, sym, node)  # type: ignore[attr-defined]
+            self.session.calling(self, sym, node)
         info = CallInfo(sym.name, sym.function, node, None, node.pos)
         self.frames.append(info)
         try:
@@ -159,12 +189,12 @@ class DebugMixin:
         finally:
             self.frames.pop()
             if not self.quiet:
-                self.session.popped(self, info)  # type: ignore[attr-defined]
+                self.session.popped(self, info)
         if not self.quiet:
-            self.session.returned(self, info, result)  # type: ignore[attr-defined]
+            self.session.returned(self, info, result)
         return result
 
-    def value(self, raw) -> int:
+    def value(self, raw: Any) -> int:
         """A call's result as an int (the Gibson dialect may hand back a reference, read late)."""
         return raw if isinstance(raw, int) else self.rd(raw)  # type: ignore[attr-defined]
 
@@ -172,7 +202,7 @@ class DebugMixin:
 class DebugEvaluator(DebugMixin, Evaluator):
     """The tiny-c/PC reference evaluator with the debugger's hooks."""
 
-    def __init__(self, machine, session):
+    def __init__(self, machine: Any, session: Any) -> None:
         Evaluator.__init__(self, machine)
         self.setup_debug(session)
 

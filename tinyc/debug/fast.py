@@ -15,6 +15,9 @@ way (:meth:`compiled`).  A change takes effect at the next call: a compiled func
 
 from __future__ import annotations
 
+from types import FrameType
+from typing import Any, Callable
+
 from .. import ast
 from ..engines.analysis import assigned_names, walk
 from ..engines.compiler import FastEngine
@@ -26,16 +29,16 @@ class DebugFastEngine(FastEngine):
     """The fast engine whose reference evaluator (``ref``) is the debugger's; ``watched(name)`` says
     whether the function ``name`` must run there.  ``fallbacks`` counts the calls that went to it."""
 
-    def __init__(self, machine, watched, disk_cache=None):
+    def __init__(self, machine: Any, watched: Callable[[str], bool], disk_cache: Any = None) -> None:
         super().__init__(machine, disk_cache)
         self.watched = watched
         self.link: Linkage | None = None
-        self.made: dict[str, object] = {}  # name -> its compiled function in ``link``
+        self.made: dict[str, Callable[..., Any]] = {}  # name -> its compiled function in ``link``
         self.tried: set[str] = set()
         self.fallbacks = 0
-        self.prepare = None  # called when a run has linked its program (the debugger's sync)
+        self.prepare: Callable[[], None] | None = None  # when a run has linked its program (the debugger's sync)
 
-    def run(self, stmts) -> None:
+    def run(self, stmts: list[ast.Stmt]) -> None:
         """The entry statement runs on the debug evaluator (it is where a run starts and ends); the calls
         it makes run compiled where :meth:`compiled` allows."""
         m = self.m
@@ -46,22 +49,22 @@ class DebugFastEngine(FastEngine):
         self.ref.depth = self.depth
         self.ref.run(stmts)
 
-    def function(self, sym, link: Linkage):
-        f = super().function(sym, link)
+    def function(self, sym: Symbol, link: Linkage) -> Callable[..., Any]:
+        f: Callable[..., Any] = super().function(sym, link)
         if link is self.link and not getattr(f, "fallback", False):
             self.made[sym.name] = f
         return self._fallback(sym) if self.watched(sym.name) else f
 
-    def _fallback(self, sym):
+    def _fallback(self, sym: Symbol) -> Callable[..., Any]:
         """A call from compiled code that the debug evaluator runs, with its hooks (``debug_call``)."""
         m = self.m
 
-        def call(*a):
+        def call(*a: Any) -> Any:
             self.fallbacks += 1
-            ref = self.ref
+            ref: Any = self.ref  # the debug evaluator (DebugMixin)
             m.top = a[-2]
             ref.depth = a[-1] - 1
-            return ref.debug_call(sym, list(a[:-2]), sym.function)  # type: ignore[attr-defined]
+            return ref.debug_call(sym, list(a[:-2]), sym.function)
         call.fallback = True  # type: ignore[attr-defined]
         return call
 
@@ -74,7 +77,7 @@ class DebugFastEngine(FastEngine):
         for name, f in list(self.made.items()):  # (another thread may pause: list() copies at once)
             link.G["f_" + name] = self._fallback(link.lookup(name)) if self.watched(name) else f
 
-    def compiled(self, sym):
+    def compiled(self, sym: Symbol) -> Callable[..., Any] | None:
         """The compiled function (``f(*args, top, depth)``) to run a call of ``sym`` from the debug
         evaluator, or None where the debug evaluator runs it (watched, another link's, not compiled)."""
         link, name = self.link, sym.name
@@ -89,7 +92,7 @@ class DebugFastEngine(FastEngine):
         return f if f is not None and link.lookup(name) is sym else None
 
 
-def callers_of(m, names: set[str], lines: set[int], line_of) -> set[str]:
+def callers_of(m: Any, names: set[str], lines: set[int], line_of: Callable[[int], int]) -> set[str]:
     """``names`` and the functions of ``m``'s program and library whose text holds one of ``lines``
     (``line_of(address)`` numbers them), with every function that may call one of those (a call or a
     bare name of it anywhere in its body), directly or not."""
@@ -119,13 +122,15 @@ def callers_of(m, names: set[str], lines: set[int], line_of) -> set[str]:
     return hot
 
 
-def rebuilt_frame(fn: ast.Function, mark: int, mem, error: BaseException) -> Frame | None:
-    """The locals of a compiled call of ``fn`` whose frame began at ``mark``, after ``error`` left it,
-    laid out as both engines lay a frame out: the scalar parameters, then the declarations of the body in
-    order, each element after the last.  The scalars the generated code kept in Python variables are
-    written to their cells from the call's Python frame in the error's traceback.  None where the
+def rebuilt_frame(fn: ast.Function, mark: int, mem: Any, values: dict[str, Any]) -> Frame | None:
+    """The locals of a compiled call of ``fn`` whose frame began at ``mark`` (after an error left it, or
+    where a pause stopped it), laid out as both engines lay a frame out: the scalar parameters, then the
+    declarations of the body in order, each element after the last.  The scalars the generated code kept
+    in Python variables (``values``: its frame's, ``v_NAME``) are written to their cells.  None where the
     layout is not known before the call runs: an array parameter, a declaration not at the body's top
-    level, an array bound that is not a number."""
+    level, an array bound that is not a number, a ``mark`` of -1 (not known)."""
+    if mark < 0:
+        return None
     frame, addr = Frame(fn, mark=mark), mark
     decls = [(t, d) for t, d in fn.parameters()]
     if any(d.size is not None for _, d in decls):
@@ -142,7 +147,6 @@ def rebuilt_frame(fn: ast.Function, mark: int, mem, error: BaseException) -> Fra
         frame.declare(Symbol(d.name, "var", type_, d.size is not None, addr, length) if d.size is not None
                       else Symbol(d.name, "var", type_, False, addr))
         addr += mem.sizeof(type_) * length
-    values = _python_locals(fn.name, error)
     for sym in frame.locals.values():
         value = values.get("v_" + sym.name)
         if not sym.array and isinstance(value, int):
@@ -150,15 +154,7 @@ def rebuilt_frame(fn: ast.Function, mark: int, mem, error: BaseException) -> Fra
     return frame
 
 
-def _python_locals(name: str, error: BaseException) -> dict:
-    """The variables of the outermost generated frame of the function ``name`` in ``error``'s traceback."""
-    for fname, values, _ in compiled_calls(error):
-        if fname == name:
-            return values
-    return {}
-
-
-def compiled_calls(error: BaseException) -> list[tuple[str, dict, int]]:
+def compiled_calls(error: BaseException) -> list[tuple[str, dict[str, Any], int]]:
     """(function name, Python variables, the tiny-c address it was running) of each generated frame in
     ``error``'s traceback, outermost first (the generated code's file is ``<tinyc NAME SERIAL>``)."""
     from ..engines import compiler
@@ -174,7 +170,33 @@ def compiled_calls(error: BaseException) -> list[tuple[str, dict, int]]:
     return out
 
 
-def copied_frame(fn: ast.Function, values: dict, m) -> Frame:
+def frame_start(fn: ast.Function, mem: Any, top: object) -> int:
+    """Where the frame of a running compiled call of ``fn`` began, its generated code's ``_t`` being ``top``
+    (past its declarations: :func:`rebuilt_frame`'s layout); -1 where that is not known."""
+    layout = rebuilt_frame(fn, 0, mem, {}) if isinstance(top, int) else None
+    if layout is None or not isinstance(top, int):
+        return -1
+    size = max([0] + [s.address + int(mem.sizeof(s.type)) * s.length for s in layout.locals.values()])
+    return top - size
+
+
+def generated_frames(frame: FrameType | None) -> list[tuple[str, dict[str, Any], int]]:
+    """``(function name, Python variables, tiny-c address it runs)`` of each frame of generated code on the
+    Python stack from ``frame`` outwards, outermost first (file names ``<tinyc NAME SERIAL>``, Gibson's
+    ``<tinyc gibson NAME SERIAL>``; the compiler's line maps give the address)."""
+    from ..engines import compiler
+    out = []
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        linemap = compiler._LINEMAPS.get(filename) if filename.startswith("<tinyc ") else None
+        if linemap is not None:
+            at = [a for line, a in sorted(linemap.items()) if line <= frame.f_lineno]
+            out.append((filename[1:-1].split(" ")[-2], dict(frame.f_locals), at[-1] if at else 0))
+        frame = frame.f_back
+    return out[::-1]
+
+
+def copied_frame(fn: ast.Function, values: dict[str, Any], m: Any) -> Frame:
     """A frame of ``fn`` for the debugger to show after an error in a compiled call of it: its scalar
     parameters and top-level locals, copied from the call's Python variables ``values`` into new cells
     at ``m.top`` (the program is over; its arrays are not shown)."""

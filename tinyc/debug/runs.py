@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
 
+from .. import ast
 from ..driver.outcome import statement_outcome
 from ..errors import TinyCError
 from ..machine.console import Console
 from .engine import DebugEvaluator
 from .debugger import Debugger, Places, pc_reporter
+
+if TYPE_CHECKING:
+    from ..driver.outcome import Interrupt
+    from ..driver.session import Session
+    from ..driver.workspace import Workspace
+    from ..syntax.lexer import Level
 
 COMMENT = re.compile(r"/\*.*")  # tiny-c/PC: a comment runs from /* to the end of its line
 
@@ -43,14 +51,16 @@ def statement_lines(lines: dict[int, str], comment: re.Pattern[str] = COMMENT) -
     return {number for number, text in lines.items() if comment.sub("", text).strip()}
 
 
-def pc_runner(session, files: list[str], entry: str | None = None, code: str | None = None) -> PcRunner:
+def pc_runner(session: Session, files: list[str], entry: str | None = None, code: str | None = None) -> PcRunner:
     """The tiny-c/PC dialect's debugger hook: ``session`` booted with ``files`` in its program buffer, the
     statement ``entry`` (default main) run by each ``r``.  Raises ProgramFileError for a file that cannot be
     read or does not fit."""
     for path in files:
         session.load_file(path)
     assert session.current is not None and session.workspace is not None
-    return PcRunner(session.current, session.workspace, entry or "main", session.engine == "fast")
+    runner = PcRunner(session.current, session.workspace, entry or "main", session.engine == "fast")
+    runner.interrupt = session.interrupt
+    return runner
 
 
 class PcRunner:
@@ -58,8 +68,9 @@ class PcRunner:
 
     banner = b""
     done = None   # tiny-c/PC prints nothing when a run ends
+    interrupt: Interrupt | None = None  # the session's interrupt policy (None: the process's)
 
-    def __init__(self, machine, workspace, entry: str = "main", fast: bool = False):
+    def __init__(self, machine: Any, workspace: Workspace, entry: str = "main", fast: bool = False) -> None:
         self.m, self.ws, self.entry, self.fast = machine, workspace, entry, fast
         text = workspace.text.decode("latin-1")
         self.lines = {k: line for k, line in enumerate(text.split("\n")) if k > 0}
@@ -88,12 +99,12 @@ class PcRunner:
     def canonical(self, name: str) -> str:
         return name
 
-    def parse_typed(self, text: str, base: int, local: dict, levels: list) -> list:
+    def parse_typed(self, text: str, base: int, local: dict[str, Any], levels: list[Level]) -> list[ast.Stmt]:
         """An expression typed at the debugger's prompt, parsed with the frame's ``local`` names first."""
         from ..syntax.parser import reparse
         return reparse(text, levels, base, set(local))
 
-    def start(self, debugger: Debugger):
+    def start(self, debugger: Debugger) -> tuple[DebugEvaluator, Places, Callable[[], TinyCError | None]]:
         m, ws = self.m, self.ws
         engine = DebugEvaluator(m, debugger)
         machine_engine: object = engine
@@ -108,24 +119,25 @@ class PcRunner:
 
         def go() -> TinyCError | None:
             with m.using(lambda _: machine_engine):  # the shell's machine runs on the debugger's engine, then its own
-                outcome = statement_outcome(ws, self.entry.encode("latin-1"))
+                outcome = statement_outcome(ws, self.entry.encode("latin-1"), interrupt=self.interrupt)
             stopped = outcome.failed or outcome.interrupted  # MC 10 (exited) ends the session as its end does
             return TinyCError(outcome.code, outcome.address) if stopped else None
         return engine, places, go
 
 
-def debug(runner, console: Console, quiet: bool = False) -> int:
+def debug(runner: Any, console: Console, quiet: bool = False) -> int:
     """Run a debugging session of ``runner``'s program over ``console``; returns the exit status (0)."""
     if runner.banner and not quiet:
         console.write(runner.banner)
     return Debugger(console, runner, quiet).loop()
 
 
-def shell_debugger(shell):
+def shell_debugger(shell: Any) -> Callable[[bytes], None]:
     """The ``tc>`` shell's ``.debug STATEMENT`` hook for ``shell``: a debugging session of the statement
     against the program buffer, over the shell's console (the session's ``q`` or end of input returns)."""
     def run(statement: bytes) -> None:
         fast = getattr(shell.machine.engine, "name", "") == "fast"
         runner = PcRunner(shell.machine, shell.ws, statement.decode("latin-1"), fast)
+        runner.interrupt = shell.interrupt
         debug(runner, shell.console)
     return run

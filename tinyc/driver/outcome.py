@@ -208,6 +208,11 @@ class Interrupt:
     def noting(self) -> _Noting:
         return _Noting(self)
 
+    def delivering(self) -> _Delivering:
+        """A context manager around a run in the main thread under a front end's own SIGINT handler (the
+        debugger's, whose Ctrl-C pauses): :meth:`request` sends that handler SIGINT, as Ctrl-C would."""
+        return _Delivering(self)
+
     def _on_sigint(self, signum, frame) -> None:
         self.seen = True
         if self.main_thread_run:  # else a request that came as the run ended: noted, not raised
@@ -246,6 +251,28 @@ class _Noting:
             _pending_signals()  # a request's signal on its way runs our handler, which now only notes it
             import _signal
             _signal.signal(_signal.SIGINT, self.old if self.old is not None else _signal.default_int_handler)
+
+
+class _Delivering:
+    """:meth:`Interrupt.delivering`'s block."""
+
+    def __init__(self, policy: Interrupt):
+        self.policy = policy
+        self.was = False
+
+    def __enter__(self) -> Interrupt:
+        import threading
+        p = self.policy
+        if threading.current_thread() is threading.main_thread():
+            with p._lock:
+                self.was, p.main_thread_run = p.main_thread_run, True
+        return p
+
+    def __exit__(self, *exc: object) -> None:
+        p = self.policy
+        with p._lock:
+            p.main_thread_run = self.was
+        _pending_signals()  # a request's signal on its way reaches the front end's handler, still in place
 
 
 def _pending_signals() -> None:

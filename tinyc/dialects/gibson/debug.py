@@ -56,12 +56,14 @@ class GibsonRunner:
     """The Gibson dialect: the application ``path`` (``code`` instead of main() with ``-r``) in ``session``."""
 
     done = "done"   # what tc prints when a run ends without an error
+    error_status = 0  # tc's exit status after an error (tinyc run's too): the DAP adapter's exitCode
 
     def __init__(self, session: Session, path: str | Path, code: str | None = None):
         """Raises StartError or PluginError when the program cannot start."""
         from . import machine as gibson
         from .plugins import find as find_plugin
         self.session, self.files = session, session.files
+        self.interrupt = session.interrupt  # the policy the debugger's pause answers (Ctrl-C, a Stop)
         self.files.add_program(path)
         self.loaded = gibson.load(path, code, self.files)
         self.plugin = (find_plugin(self.loaded.plugin, Path(path).parent, session.allow_plugins)

@@ -4,7 +4,6 @@ after an answered input request, a lone ] is not complete, and
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -13,29 +12,18 @@ import pytest
 pytest.importorskip("ipykernel")
 pytest.importorskip("jupyter_client")
 
-from jupyter_client.manager import KernelManager  # noqa: E402
-
-from test_kernel import execute, install, shell_reply  # noqa: E402
+from kernel_client import execute, shell_reply, started  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def kernel(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("kernel39")
-    km = KernelManager(kernel_name="tinyc", kernel_spec_manager=install(tmp / "prefix"))
-    err = open(tmp / "stderr", "w+b")
-    env = {k: v for k, v in os.environ.items() if k != "PYDEVD_DISABLE_FILE_VALIDATION"}
-    km.start_kernel(cwd=str(tmp), env={**env, "JUPYTER_PLATFORM_DIRS": "1"}, stderr=err)
-    kc = km.client()
-    kc.start_channels()
-    kc.wait_for_ready(timeout=120)
-    yield km, kc, tmp / "stderr"
-    kc.stop_channels()
-    km.shutdown_kernel(now=True)
-    err.close()
+    with started(tmp) as (km, kc):
+        yield km, kc
 
 
 def test_no_blank_line_after_an_answered_input_request(kernel):
-    _, kc, _ = kernel
+    _, kc = kernel
     assert execute(kc, 'sc [ int n; ps "score? "; n = gn; pl "you said"; pn n ]').status == "ok"
     run = execute(kc, ".sc", inputs=["5"])
     assert run.prompts == ["score? "]
@@ -43,7 +31,7 @@ def test_no_blank_line_after_an_answered_input_request(kernel):
 
 
 def test_a_lone_closing_bracket_is_invalid_not_complete(kernel):
-    _, kc, _ = kernel
+    _, kc = kernel
     for code, status in (("]", "invalid"), ("f [ pl 1 ] ]", "invalid"), ("f [", "incomplete"), ("f [ ]", "complete")):
         reply = shell_reply(kc, kc.is_complete(code))
         assert reply["content"]["status"] == status, code

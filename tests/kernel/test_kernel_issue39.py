@@ -42,3 +42,16 @@ def test_the_kernel_module_help_is_tinycs():
                           timeout=60)
     assert done.returncode == 0
     assert done.stdout.startswith("usage: python -m tinyc.kernel install") and "IPython" not in done.stdout
+
+
+@pytest.mark.parametrize("cell", ["%debug pn twice 4", "%input b twice\n%input r\n%debug pn twice 4"],
+                         ids=["at-the-first-prompt", "at-a-breakpoint"])
+def test_the_stop_button_ends_a_debug_cell_waiting_for_a_command(kernel, cell):
+    km, kc = kernel
+    assert execute(kc, "twice int n [ return n*2 ]").status == "ok"
+    msg_id = kc.execute(cell, allow_stdin=True, stop_on_error=False)
+    assert kc.get_stdin_msg(timeout=60)["content"]["prompt"] == "(tc-db) "
+    km.interrupt_kernel()
+    reply = shell_reply(kc, msg_id, timeout=30)
+    assert reply["content"]["status"] == "error" and reply["content"]["traceback"] == ["stopped"]
+    assert execute(kc, "pn twice 5").stdout == " 10"  # the kernel takes the next cell

@@ -37,6 +37,7 @@ class KernelConsole(Console):
         self.ask = ask
         self.queued: list[bytes] = []   # input lines given before the run (%input, a %debug cell's body)
         self.no_input = False           # the program read past its input, and the front end had none
+        self.interrupted = False        # the stop button ended an input request: no more input this cell
         self._chars = b""               # the rest of a line that read_char hands out
         self._lock = threading.RLock()
         self._held = 0                  # the length of the unfinished line the flusher held back last
@@ -100,8 +101,15 @@ class KernelConsole(Console):
             prompt = bytes(self._buf)
             self._buf.clear()
             self._held = 0
+        if self.interrupted:
+            return None
         try:
             text = self.ask(prompt.replace(b"\r", b"").decode("utf-8", "replace"))
+        except KeyboardInterrupt:
+            # a program stops here; the debugger, which takes Ctrl-C at its prompt as "clear the line",
+            # reads again and gets the end of its input, so it quits
+            self.interrupted = True
+            raise
         except NoInput:
             self.no_input = True
             return None
@@ -141,6 +149,7 @@ class KernelConsole(Console):
         self.queued.clear()
         self._chars = b""
         self.no_input = False
+        self.interrupted = False
         self.at_eof = False
         self._answered = False
 

@@ -14,8 +14,11 @@ the point) in a Jupyter error, and an interrupt stops the program with ``stopped
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ipykernel.kernelbase import Kernel
 
@@ -42,6 +45,20 @@ def _word_at(code: str, cursor: int, right: bool = False) -> tuple[int, int]:
     while right and end < len(code) and (code[end].isalnum() or code[end] == "_"):
         end += 1
     return start, end
+
+
+@contextlib.contextmanager
+def _default_sigint() -> Iterator[None]:
+    """Python's own SIGINT handler (KeyboardInterrupt) for the block, the one before restored after; in a
+    thread other than the main one (no signals there) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 class TinyCKernel(Kernel):
@@ -92,9 +109,12 @@ class TinyCKernel(Kernel):
         self._send("display_data", {"data": {"text/html": html, "text/plain": "the stepper"}, "metadata": {}})
 
     def _ask(self, prompt: str) -> str:
-        """A line of input from the front end; NoInput when it sends none."""
+        """A line of input from the front end; NoInput when it sends none, KeyboardInterrupt at the stop
+        button (SIGINT) while it waits, whatever SIGINT handler the program set: the debugger's, which at a
+        stop only says that ``q`` quits, would leave the cell waiting for ever."""
         try:
-            return self.raw_input(prompt)
+            with _default_sigint():
+                return self.raw_input(prompt)
         except EOFError:
             raise
         except KeyboardInterrupt:
@@ -122,6 +142,8 @@ class TinyCKernel(Kernel):
         except Exception as e:  # an interpreter bug must not end the kernel: one line, as the shell says it
             self.log.exception("internal error")  # the traceback goes to the kernel's log
             self._errors.append((-1, f"internal error: {type(e).__name__}: {e}"))
+        if self.console.interrupted and not self._errors:  # a debugger stopped at the stop button quits
+            self._errors.append((int(ErrorCode.KILL), "stopped"))
         self.console.flush()
         if not self._errors:
             return {"status": "ok", "execution_count": self.execution_count, "payload": [],

@@ -110,10 +110,18 @@ def test_no_input_says_how_to_give_it(kernel):
 
 
 def test_a_long_run_streams_its_lines(kernel):
-    _, kc, _ = kernel
-    execute(kc, 'ticks [ int i, k; while k < 4 [ i = 0; while i < 20000 [ i = i + 1 ]; k = k + 1; pl "tick" ] ]')
-    run = execute(kc, ".ticks")
-    assert run.stdout.count("tick") == 4 and len(run.streams) >= 2
+    # a run that never ends: its lines must come while it runs (at most a second apart), then the stop button
+    km, kc, _ = kernel
+    execute(kc, 'ticks [ int i; while 1 [ i = 0; while i < 20000 [ i = i + 1 ]; pl "tick" ] ]')
+    msg_id = kc.execute(".ticks", allow_stdin=False, stop_on_error=False)
+    streams = []
+    while len(streams) < 2:
+        msg = kc.get_iopub_msg(timeout=60)
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+            streams.append(msg["content"]["text"])
+    km.interrupt_kernel()
+    assert shell_reply(kc, msg_id)["content"]["traceback"] == ["stopped"]
+    assert all(text.strip("\n").split("\n") == ["tick"] * text.count("tick") for text in streams), streams
 
 
 def test_interrupt_stops_the_program_and_keeps_the_buffer(kernel):

@@ -55,3 +55,36 @@ def test_the_stop_button_ends_a_debug_cell_waiting_for_a_command(kernel, cell):
     reply = shell_reply(kc, msg_id, timeout=30)
     assert reply["content"]["status"] == "error" and reply["content"]["traceback"] == ["stopped"]
     assert execute(kc, "pn twice 5").stdout == " 10"  # the kernel takes the next cell
+
+
+LINES = 'lines int n [ int i; while i < n [ pl "line "; pn i; i = i + 1 ] ]\n'
+NOTEBOOK = {  # a cell's source: what its one stream output starts with
+    "%engine reference\n" + LINES + "lines 300": "engine reference\n\nline  0\nline  1\n",
+    "%input 3\nask [ int n; ps \"n? \"; n = gn; lines n ]\n.ask": "n? 3\n\nline  0",
+}
+
+
+def run_notebook(nb, tmp, nbclient):
+    """A copy of notebook ``nb`` as a fresh nbclient run leaves it (a kernel of its own; no timings)."""
+    import copy
+
+    from jupyter_client.manager import KernelManager
+    from kernel_client import install
+    nb = copy.deepcopy(nb)
+    km = KernelManager(kernel_name="tinyc", kernel_spec_manager=install(tmp / "prefix"))
+    nbclient.NotebookClient(nb, km=km, timeout=120, startup_timeout=120, record_timing=False,
+                            resources={"metadata": {"path": str(tmp)}}).execute()
+    return nb
+
+
+def test_a_cells_output_is_one_stream_output_and_a_rerun_saves_the_same(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "tinyc", "display_name": "tiny-c"}})
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in NOTEBOOK]
+    first, second = (run_notebook(nb, tmp_path, nbclient) for _ in range(2))
+    for cell, starts in zip(first.cells, NOTEBOOK.values()):
+        assert [o["output_type"] for o in cell.outputs] == ["stream"], cell.outputs
+        assert cell.outputs[0]["text"].startswith(starts)
+    assert first.cells[0].outputs[0]["text"].endswith("\nline  299")
+    assert nbformat.writes(first) == nbformat.writes(second)  # the .ipynb is not rewritten

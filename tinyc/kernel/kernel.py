@@ -93,8 +93,14 @@ class TinyCKernel(Kernel):
             self.session.send(self.iopub_socket, kind, content, parent=self._parent, ident=self._topic(kind))
 
     def _out_text(self, text: str) -> None:
+        """A stream message (the console's send: its coalesced output)."""
         if text:
             self._send("stream", {"name": "stdout", "text": text})
+
+    def _say(self, text: str) -> None:
+        """The kernel's own text (a magic's, a redefinition's note; program bytes carried as Latin-1
+        characters) into the console's buffer, so that it goes in one stream message with the program's."""
+        self.console.write(text.encode("latin-1", "tinyc.bytes"))
 
     def _picture(self, path: Path) -> None:
         """A picture the program drew (a PNG file), shown after the output written before it."""
@@ -167,7 +173,7 @@ class TinyCKernel(Kernel):
     def _cell(self, code: str) -> None:
         lines = code.strip("\n").split("\n")
         while lines and lines[0].lstrip().startswith("%"):
-            magics.obey(lines.pop(0).strip(), self.program, lambda text: self._out_text(shown(text)), self._html)
+            magics.obey(lines.pop(0).strip(), self.program, self._say, self._html)
         rest = "\n".join(lines).strip()
         if not rest:
             return
@@ -176,7 +182,7 @@ class TinyCKernel(Kernel):
         if split is not None:
             statement = split[1]
             for note in self.program.add(data[:len(data) - len(statement)]):
-                self._out_text(note + "\n")
+                self._say(note + "\n")
             rest = statement.encode("latin-1").decode("utf-8", "replace").strip()
         if rest:
             self._run(rest)

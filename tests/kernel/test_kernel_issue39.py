@@ -1,9 +1,11 @@
-"""Issue 39's kernel items, driven through jupyter_client as Jupyter drives the kernel: no blank line
-after an answered input request, a lone ] is not complete, and
-``python -m tinyc.kernel --help`` is tinyc's."""
+"""Issue 39's kernel items, driven through jupyter_client as Jupyter drives the kernel (and through
+``jupyter console`` in a pseudo-terminal): no blank line after an answered input request, a lone ] is not
+complete, ``python -m tinyc.kernel --help`` is tinyc's, the stop button ends a ``%debug`` cell, a cell's
+output is one stream output, and debugpy's frozen-modules warning is not shown."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -88,3 +90,41 @@ def test_a_cells_output_is_one_stream_output_and_a_rerun_saves_the_same(tmp_path
         assert cell.outputs[0]["text"].startswith(starts)
     assert first.cells[0].outputs[0]["text"].endswith("\nline  299")
     assert nbformat.writes(first) == nbformat.writes(second)  # the .ipynb is not rewritten
+
+
+def first_cell_in_jupyter_console(tmp, validation: str | None) -> str:
+    """What ``jupyter console --simple-prompt`` shows for a first cell ``pn 6*7`` on the tiny-c kernel, with
+    ``PYDEVD_DISABLE_FILE_VALIDATION`` set to ``validation`` (None: unset).  ipykernel imports debugpy
+    lazily (for its first kernel_info reply), once the kernel's stderr goes to IOPub; the console shows
+    the warning with the first cell's output, where a plain jupyter_client front end (tests/kernel/
+    kernel_client.py) did not see it, in the kernel's stderr or on IOPub."""
+    pexpect = pytest.importorskip("pexpect")
+    pytest.importorskip("jupyter_console")
+    from kernel_client import install
+    install(tmp / "prefix")
+    env = {k: v for k, v in os.environ.items() if k != "PYDEVD_DISABLE_FILE_VALIDATION"}
+    env.update(JUPYTER_PATH=str(tmp / "prefix/share/jupyter"), JUPYTER_PLATFORM_DIRS="1")
+    if validation is not None:
+        env["PYDEVD_DISABLE_FILE_VALIDATION"] = validation
+    console = pexpect.spawn(sys.executable, ["-m", "jupyter_console", "--simple-prompt", "--kernel", "tinyc"],
+                            env=env, cwd=str(tmp), encoding="utf-8", timeout=120)
+    try:
+        console.expect(r"In \[1\]: ")
+        console.sendline("pn 6*7")
+        console.expect(r"In \[2\]: ")
+        shown = console.before
+        console.sendeof()
+        if console.expect([pexpect.EOF, r"exit \(\[y\]/n\)\? "]):
+            console.sendline("y")  # the console shuts its kernel down
+            console.expect(pexpect.EOF)
+    finally:
+        console.close(force=True)
+    assert " 42" in shown
+    return shown
+
+
+def test_jupyter_console_shows_no_frozen_modules_warning(tmp_path):
+    # the kernel switches pydevd's file validation off (tinyc/kernel/__main__.py): the warning is not shown
+    assert "frozen modules" not in first_cell_in_jupyter_console(tmp_path, None)
+    # it would be, the way it was: validation asked for explicitly (the kernel keeps a value it is given)
+    assert "frozen modules are being used" in first_cell_in_jupyter_console(tmp_path, "0")

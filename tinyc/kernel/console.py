@@ -7,9 +7,9 @@ coalesced: a cell's output is one stream message, sent when the program asks for
 request) and when the run ends, so a notebook run twice saves the same outputs (nbclient keeps each
 stream message as an output of its own).  Only output that has waited :data:`INTERVAL` seconds is sent
 before that: a flusher thread looks every :data:`TICK` seconds and then sends the whole lines buffered
-(an unfinished line once it has waited alone), so a long run still shows its progress.  The flusher and the program's thread share the buffer: the program only appends to
-its end (atomic under the GIL), and a flush takes the bytes it has copied from the front under a lock,
-so no byte is sent twice or lost.
+(an unfinished line once it has waited alone), so a long run still shows its progress.  The flusher and
+the program's thread share the buffer: the program only appends to its end (atomic under the GIL), and a
+flush takes the bytes it has copied from the front under a lock, so no byte is sent twice or lost.
 """
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ def test_a_long_run_streams_its_lines(kernel):
     # a run that never ends: its lines must come while it runs (at most a second apart), then the stop button
     km, kc, _ = kernel
     execute(kc, 'ticks [ int i; while 1 [ i = 0; while i < 20000 [ i = i + 1 ]; pl "tick" ] ]')
-    msg_id = kc.execute(".ticks", allow_stdin=False, stop_on_error=False)
+    msg_id = kc.execute(".ticks", allow_stdin=True, stop_on_error=False)  # a front end where someone watches
     streams = []
     while len(streams) < 2:
         msg = kc.get_iopub_msg(timeout=60)

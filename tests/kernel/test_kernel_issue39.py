@@ -63,6 +63,9 @@ LINES = 'lines int n [ int i; while i < n [ pl "line "; pn i; i = i + 1 ] ]\n'
 NOTEBOOK = {  # a cell's source: what its one stream output starts with
     "%engine reference\n" + LINES + "lines 300": "engine reference\n\nline  0\nline  1\n",
     "%input 3\nask [ int n; ps \"n? \"; n = gn; lines n ]\n.ask": "n? 3\n\nline  0",
+    # a long run (seconds): where nobody watches (nbclient takes no input), its output is one message too
+    "%engine fast\nslow [ int i, k; while k < 4 [ i = 0; while i < 2000000 [ i = i + 1 ]; k = k + 1; "
+    "pl \"tick\" ] ]\n.slow": "engine fast\n\ntick\ntick\ntick\ntick",
 }
 
 

@@ -5,9 +5,11 @@ the front end with Jupyter's input request.
 Output is buffered as in :class:`~tinyc.machine.console.Console` (one byte at a time from ``ps``) and
 coalesced: a cell's output is one stream message, sent when the program asks for input (before the input
 request) and when the run ends, so a notebook run twice saves the same outputs (nbclient keeps each
-stream message as an output of its own).  Only output that has waited :data:`INTERVAL` seconds is sent
-before that: a flusher thread looks every :data:`TICK` seconds and then sends the whole lines buffered
-(an unfinished line once it has waited alone), so a long run still shows its progress.  The flusher and
+stream message as an output of its own).  For a front end that takes input (JupyterLab, jupyter console:
+someone watches) output that has waited :data:`INTERVAL` seconds is sent before that: a flusher thread looks every :data:`TICK` seconds and then sends the whole lines buffered
+(an unfinished line once it has waited alone), so a long run still shows its progress; a front end that
+takes none runs the notebook as a batch (nbclient, ``jupyter execute``, papermill), and a long run's
+output stays one message there too (:attr:`KernelConsole.progress`).  The flusher and
 the program's thread share the buffer: the program only appends to its end (atomic under the GIL), and a
 flush takes the bytes it has copied from the front under a lock, so no byte is sent twice or lost.
 """
@@ -44,6 +46,7 @@ class KernelConsole(Console):
         self.queued: list[bytes] = []   # input lines given before the run (%input, a %debug cell's body)
         self.no_input = False           # the program read past its input, and the front end had none
         self.interrupted = False        # the stop button ended an input request: no more input this cell
+        self.progress = True            # a long run's output is sent as it waits (False: a batch run's cell)
         self._chars = b""               # the rest of a line that read_char hands out
         self._lock = threading.RLock()
         self._answered = False          # the front end answered an input request; no output since
@@ -158,7 +161,8 @@ class KernelConsole(Console):
 
 
 class _Streaming:
-    """The flusher thread's life: started on entry, stopped (and the rest sent) on exit."""
+    """The flusher thread's life: started on entry (unless the console shows no progress), stopped (and the
+    rest sent) on exit."""
 
     def __init__(self, console: KernelConsole):
         self.console = console
@@ -179,10 +183,12 @@ class _Streaming:
                 since = now if self.console._buf else None
 
     def __enter__(self) -> KernelConsole:
-        self.thread.start()
+        if self.console.progress:
+            self.thread.start()
         return self.console
 
     def __exit__(self, *exc) -> None:
         self.stop.set()
-        self.thread.join()
+        if self.thread.is_alive():
+            self.thread.join()
         self.console.flush()

@@ -134,6 +134,9 @@ class TinyCKernel(Kernel):
                          *, cell_meta: Any = None, cell_id: Any = None) -> dict:
         """Run one cell (see the module's docstring); every tiny-c error is a Jupyter error reply."""
         self._allow_stdin = allow_stdin
+        # a front end that takes no input runs the notebook as a batch: its cells' outputs stay one message
+        # each whatever the time, so a rerun saves the same .ipynb (console.py)
+        self.console.progress = allow_stdin
         self._parent = self.get_parent("shell")
         self._errors = []
         self.console.reset()

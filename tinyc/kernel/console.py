@@ -4,14 +4,15 @@ the front end with Jupyter's input request.
 
 Output is buffered as in :class:`~tinyc.machine.console.Console` (one byte at a time from ``ps``) and
 coalesced: a cell's output is one stream message, sent when the program asks for input (before the input
-request) and when the run ends, so a notebook run twice saves the same outputs (nbclient keeps each
-stream message as an output of its own).  For a front end that takes input (JupyterLab, jupyter console:
-someone watches) output that has waited :data:`INTERVAL` seconds is sent before that: a flusher thread looks every :data:`TICK` seconds and then sends the whole lines buffered
-(an unfinished line once it has waited alone), so a long run still shows its progress; a front end that
-takes none runs the notebook as a batch (nbclient, ``jupyter execute``, papermill), and a long run's
-output stays one message there too (:attr:`KernelConsole.progress`).  The flusher and
-the program's thread share the buffer: the program only appends to its end (atomic under the GIL), and a
-flush takes the bytes it has copied from the front under a lock, so no byte is sent twice or lost.
+request) and when the run ends, so a notebook run twice saves the same outputs (nbclient keeps each stream
+message as an output of its own). For a front end that takes input (JupyterLab, jupyter console: someone
+watches) output that has waited :data:`INTERVAL` seconds is sent before that: a flusher thread looks every
+:data:`TICK` seconds and then sends the whole lines buffered (an unfinished line once it has waited alone),
+so a long run still shows its progress; a front end that takes none runs the notebook as a batch (nbclient,
+``jupyter execute``, papermill), and a long run's output stays one message there too
+(:attr:`KernelConsole.progress`). The flusher and the program's thread share the buffer: the program only
+appends to its end (atomic under the GIL), and a flush takes the bytes it has copied from the front under a
+lock, so no byte is sent twice or lost.
 """
 
 from __future__ import annotations

@@ -220,7 +220,7 @@ def door_magics(case: Case, dialect: str, engine: str, tmp: Path, ip=None, capsy
 def door_kernel(case: Case, dialect: str, engine: str, tmp: Path, kernel=None) -> Seen:
     """The Jupyter kernel: the program as a definitions cell, then ``main`` as a statement cell; input by
     input requests; the interrupt is the kernel manager's.  Its status: 0, or 1 for an error reply."""
-    from test_kernel import execute, shell_reply
+    from kernel_client import execute, shell_reply
     km, kc, _ = kernel
     km.restart_kernel(now=True)  # an empty program: the kernel keeps definitions from cell to cell
     kc.wait_for_ready(timeout=120)
@@ -370,18 +370,10 @@ def test_magics_door(door, case, dialect, engine, home, ip, capsys):
 def kernel(tmp_path_factory):
     pytest.importorskip("ipykernel", reason="the kernel door needs ipykernel")
     pytest.importorskip("jupyter_client", reason="the kernel door needs jupyter_client")
-    sys.path.insert(0, str(ROOT / "tests" / "kernel"))
-    from test_kernel import install
-    from jupyter_client.manager import KernelManager
+    from kernel_client import started
     tmp = tmp_path_factory.mktemp("kernel")
-    km = KernelManager(kernel_name="tinyc", kernel_spec_manager=install(tmp / "prefix"))
-    km.start_kernel(cwd=str(tmp), env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"})
-    kc = km.client()
-    kc.start_channels()
-    kc.wait_for_ready(timeout=120)
-    yield km, kc, tmp
-    kc.stop_channels()
-    km.shutdown_kernel(now=True)
+    with started(tmp) as (km, kc):
+        yield km, kc, tmp
 
 
 @pytest.mark.parametrize("door, case, dialect, engine", matrix(["kernel"]))

@@ -7,8 +7,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import queue
-import subprocess
 import sys
 import time
 
@@ -17,33 +15,18 @@ import pytest
 pytest.importorskip("ipykernel")
 pytest.importorskip("jupyter_client")
 
-from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402
 from jupyter_client.manager import KernelManager  # noqa: E402
+from kernel_client import execute, install, shell_reply, started  # noqa: E402
 
 TWICE = "/* doubles n: the first example */\ntwice int n [ return n*2 ]\n"
 ASK = 'ask [ int n; ps "n? "; n = gn; pn n*2 ]\n'
 
 
-def install(prefix) -> KernelSpecManager:
-    """Install the kernelspec under ``prefix``; a manager that sees only it."""
-    done = subprocess.run([sys.executable, "-P", "-m", "tinyc.kernel", "install", "--prefix", str(prefix)],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    kernels = prefix / "share" / "jupyter" / "kernels"
-    return KernelSpecManager(kernel_dirs=[str(kernels)], ensure_native_kernel=False)
-
-
 @pytest.fixture(scope="module")
 def kernel(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("kernel")
-    km = KernelManager(kernel_name="tinyc", kernel_spec_manager=install(tmp / "prefix"))
-    km.start_kernel(cwd=str(tmp), env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"})
-    kc = km.client()
-    kc.start_channels()
-    kc.wait_for_ready(timeout=120)
-    yield km, kc, tmp
-    kc.stop_channels()
-    km.shutdown_kernel(now=True)
+    with started(tmp) as (km, kc):
+        yield km, kc, tmp
 
 
 @pytest.fixture(autouse=True)
@@ -53,83 +36,6 @@ def ready(kernel):
     _, kc, _ = kernel
     for cell in ("%dialect pc\n%engine reference", TWICE, ASK):
         assert execute(kc, cell).status == "ok", cell
-
-
-class Run:
-    """One executed cell: its IOPub messages (before idle), the prompts it asked, its reply."""
-
-    def __init__(self, messages, prompts, reply, events):
-        self.messages, self.prompts, self.reply, self.events = messages, prompts, reply, events
-
-    @property
-    def stdout(self) -> str:
-        return "".join(m["content"]["text"] for m in self.messages
-                       if m["msg_type"] == "stream" and m["content"]["name"] == "stdout")
-
-    @property
-    def streams(self) -> list[str]:
-        return [m["content"]["text"] for m in self.messages if m["msg_type"] == "stream"]
-
-    @property
-    def error(self) -> list[str] | None:
-        errors = [m["content"]["traceback"] for m in self.messages if m["msg_type"] == "error"]
-        return errors[-1] if errors else None
-
-    @property
-    def status(self) -> str:
-        return self.reply["content"]["status"]
-
-
-def execute(kc, code: str, inputs: list[str] | None = None, timeout: float = 60) -> Run:
-    """Execute ``code``; ``inputs`` answer its input requests in turn (None: the front end takes no
-    input).  ``events`` records "stream", "input" (a request came) and "answer" in order: before it
-    answers, it waits (at most 5 s) for the output the program has written so far to arrive, which it
-    can only do while the program runs."""
-    msg_id = kc.execute(code, allow_stdin=inputs is not None, stop_on_error=False)  # (else the next is aborted)
-    messages, prompts, events = [], [], []
-
-    def iopub(wait: float) -> bool:
-        """Read one message of this cell; True at its idle status."""
-        try:
-            msg = kc.get_iopub_msg(timeout=wait)
-        except queue.Empty:
-            return False
-        if msg["parent_header"].get("msg_id") != msg_id:
-            return False
-        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            return True
-        if msg["msg_type"] == "stream":
-            events.append("stream")
-        messages.append(msg)
-        return False
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if inputs is not None:
-            try:
-                request = kc.get_stdin_msg(timeout=0.01)
-            except queue.Empty:
-                pass
-            else:
-                prompts.append(request["content"]["prompt"])
-                events.append("input")
-                patience = time.monotonic() + 5
-                while "stream" not in events and time.monotonic() < patience:
-                    iopub(0.05)
-                events.append("answer")
-                kc.input(inputs.pop(0))
-        if iopub(0.05):
-            break
-    else:
-        raise AssertionError(f"no idle status for {code!r}")
-    return Run(messages, prompts, shell_reply(kc, msg_id, timeout), events)
-
-
-def shell_reply(kc, msg_id: str, timeout: float = 60) -> dict:
-    """The reply to request ``msg_id`` (replies to earlier requests, wait_for_ready's, are passed over)."""
-    while True:
-        reply = kc.get_shell_msg(timeout=timeout)
-        if reply["parent_header"].get("msg_id") == msg_id:
-            return reply
 
 
 def test_the_kernelspec_and_the_language_info(kernel, tmp_path):
@@ -204,10 +110,18 @@ def test_no_input_says_how_to_give_it(kernel):
 
 
 def test_a_long_run_streams_its_lines(kernel):
-    _, kc, _ = kernel
-    execute(kc, 'ticks [ int i, k; while k < 4 [ i = 0; while i < 20000 [ i = i + 1 ]; k = k + 1; pl "tick" ] ]')
-    run = execute(kc, ".ticks")
-    assert run.stdout.count("tick") == 4 and len(run.streams) >= 2
+    # a run that never ends: its lines must come while it runs (at most a second apart), then the stop button
+    km, kc, _ = kernel
+    execute(kc, 'ticks [ int i; while 1 [ i = 0; while i < 20000 [ i = i + 1 ]; pl "tick" ] ]')
+    msg_id = kc.execute(".ticks", allow_stdin=True, stop_on_error=False)  # a front end where someone watches
+    streams = []
+    while len(streams) < 2:
+        msg = kc.get_iopub_msg(timeout=60)
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+            streams.append(msg["content"]["text"])
+    km.interrupt_kernel()
+    assert shell_reply(kc, msg_id)["content"]["traceback"] == ["stopped"]
+    assert all(text.strip("\n").split("\n") == ["tick"] * text.count("tick") for text in streams), streams
 
 
 def test_interrupt_stops_the_program_and_keeps_the_buffer(kernel):

@@ -134,7 +134,17 @@ def test_no_input_stops_and_says_how_to_give_it():
     assert errors[0][0] == 99 and "%input" in errors[0][1]
 
 
-def test_the_output_thread_holds_an_unfinished_line_back_one_tick():
+def test_a_runs_output_is_sent_once_past_the_base_consoles_8k_buffer():
+    sent: list[str] = []
+    console = KernelConsole(sent.append, lambda prompt: "")
+    for _ in range(3000):
+        console.write(b"line\n")  # 15000 bytes: the base console would have sent 8 KiB of them
+    assert sent == []
+    console.flush()
+    assert sent == ["line\n" * 3000]
+
+
+def test_the_output_thread_sends_whole_lines_and_an_unfinished_one_alone():
     sent: list[str] = []
     console = KernelConsole(sent.append, lambda prompt: "")
     console.write(b"whole\npart")

@@ -2,22 +2,31 @@
 input lines taken from the lines a cell queued (``%input``, a ``%debug`` cell's body) and then asked of
 the front end with Jupyter's input request.
 
-Output is buffered as in :class:`~tinyc.machine.console.Console` (one byte at a time from ``ps``), and a
-flusher thread sends what is buffered every :data:`INTERVAL` seconds while a cell runs, so a long run
-shows its lines as they come, not all at the end.  The flusher and the program's thread share the
-buffer: the program only appends to its end (atomic under the GIL), and a flush takes the bytes it
-has copied from the front under a lock, so no byte is sent twice or lost.
+Output is buffered as in :class:`~tinyc.machine.console.Console` (one byte at a time from ``ps``) and
+coalesced: a cell's output is one stream message, sent when the program asks for input (before the input
+request) and when the run ends, so a notebook run twice saves the same outputs (nbclient keeps each stream
+message as an output of its own). For a front end that takes input (JupyterLab, jupyter console: someone
+watches) output that has waited :data:`INTERVAL` seconds is sent before that: a flusher thread looks every
+:data:`TICK` seconds and then sends the whole lines buffered (an unfinished line once it has waited alone),
+so a long run still shows its progress; a front end that takes none runs the notebook as a batch (nbclient,
+``jupyter execute``, papermill), and a long run's output stays one message there too
+(:attr:`KernelConsole.progress`). The flusher and the program's thread share the buffer: the program only
+appends to its end (atomic under the GIL), and a flush takes the bytes it has copied from the front under a
+lock, so no byte is sent twice or lost.
 """
 
 from __future__ import annotations
 
 import codecs
 import threading
+import time
 from typing import Callable
 
 from ..machine.console import Console
 
-INTERVAL = 0.1  # seconds between two sends of the output while a program runs
+INTERVAL = 1.0  # seconds output waits before it is sent while a program runs (a shorter run: one send)
+TICK = 0.1      # seconds between two looks of the flusher at the buffer
+LIMIT = 1 << 20  # bytes buffered before they are sent whatever the time (the base console's is 8 KiB)
 
 
 class NoInput(Exception):
@@ -37,30 +46,30 @@ class KernelConsole(Console):
         self.ask = ask
         self.queued: list[bytes] = []   # input lines given before the run (%input, a %debug cell's body)
         self.no_input = False           # the program read past its input, and the front end had none
+        self.interrupted = False        # the stop button ended an input request: no more input this cell
+        self.progress = True            # a long run's output is sent as it waits (False: a batch run's cell)
         self._chars = b""               # the rest of a line that read_char hands out
         self._lock = threading.RLock()
-        self._held = 0                  # the length of the unfinished line the flusher held back last
         self._answered = False          # the front end answered an input request; no output since
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     # -- output
     def flush(self, final: bool = True) -> None:
-        """Send what is buffered; ``final`` False: the bytes that start a UTF-8 character wait for the rest."""
+        """Send what is buffered; ``final`` False (the base console's full buffer): only past :data:`LIMIT`
+        bytes, and the bytes that start a UTF-8 character wait for the rest."""
+        if not final and len(self._buf) < LIMIT:
+            return  # the run's output stays one message
         with self._lock:
-            self._held = 0
             self._send(len(self._buf), final)
 
     def flush_lines(self) -> None:
-        """The flusher's send: the whole lines buffered, and an unfinished line only once it has waited a
-        whole :data:`INTERVAL` (a prompt that the program's input read follows at once stays
-        back, to become the input request's prompt)."""
+        """The flusher's send, of output that has waited :data:`INTERVAL`: the whole lines buffered, else
+        the unfinished line (a prompt that the program's input read follows at once is taken before, to
+        become the input request's prompt)."""
         with self._lock:
             n = len(self._buf)
             cut = self._buf.rfind(b"\n", 0, n) + 1
-            if cut < n and self._held:  # held back at the last tick already: its turn now
-                cut = n
-            self._send(cut, False)
-            self._held = len(self._buf)
+            self._send(cut or n, False)
 
     def _send(self, n: int, final: bool) -> None:
         """Send the first ``n`` bytes buffered (the caller holds the lock)."""
@@ -84,7 +93,7 @@ class KernelConsole(Console):
             self.send(text)
 
     def streaming(self) -> _Streaming:
-        """A context in which a thread sends the buffered output every :data:`INTERVAL` seconds."""
+        """A context in which a thread sends the output that has waited :data:`INTERVAL` seconds."""
         return _Streaming(self)
 
     # -- input
@@ -99,9 +108,15 @@ class KernelConsole(Console):
             self._send(cut, True)
             prompt = bytes(self._buf)
             self._buf.clear()
-            self._held = 0
+        if self.interrupted:
+            return None
         try:
             text = self.ask(prompt.replace(b"\r", b"").decode("utf-8", "replace"))
+        except KeyboardInterrupt:
+            # a program stops here; the debugger, which takes Ctrl-C at its prompt as "clear the line",
+            # reads again and gets the end of its input, so it quits
+            self.interrupted = True
+            raise
         except NoInput:
             self.no_input = True
             return None
@@ -141,12 +156,14 @@ class KernelConsole(Console):
         self.queued.clear()
         self._chars = b""
         self.no_input = False
+        self.interrupted = False
         self.at_eof = False
         self._answered = False
 
 
 class _Streaming:
-    """The flusher thread's life: started on entry, stopped (and the rest sent) on exit."""
+    """The flusher thread's life: started on entry (unless the console shows no progress), stopped (and the
+    rest sent) on exit."""
 
     def __init__(self, console: KernelConsole):
         self.console = console
@@ -154,14 +171,25 @@ class _Streaming:
         self.thread = threading.Thread(target=self._run, name="tinyc-output", daemon=True)
 
     def _run(self) -> None:
-        while not self.stop.wait(INTERVAL):
-            self.console.flush_lines()
+        since: float | None = None  # when the flusher first saw the output it holds now
+        while not self.stop.wait(TICK):
+            if not self.console._buf:
+                since = None
+                continue
+            now = time.monotonic()
+            if since is None:
+                since = now
+            elif now - since >= INTERVAL:
+                self.console.flush_lines()
+                since = now if self.console._buf else None
 
     def __enter__(self) -> KernelConsole:
-        self.thread.start()
+        if self.console.progress:
+            self.thread.start()
         return self.console
 
     def __exit__(self, *exc) -> None:
         self.stop.set()
-        self.thread.join()
+        if self.thread.is_alive():
+            self.thread.join()
         self.console.flush()

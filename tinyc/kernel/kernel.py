@@ -14,8 +14,11 @@ the point) in a Jupyter error, and an interrupt stops the program with ``stopped
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ipykernel.kernelbase import Kernel
 
@@ -42,6 +45,20 @@ def _word_at(code: str, cursor: int, right: bool = False) -> tuple[int, int]:
     while right and end < len(code) and (code[end].isalnum() or code[end] == "_"):
         end += 1
     return start, end
+
+
+@contextlib.contextmanager
+def _default_sigint() -> Iterator[None]:
+    """Python's own SIGINT handler (KeyboardInterrupt) for the block, the one before restored after; in a
+    thread other than the main one (no signals there) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 class TinyCKernel(Kernel):
@@ -76,8 +93,14 @@ class TinyCKernel(Kernel):
             self.session.send(self.iopub_socket, kind, content, parent=self._parent, ident=self._topic(kind))
 
     def _out_text(self, text: str) -> None:
+        """A stream message (the console's send: its coalesced output)."""
         if text:
             self._send("stream", {"name": "stdout", "text": text})
+
+    def _say(self, text: str) -> None:
+        """The kernel's own text (a magic's, a redefinition's note; program bytes carried as Latin-1
+        characters) into the console's buffer, so that it goes in one stream message with the program's."""
+        self.console.write(text.encode("latin-1", "tinyc.bytes"))
 
     def _picture(self, path: Path) -> None:
         """A picture the program drew (a PNG file), shown after the output written before it."""
@@ -92,9 +115,12 @@ class TinyCKernel(Kernel):
         self._send("display_data", {"data": {"text/html": html, "text/plain": "the stepper"}, "metadata": {}})
 
     def _ask(self, prompt: str) -> str:
-        """A line of input from the front end; NoInput when it sends none."""
+        """A line of input from the front end; NoInput when it sends none, KeyboardInterrupt at the stop
+        button (SIGINT) while it waits, whatever SIGINT handler the program set: the debugger's, which at a
+        stop only says that ``q`` quits, would leave the cell waiting for ever."""
         try:
-            return self.raw_input(prompt)
+            with _default_sigint():
+                return self.raw_input(prompt)
         except EOFError:
             raise
         except KeyboardInterrupt:
@@ -108,6 +134,9 @@ class TinyCKernel(Kernel):
                          *, cell_meta: Any = None, cell_id: Any = None) -> dict:
         """Run one cell (see the module's docstring); every tiny-c error is a Jupyter error reply."""
         self._allow_stdin = allow_stdin
+        # a front end that takes no input runs the notebook as a batch: its cells' outputs stay one message
+        # each whatever the time, so a rerun saves the same .ipynb (console.py)
+        self.console.progress = allow_stdin
         self._parent = self.get_parent("shell")
         self._errors = []
         self.console.reset()
@@ -122,6 +151,8 @@ class TinyCKernel(Kernel):
         except Exception as e:  # an interpreter bug must not end the kernel: one line, as the shell says it
             self.log.exception("internal error")  # the traceback goes to the kernel's log
             self._errors.append((-1, f"internal error: {type(e).__name__}: {e}"))
+        if self.console.interrupted and not self._errors:  # a debugger stopped at the stop button quits
+            self._errors.append((int(ErrorCode.KILL), "stopped"))
         self.console.flush()
         if not self._errors:
             return {"status": "ok", "execution_count": self.execution_count, "payload": [],
@@ -145,7 +176,7 @@ class TinyCKernel(Kernel):
     def _cell(self, code: str) -> None:
         lines = code.strip("\n").split("\n")
         while lines and lines[0].lstrip().startswith("%"):
-            magics.obey(lines.pop(0).strip(), self.program, lambda text: self._out_text(shown(text)), self._html)
+            magics.obey(lines.pop(0).strip(), self.program, self._say, self._html)
         rest = "\n".join(lines).strip()
         if not rest:
             return
@@ -154,7 +185,7 @@ class TinyCKernel(Kernel):
         if split is not None:
             statement = split[1]
             for note in self.program.add(data[:len(data) - len(statement)]):
-                self._out_text(note + "\n")
+                self._say(note + "\n")
             rest = statement.encode("latin-1").decode("utf-8", "replace").strip()
         if rest:
             self._run(rest)

@@ -95,6 +95,7 @@ def allow(rest: str, program: Program, say: Callable[[str], None]) -> None:
         raise CellError(f"%allow {rest}: accepted: {USAGE['allow']}")
     option = f"--allow-{word}" + (f" {path}" if path else "")
     from .console import NoInput
+    program.console.flush()  # what the cell said before comes before the question
     try:
         answer = program.console.ask(f"this notebook asks for {option} (docs/security.md): allow it? [y/N] ")
     except (NoInput, EOFError):

@@ -165,7 +165,7 @@ class Dialect:
         raise NotImplementedError(f"the {self.name} dialect has no stage views")
 
     def trace(self, session: Session, path: str, entry: str, stdin: bytes, calls: bool, limit: int) -> str:
-        """The transcript of ``path`` run traced from ``entry`` (:meth:`Session.trace`)."""
+        """The transcript of ``path`` run traced from ``entry`` (:meth:`tinyc.driver.session.Session.trace`)."""
         raise NotImplementedError(f"the {self.name} dialect has no tracer")
 
     def debugger(self, session: Session, files: list[str], entry: str | None, code: str | None) -> Any:

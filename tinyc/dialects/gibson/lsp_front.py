@@ -1,5 +1,5 @@
-"""The language server's front end for this dialect (:meth:`GibsonDialect.lsp_front`, :mod:`tinyc.lsp.analysis`):
-a document is laid out and checked as ``tinyc check --dialect gibson`` does."""
+"""The language server's front end for this dialect (:meth:`tinyc.dialects.gibson.GibsonDialect.lsp_front`,
+:mod:`tinyc.lsp.analysis`): a document is laid out and checked as ``tinyc check --dialect gibson`` does."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 :func:`lark_parser` is tiny-c/PC's LALR parser over ``grammar.lark`` (reference section 2), reading the
 token list the lexer prepared (:class:`TokenList`); :func:`parse_tree` parses a whole token list at
-once (for ``tinyc parse`` and global declarations), and :func:`syntax_error` maps a parse that stopped
+once (for ``tinyc parse``), and :func:`syntax_error` maps a parse that stopped
 to the error number and cursor the original gave (sections 10.1, 10.2).  :func:`check_nesting` and
 :func:`nesting_limit` make an expression nested too deeply error 16, not a crash.
 

@@ -23,7 +23,6 @@ from . import syntax
 from .syntax import TopItem, tokenize
 from ...syntax import pipeline
 from ...syntax.lexer import Level
-from ...syntax.positions import end_of, start_of
 from ...link.linker import link
 from .calls import GibsonState, QuietExit, close_units
 from .report import Layout, gibson_code, report

@@ -153,22 +153,22 @@ def parse(front: FrontEnd[Any, Any], source: Source[Any], pieces: list[Piece]) -
     expression nested too deeply (:func:`tinyc.syntax.parser.check_nesting`), or a failed parse of a
     piece that does not recover, mapped by ``front.syntax_error``.  Returns ``pieces``."""
     parser, base, text = front.parser(), source.base, source.text
-    for p in pieces:
-        if p.tokens is None or p.error is not None:
-            continue
-        try:
-            check_nesting(p.tokens, base)
-            with nesting_limit():
+    with nesting_limit():  # once for the pass: its cost per piece made a parse slower
+        for p in pieces:
+            if p.tokens is None or p.error is not None:
+                continue
+            try:
+                check_nesting(p.tokens, base)
                 p.tree = parser.parse(p.tokens, start=p.start)
-        except TinyCError as e:
-            p.error = e
-        except UnexpectedInput as e:
-            if p.recover:
-                p.failure = e
-            else:
-                p.error = front.syntax_error(p.tokens)(e, p.tokens, base, text)
-        except RecursionError:
-            p.error = _too_deep(p, base)
+            except TinyCError as e:
+                p.error = e
+            except UnexpectedInput as e:
+                if p.recover:
+                    p.failure = e
+                else:
+                    p.error = front.syntax_error(p.tokens)(e, p.tokens, base, text)
+            except RecursionError:
+                p.error = _too_deep(p, base)
     return pieces
 
 
@@ -180,15 +180,15 @@ def recover(front: FrontEnd[Any, Any], source: Source[Any], pieces: list[Piece])
     if not failed:
         return pieces
     parser, base, text = front.parser(), source.base, source.text
-    for p in failed:
-        assert p.tokens is not None
-        try:
-            with nesting_limit():
+    with nesting_limit():
+        for p in failed:
+            assert p.tokens is not None
+            try:
                 p.tree, p.header, p.prefixes = recover_piece(parser, p.tokens, p.start, text, base,
                                                              front.syntax_error(p.tokens))
-        except RecursionError:
-            p.error = _too_deep(p, base)
-        p.failure = None
+            except RecursionError:
+                p.error = _too_deep(p, base)
+            p.failure = None
     return pieces
 
 

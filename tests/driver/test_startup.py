@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NOT_ON_THE_RUN_PATH = [
     "lark",                  # the parser: only when a text is not in the cache
     "tinyc.syntax.parser",
+    "tinyc.syntax.pipeline",
     "typing",                # TYPE_CHECKING is a module constant instead
     "dataclasses",           # the AST and the symbol tables are plain slotted classes
     "difflib",               # only for a mistyped command

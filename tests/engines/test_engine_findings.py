@@ -117,7 +117,7 @@ def test_nested_declarations_are_compiled():
     """The shapes the fast engine now compiles (the reference evaluator ran them all before)."""
     from tinyc import ast
     from tinyc.engines.analysis import Analysis, Unsupported
-    from tinyc.syntax.parser import parse_program
+    from tinyc.syntax.pipeline import parse_program
 
     def compiled(text: str) -> bool:
         fn = next(f for f in parse_program(text).items if isinstance(f, ast.Function) and f.name == "main")

@@ -13,7 +13,7 @@ from tinyc.engines import loopplans
 from tinyc.engines.analysis import walk
 from tinyc.engines.codegen import Codegen
 from tinyc.engines.recursion import DepthGuard, depth_guard
-from tinyc.syntax.parser import parse_program
+from tinyc.syntax.pipeline import parse_program
 
 
 def function(src: str, name: str = "f"):

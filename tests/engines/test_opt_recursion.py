@@ -11,7 +11,7 @@ import pytest
 from engine_harness import both, run_program
 from tinyc.engines import analysis
 from tinyc.engines.recursion import depth_guard
-from tinyc.syntax.parser import parse_program
+from tinyc.syntax.pipeline import parse_program
 
 DOWN = "down int n [ if(n<1) return 0; return down(n-1)+1 ]\n"
 

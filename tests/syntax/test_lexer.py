@@ -3,7 +3,7 @@
 import pytest
 
 from tinyc.syntax.lexer import Level, canonical, classify, tokenize
-from tinyc.syntax.parser import prepare
+from tinyc.syntax.pipeline import prepare
 
 LIBRARY = Level({"pn": True, "gn": True, "ps": True, "chrdy": True, "last": False})
 

@@ -20,7 +20,7 @@ from tinyc.engines.evaluator import Evaluator
 from tinyc.dialects.gibson.evaluator import GibsonEvaluator
 from tinyc.driver.session import Session
 from tinyc.machine.console import Console
-from tinyc.syntax.parser import parse_program
+from tinyc.syntax.pipeline import parse_program
 from tinyc.debug import tracer
 from tinyc.views import stages
 

@@ -21,13 +21,12 @@ from tinyc import Session
 from tinyc import ast
 from tinyc.errors import ErrorCode, TinyCError
 from tinyc.machine.console import Console
-from tinyc.dialects.gibson import syntax as gibson_syntax
-from tinyc.syntax import parser as pc_syntax
+from tinyc.syntax import pipeline as pc_syntax
 from tinyc.syntax import recovery
 from tinyc.syntax.recovery import _error, _leftmost, _statement_end
 
 
-def _reparsing(parser, tokens, start, text, base, levels, syntax_error):
+def _reparsing(parser, tokens, start, text, base, syntax_error):
     """The recovery before issue 24: parse everything again after each replacement."""
     tokens = list(tokens)
     prefixes: list[list] = []
@@ -89,15 +88,16 @@ def _dump(v):
 
 
 class Compare:
-    """Wraps parse_recovering: each call runs the oracle too and records whether the results match."""
+    """Wraps the recovery pass (each front end's, through the pipeline): each call runs the oracle too and
+    records whether the results match."""
 
     def __init__(self):
         self.calls = self.recovered = 0
         self.mismatches: list[str] = []
 
-    def __call__(self, parser, tokens, start, text, base, levels, syntax_error):
-        new = recovery.parse_recovering(parser, tokens, start, text, base, levels, syntax_error)
-        old = _reparsing(parser, tokens, start, text, base, levels, syntax_error)
+    def __call__(self, parser, tokens, start, text, base, syntax_error):
+        new = recovery.recover(parser, tokens, start, text, base, syntax_error)
+        old = _reparsing(parser, tokens, start, text, base, syntax_error)
         self.calls += 1
         self.recovered += bool(old[2]) or old[1] is not None
         got = (_dump(new[0]), new[1], _dump(new[2]))
@@ -110,8 +110,7 @@ class Compare:
 @pytest.fixture
 def compare(monkeypatch):
     c = Compare()
-    monkeypatch.setattr(pc_syntax, "parse_recovering", c)
-    monkeypatch.setattr(gibson_syntax, "parse_recovering", c)
+    monkeypatch.setattr(pc_syntax, "recover_piece", c)  # the one recovery pass of both dialects
     monkeypatch.setenv("TINYC_NO_CACHE", "1")
     return c
 

@@ -101,7 +101,7 @@ class PcRunner:
 
     def parse_typed(self, text: str, base: int, local: dict[str, Any], levels: list[Level]) -> list[ast.Stmt]:
         """An expression typed at the debugger's prompt, parsed with the frame's ``local`` names first."""
-        from ..syntax.parser import reparse
+        from ..syntax.pipeline import reparse
         return reparse(text, levels, base, set(local))
 
     def start(self, debugger: Debugger) -> tuple[DebugEvaluator, Places, Callable[[], TinyCError | None]]:

@@ -58,7 +58,7 @@ def _parsed(text: bytes, base: int, outer: tuple, program: tuple | None,
             startup: bool) -> ast.Program | tuple[int, int]:
     """:func:`_parse`'s AST, or the (error number, address) of the TinyCError it raises."""
     def parse() -> ast.Program:
-        from ..syntax.parser import parse_program  # Lark only when something must be parsed
+        from ..syntax.pipeline import parse_program  # Lark only when something must be parsed
         levels = [Level(dict(names)) for names in outer]
         return parse_program(text.decode("latin-1"), levels, base,
                              Level(dict(program)) if program is not None else None, startup)
@@ -78,7 +78,7 @@ def _parse_system(text: bytes, base: int) -> ast.Program:
 def _parse_statement(text: str, base: int, levels: tuple) -> list[ast.Stmt]:
     """A typed statement (MC 11), parsed once per text, address and names (cached on disk too)."""
     def parse() -> list[ast.Stmt]:
-        from ..syntax.parser import parse_statements
+        from ..syntax.pipeline import parse_statements
         return parse_statements(text, [Level(dict(names)) for names in levels], base)
     return startcache.parsed(text.encode("latin-1"), base, parse, "stmt", repr(levels).encode())
 
@@ -324,7 +324,7 @@ class Machine:
         key = tuple(sorted((n, classes[n]) for n in changed))
         view = self._library_views.get(key)
         if view is None:
-            from ..syntax.parser import parse_function
+            from ..syntax.pipeline import parse_function
             lt = self.library_text
             text = lt.text.decode("latin-1")
             levels = [Level(dict(merged)), self.library_lex]

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 # os.path, not pathlib, on the way to a hit: importing pathlib costs every start 2 ms
 
 STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "syntax/to_ast.py", "ast.py",
-          "syntax/recovery.py", "syntax/toplevel.py", "syntax/positions.py", "syntax/runtime_names.py",
+          "syntax/recovery.py", "syntax/toplevel.py", "syntax/positions.py", "syntax/runtime_names.py", "syntax/pipeline.py",
           "driver/interpreter.py", "link/symbols.py")  # what the cached results depend on
 KEEP = {"code": 1000}  # entries of a kind (200 if not listed); more are pruned, oldest first
 

@@ -236,7 +236,7 @@ class Evaluator:
 
     def _parse_again(self, node: ast.Reparse, local: set[str]) -> list[ast.Stmt]:
         from ..syntax.lexer import Level
-        from ..syntax.parser import reparse  # (Lark: only a program that needs it parses at run time)
+        from ..syntax.pipeline import reparse  # (Lark: only a program that needs it parses at run time)
         outer = [Level({sym.name: sym.kind == "func" for sym in table})
                  for table in (self.m.program, self.m.library) if table is not None]
         # a string's closing quote is a NUL once the string has run (section 2)

@@ -17,7 +17,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of 
 
 from ..errors import ErrorCode, TinyCError
 from .positions import column_of, end_of, line_of, start_of
-from .toplevel import declared_names, scan
+# the names and levels come from the level scan; re-exported here, where callers have long found them
+from .toplevel import Level as Level, canonical as canonical, declared_names, scan_levels as scan_levels
 
 if TYPE_CHECKING:  # Lark is imported only when something is tokenized: cached runs never need it
     from collections.abc import Iterator
@@ -29,11 +30,6 @@ if TYPE_CHECKING:  # Lark is imported only when something is tokenized: cached r
 with open(os.path.join(os.path.dirname(__file__), "grammar.lark"), encoding="utf-8") as _f:  # os.path: no pathlib
     GRAMMAR = _f.read()
 _LAYOUT = {"WS", "COMMENT", "NEWLINE"}
-
-
-def canonical(name: str) -> str:
-    """The significant form of a name: 8 or more characters keep the first 7 plus the last (section 2)."""
-    return name if len(name) < 8 else name[:7] + name[-1]
 
 
 def cached_lark(role: str, grammar: str, **options: Any) -> Lark:
@@ -135,51 +131,6 @@ def _moved(t: Token, offset: int, line0: int, col0: int) -> Token:
     t.start_pos, t.end_pos = start_of(t) + offset, end_of(t) + offset
     t.line, t.column, t.end_line = line, column, end_line
     return t
-
-
-class Level:
-    """One symbol level as the lexer needs it: canonical name -> True for a function, False for a variable.
-
-    The first declaration of a name in a level wins (section 3, "Within one level the first matching
-    entry wins")."""
-
-    __slots__ = ("names",)
-
-    def __init__(self, names: dict[str, bool] | None = None) -> None:
-        self.names: dict[str, bool] = {} if names is None else names
-
-    def __eq__(self, other: object) -> bool:
-        return self.names == other.names if isinstance(other, Level) else NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Level({self.names!r})"
-
-    def add(self, name: str, is_function: bool) -> None:
-        """Declare ``name`` (canonicalised) at this level as a function or a variable; the first wins."""
-        self.names.setdefault(canonical(name), is_function)
-
-
-def scan_levels(tokens: list[Token], text: str = "") -> tuple[Level, Level | None]:
-    """The top-level symbols of a text, as the linker's scan sees them (section 4, "Linking").
-
-    Returns ``(first, after)``: the symbols before ``endlibrary`` and, if the text holds an
-    ``endlibrary``, the symbols after it (else None).  A top-level declaration declares variables;
-    any other top-level word is a function; top-level ``[...]`` blocks are skipped
-    (:func:`tinyc.syntax.toplevel.scan`, which this follows item by item).
-    """
-    levels = [Level()]
-    for item in scan(tokens, text, strict=False):
-        if item.kind == "endlibrary":
-            levels.append(Level())
-        elif item.kind == "decl":
-            sig = [t for t in tokens[item.start:item.end] if t.type not in _LAYOUT]
-            for name in declared_names(sig, 0):
-                levels[-1].add(name.value, False)
-        elif item.kind == "func":
-            levels[-1].add(tokens[item.start].value, True)
-    return levels[0], (levels[1] if len(levels) > 1 else None)
 
 
 def classify(tokens: list[Token], outer: list[Level], statements: bool = False,

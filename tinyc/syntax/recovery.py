@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import Any, Callable, Protocol, TypeAlias
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
@@ -36,11 +36,14 @@ from lark.parsers.lalr_parser_state import ParserState
 
 from .. import ast
 from ..errors import ErrorCode, TinyCError
-from .lexer import Level
 from .positions import start_of
 
-if TYPE_CHECKING:
-    from .to_ast import PrefixValue
+# A value on the parser's stack when a statement failed: a token, a subtree, a list of them; after a
+# transform (tinyc.syntax.to_ast), a node.
+PrefixValue: TypeAlias = "Token | Tree[Token] | ast.Node | list[PrefixValue]"
+# What recovery gives for one token list: (tree, None, prefixes), or (None, the header's error, []).
+Recovered: TypeAlias = "tuple[Tree[Token] | None, ast.ErrorStmt | None, list[list[PrefixValue]]]"
+
 
 class Tokens(Protocol):
     """Tokens read by index: a list, or :class:`_Joined`."""
@@ -54,29 +57,40 @@ SyntaxErrorMap = Callable[[UnexpectedInput, list[Token], int, str], TinyCError]
 
 
 def parse_recovering(parser: Lark, tokens: list[Token], start: str, text: str, base: int,
-                     levels: list[Level], syntax_error: SyntaxErrorMap
-                     ) -> tuple[Tree[Token] | None, ast.ErrorStmt | None, list[list[PrefixValue]]]:
-    """Parse classified ``tokens`` from ``start``, turning each statement that fails into ERRSTMT.
+                     syntax_error: SyntaxErrorMap) -> Recovered:
+    """Parse classified ``tokens`` from ``start``, turning each statement that fails into ERRSTMT: Lark's
+    plain parse, then :func:`recover` if it fails (for the views; the pipeline runs the two as passes).
+
+    Returns ``(tree, None, prefixes)``, or ``(None, error, [])`` when the failure is outside any
+    statement (a function's header); see :func:`recover`."""
+    try:
+        return parser.parse(tokens, start=start), None, []
+    except UnexpectedInput:
+        return recover(parser, tokens, start, text, base, syntax_error)
+
+
+def recover(parser: Lark, tokens: list[Token], start: str, text: str, base: int,
+            syntax_error: SyntaxErrorMap) -> Recovered:
+    """The recovery pass: the parse of classified ``tokens`` (offsets in ``text``, at address ``base``),
+    whose plain parse from ``start`` failed, with each statement that fails turned into ERRSTMT.
 
     Returns ``(tree, None, prefixes)``, or ``(None, error, [])`` when the failure is outside any
     statement (a function's header).  The value of each ERRSTMT token is ``code:address:k``, and
     ``prefixes[k]`` the parse-tree values the statement had parsed (see the module's docstring).
-    ``syntax_error`` maps a Lark error to the tiny-c error (number, address).
+    ``syntax_error`` maps a Lark error to the tiny-c error (number, address): the front end's mapping
+    (:func:`tinyc.syntax.parser.syntax_error` for tiny-c/PC).
 
     The result is the parse of the token list with each failed statement replaced by its ERRSTMT, as
     if the list were parsed again from the start after each replacement; but the parse goes on from
     where the statement began (:class:`_Feeder` undoes what came after), so the cost stays linear.
+    Raises nothing of its own (Lark's errors become ERRSTMT or the header's error).
     """
-    try:
-        return parser.parse(tokens, start=start), None, []
-    except UnexpectedInput:
-        pass
     return _recover(_Feeder(parser, start), tokens, text, base, syntax_error)
 
 
 def _recover(feeder: _Feeder, tokens: list[Token], text: str, base: int, syntax_error: SyntaxErrorMap
-             ) -> tuple[Tree[Token] | None, ast.ErrorStmt | None, list[list[PrefixValue]]]:
-    """:func:`parse_recovering` once the plain parse has failed: token by token through ``feeder``."""
+             ) -> Recovered:
+    """:func:`recover` once the plain parse has failed: token by token through ``feeder``."""
     out: list[Token] = []          # the tokens fed so far (ERRSTMT marks among them)
     undo_at: list[int] = []        # the journal's length before each of ``out`` was fed
     rest = deque(tokens)           # the tokens still to feed; ``out`` + ``rest`` is the current list

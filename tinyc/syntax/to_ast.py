@@ -1,28 +1,30 @@
-"""The parse tree to the AST: a Lark ``Transformer`` that builds the typed nodes of :mod:`tinyc.ast`.
+"""The AST pass: a Lark ``Transformer`` that builds the typed nodes of :mod:`tinyc.ast` from a parse tree.
 
 Every node keeps the absolute addresses of its source (the text's base address plus the offset), and
 statements that did not parse arrive as ``ERRSTMT`` tokens (:mod:`tinyc.syntax.recovery`) and become
-:class:`ast.ErrorStmt` nodes.  The dialect's front end (:mod:`tinyc.dialects.gibson.syntax`) subclasses it.
+:class:`ast.ErrorStmt` nodes.  :func:`build` runs it on one tree, with the errors a tree too deep to
+build gives; the pipeline (:mod:`tinyc.syntax.pipeline`) calls it.  The dialect's front end
+(:mod:`tinyc.dialects.gibson.syntax`) subclasses :class:`ToAST`.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar, cast
 
 from lark import Token, Transformer, Tree, v_args
+from lark.exceptions import VisitError
 from lark.tree import Meta
 
 from .. import ast
-from ..errors import ErrorCode
+from ..errors import ErrorCode, TinyCError
 from .lexer import canonical
+from .parser import nesting_limit
 from .positions import end_of, start_of
+from .recovery import PrefixValue
 
 # What Lark hands a callback: the values its children became, tokens and the nodes built below them
 # (Lark types them Any: which is which depends on the grammar rule, not on anything mypy can see).
 _Children: TypeAlias = list[Any]
-# A value on the parser's stack when a statement failed (tinyc.syntax.recovery): a token, a subtree, a
-# list of them; after a transform, a node.
-PrefixValue: TypeAlias = "Token | Tree[Token] | ast.Node | list[PrefixValue]"
 
 
 def read_number(digits: str) -> int:
@@ -65,7 +67,7 @@ def _strip(children: _Children) -> _Children:
 
 
 @v_args(meta=True)
-class _ToAST(Transformer[Token, ast.Node]):
+class ToAST(Transformer[Token, ast.Node]):
     """Lark tree to ``tinyc.ast`` nodes; every node keeps the absolute addresses of its source."""
 
     canonical = staticmethod(canonical)  # a name's significant form (a dialect may keep more characters)
@@ -309,3 +311,38 @@ class _ToAST(Transformer[Token, ast.Node]):
 
     def mc(self, meta: Meta, ch: _Children) -> ast.MachineCall:
         return ast.MachineCall(*self._pos(meta), args=ch[1])
+
+
+def _deepest(tree: Tree[Token]) -> int:
+    """The offset of the deepest subtree of ``tree`` (found without recursion): where an expression
+    nests too deeply to build, the place error 16 points at (not the start of the function)."""
+    best, best_depth = (tree.meta.start_pos if not tree.meta.empty else 0), -1
+    stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > best_depth and not node.meta.empty:
+            best, best_depth = node.meta.start_pos, depth
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return best
+
+
+_Node = TypeVar("_Node", bound=ast.Node)
+
+
+def build(tree: Tree[Token], kind: type[_Node], base: int, text: str = "",
+          prefixes: list[list[PrefixValue]] | None = None) -> _Node:
+    """The AST of ``tree`` (parsed from ``text``, at address ``base``; ``prefixes`` from the recovery): a
+    node of class ``kind``, what the grammar's start rule builds (named for the type checker: the
+    transformer's result is not checked).  Raises TinyCError 16 at the deepest subtree when the tree is
+    too deep to build, or the error a literal gives that the grammar accepts and the AST rejects."""
+    try:
+        with nesting_limit():
+            return cast(_Node, ToAST(base, text, prefixes).transform(tree))
+    except RecursionError:
+        raise TinyCError(ErrorCode.PUSHERR, base + _deepest(tree)) from None
+    except VisitError as e:  # a literal the grammar accepts but the AST rejects
+        if isinstance(e.orig_exc, RecursionError):
+            raise TinyCError(ErrorCode.PUSHERR, base + _deepest(tree)) from None
+        if isinstance(e.orig_exc, TinyCError):
+            raise TinyCError(e.orig_exc.code, base + e.orig_exc.address) from None
+        raise

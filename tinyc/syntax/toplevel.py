@@ -13,7 +13,9 @@ skipping layout, looked at one token:
 * anything else: error 20, reported at the start of its line.
 
 An unbalanced ``[`` runs the cursor off the program: error 2 at the end of the text.
-:func:`scan` returns the items as token spans; the parser parses each span on its own.
+:func:`scan` returns the items as token spans; the parser parses each span on its own.  The symbol
+levels the lexer hack reads (:class:`Level`, :func:`levels_of`) come from the same items: this is the
+pipeline's level scan (:mod:`tinyc.syntax.pipeline`), below the lexer's classification, which imports it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ from ..errors import ErrorCode, TinyCError
 
 if TYPE_CHECKING:
     from lark import Token
+
+
+def canonical(name: str) -> str:
+    """The significant form of a name: 8 or more characters keep the first 7 plus the last (section 2)."""
+    return name if len(name) < 8 else name[:7] + name[-1]
+
 
 LAYOUT = frozenset({"WS", "COMMENT", "NEWLINE"})
 # keywords are words too: the linker took any word that does not start a declaration for a function name
@@ -155,3 +163,53 @@ def declared_names(tokens: list[Token], i: int) -> list[Token]:
         else:
             break
     return names
+
+
+class Level:
+    """One symbol level as the lexer needs it: canonical name -> True for a function, False for a variable.
+
+    The first declaration of a name in a level wins (section 3, "Within one level the first matching
+    entry wins")."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: dict[str, bool] | None = None) -> None:
+        self.names: dict[str, bool] = {} if names is None else names
+
+    def __eq__(self, other: object) -> bool:
+        return self.names == other.names if isinstance(other, Level) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Level({self.names!r})"
+
+    def add(self, name: str, is_function: bool) -> None:
+        """Declare ``name`` (canonicalised) at this level as a function or a variable; the first wins."""
+        self.names.setdefault(canonical(name), is_function)
+
+
+def scan_levels(tokens: list[Token], text: str = "") -> tuple[Level, Level | None]:
+    """The top-level symbols of a text, as the linker's scan sees them (section 4, "Linking").
+
+    Returns ``(first, after)``: the symbols before ``endlibrary`` and, if the text holds an
+    ``endlibrary``, the symbols after it (else None).  A top-level declaration declares variables;
+    any other top-level word is a function; top-level ``[...]`` blocks are skipped
+    (:func:`scan`, not strict: text it cannot place is passed over).
+    """
+    return levels_of(tokens, scan(tokens, text, strict=False))
+
+
+def levels_of(tokens: list[Token], items: list[Item]) -> tuple[Level, Level | None]:
+    """:func:`scan_levels` of the ``items`` :func:`scan` found in ``tokens``: ``(first, after)``."""
+    levels = [Level()]
+    for item in items:
+        if item.kind == "endlibrary":
+            levels.append(Level())
+        elif item.kind == "decl":
+            sig = [t for t in tokens[item.start:item.end] if t.type not in LAYOUT]
+            for name in declared_names(sig, 0):
+                levels[-1].add(name.value, False)
+        elif item.kind == "func":
+            levels[-1].add(tokens[item.start].value, True)
+    return levels[0], (levels[1] if len(levels) > 1 else None)

@@ -27,7 +27,7 @@ from ..machine.port import EngineFactory
 from ..syntax.lexer import Level, canonical, classify, tokenize
 from ..syntax.positions import end_of, start_of
 from ..link.linker import LinkedText, link
-from ..syntax.parser import parse_program, parse_statements, prepare
+from ..syntax.pipeline import parse_program, parse_statements, prepare
 from ..syntax.parser import parse_tree as _lark_tree
 from ..driver.workspace import LINE, Workspace
 

@@ -19,9 +19,10 @@ from ...machine.console import Console
 from ...errors import TinyCError
 from lark import Token
 
-from .syntax import TopItem, levels, parse_item, scan, split_top_keywords, tokenize
+from . import syntax
+from .syntax import TopItem, tokenize
+from ...syntax import pipeline
 from ...syntax.lexer import Level
-from ...syntax.positions import end_of, start_of
 from ...link.linker import link
 from .calls import GibsonState, QuietExit, close_units
 from .report import Layout, gibson_code, report
@@ -201,41 +202,19 @@ def link_program(m: Machine, loaded: Loaded) -> ast.Block:
 def scan_memory(loaded: Loaded) -> tuple[str, list[Token], list[TopItem], list[Level]]:
     """The program memory as text, its tokens (absolute positions), its top-level items and the name
     levels [program, library] the lexer hack uses.  Raises TinyCError as :func:`parse_memory`."""
-    memory, layout = loaded.memory, loaded.layout
-    _bracket_check(memory, layout)
-    text = memory.decode("latin-1")
-    tokens = tokenize(text[:layout.app])  # the marker is a keyword even when a name follows it
-    for t in tokenize(text[layout.app:]):
-        t.start_pos = start_of(t) + layout.app
-        t.end_pos = end_of(t) + layout.app
-        tokens.append(t)
-    tokens = split_top_keywords(tokens, text)
-    items = scan(tokens, layout.lib)
-    prog, lib = levels(tokens, items)
-    return text, tokens, items, [prog, lib]
+    _bracket_check(loaded.memory, loaded.layout)
+    source = pipeline.Source(loaded.memory.decode("latin-1"), 0, loaded.layout)
+    top = syntax.scan_top(source, syntax.lex(source))
+    return source.text, top.tokens, top.items, top.levels
 
 
 def parse_memory(loaded: Loaded) -> tuple[ast.Program, ast.Block]:
-    """The program memory scanned and parsed as the dialect's linker does (section 1.6): the Program of
+    """The program memory scanned and parsed as the dialect's linker does (section 1.6), by the syntax
+    pipeline with the dialect's front end (:data:`tinyc.dialects.gibson.syntax.FRONT_END`): the Program of
     every library and application item (addresses are program-memory offsets) and the seed statement.
     Raises TinyCError for a bracket imbalance (1023/2023/3023) or a top level that does not scan."""
-    memory = loaded.memory
-    text, tokens, items, outer = scan_memory(loaded)
-    program = ast.Program(0, len(memory), items=[])
-    seed = None
-    markers = [k for k, it in enumerate(items) if it.kind == "endlibrary"]
-    last_marker = markers[-1] if markers else -1
-    for k, it in enumerate(items):
-        if it.kind == "endlibrary":
-            if k == last_marker:
-                program.items.append(ast.EndLibrary(start_of(tokens[it.first]), end_of(tokens[it.first])))
-            continue
-        node = parse_item(tokens, it, text, outer)
-        if it.kind == "seed":
-            seed = node
-        else:
-            program.items.append(node)
-    return program, seed if seed is not None else ast.Block(0, 0, body=[])
+    _bracket_check(loaded.memory, loaded.layout)
+    return pipeline.run(syntax.FRONT_END, pipeline.Source(loaded.memory.decode("latin-1"), 0, loaded.layout))
 
 
 def make_machine(session: Session, engine: EngineFactory | None = None, memory: int | None = None,

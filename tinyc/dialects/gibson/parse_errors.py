@@ -6,7 +6,7 @@ from __future__ import annotations
 from lark import Token
 
 from ...errors import ErrorCode, TinyCError
-from ...syntax.parser import _syntax_error
+from ...syntax.parser import syntax_error
 from ...syntax.positions import start_of
 
 
@@ -41,7 +41,7 @@ def gibson_syntax_error(tokens: list[Token]):
     still needed after a ``)`` a call took (``x = (gn)``).  The call then skipped the line ends and
     comments after it (3.6), so the error stands past them.  ``tokens``: the whole text's."""
     def mapping(e, part: list[Token], base: int, text: str) -> TinyCError:
-        err = _syntax_error(e, part, base, text)
+        err = syntax_error(e, part, base, text)
         if err.code != ErrorCode.RPARERR or not _call_took_paren(tokens, getattr(e, "token", None)):
             return err
         at = base + _after_remarks(text, err.address - base)

@@ -21,7 +21,7 @@ from .report import gibson_code, report, text_of
 from ...driver.interpreter import Machine
 from ...driver.session import Session
 from .syntax import LAYOUT, _parser, item_tokens
-from ...syntax.parser import _syntax_error
+from ...syntax.parser import syntax_error
 from ...syntax.recovery import parse_recovering
 from ...syntax.positions import start_of
 from ...views.check import problems as _problems
@@ -101,12 +101,11 @@ def parse_tree(g: GibsonLoaded) -> str:
     """The Lark parse tree of each top-level item of the application, as the dialect parses it: each
     function on its own (a statement that does not parse shows as its error, raised when it runs)."""
     text, toks, items, outer = _app_items(g)
-    from .syntax import _canon_levels
     out: list[str] = []
     for it in items:
         start = "funcdef" if it.kind == "func" else "statements"
         classified = item_tokens(toks, it, text, outer)[1]
-        tree, header, _ = parse_recovering(_parser(), classified, start, text, 0, _canon_levels(outer), _syntax_error)
+        tree, header, _ = parse_recovering(_parser(), classified, start, text, 0, syntax_error)
         out.append(f"# {it.kind} {it.name} at {g.place(start_of(toks[it.first]))}".rstrip())
         if header is not None:
             out.append(f"  error {header.code} at {g.place(header.address)}: {text_of(gibson_code(header.code))}")

@@ -8,11 +8,14 @@ lines are layout, a declaration allocates globals, any other name starts a funct
 bracket-balanced ``[...]``.  Each function is parsed on its own with the statement-level recovery of
 :mod:`tinyc.syntax.recovery`: a statement that does not parse raises its error when it runs, and a function
 whose header does not parse raises it when called, so code that never runs never fails.
+
+These are the dialect's pieces of the syntax pipeline (:mod:`tinyc.syntax.pipeline`): :data:`FRONT_END`
+gives its lexer (:func:`lex`), level scan (:func:`scan_top`), classification, grammar, error mapping and
+AST builder to the same driver and the same parse and recovery passes as tiny-c/PC's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -23,11 +26,11 @@ from lark.exceptions import VisitError
 from ... import ast
 from ...driver.dialect import find
 from ...errors import ErrorCode, TinyCError
+from ...syntax import pipeline
 from ...syntax.lexer import Level, cached_lark, classify, lex_all
-from ...syntax.parser import _check_nesting, _nesting_limit, _TokenList
-from ...syntax.to_ast import _ToAST, _paren
+from ...syntax.parser import TokenList, nesting_limit
+from ...syntax.to_ast import ToAST, _paren
 from ...syntax.positions import end_of, start_of
-from ...syntax.recovery import parse_recovering
 from .parse_errors import gibson_syntax_error
 from .retype import retype
 from ...syntax.toplevel import declared_names as _declared_names
@@ -44,7 +47,7 @@ def _lexer() -> Lark:
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return cached_lark("gibson-parser", GRAMMAR, parser="lalr", lexer=_TokenList,
+    return cached_lark("gibson-parser", GRAMMAR, parser="lalr", lexer=TokenList,
                        start=["program", "statements", "funcdef"], propagate_positions=True,
                        maybe_placeholders=False)
 
@@ -65,7 +68,7 @@ def is_variadic(fn: ast.Function) -> bool:
 
 
 @v_args(meta=True)
-class _GibsonToAST(_ToAST):
+class _GibsonToAST(ToAST):
     """The PC transformer with the dialect's names (15 significant characters) and its new forms."""
 
     canonical = staticmethod(canonical)
@@ -193,24 +196,18 @@ def _statement_start(prev: Token, newline: bool, functions: set[str]) -> bool:
     return False
 
 
-def parse_tokens(tokens: list[Token], text: str, start: str = "program", levels: Sequence[Level] = ()):
-    """Parse classified tokens to an AST (a Function for ``funcdef``, a Block for ``statements``).
-
-    A statement that does not parse becomes an ErrorStmt (tinyc.syntax.recovery); a function header that
-    does not parse raises TinyCError."""
-    _check_nesting(tokens, 0)
+def _tree_ast(piece: pipeline.Piece, text: str):
+    """The AST of a parsed piece (a Function for ``funcdef``, a Block for ``statements``).  Raises the
+    piece's error, a function header's that does not parse, or 16 for a tree too deep to build."""
+    tokens = piece.tokens or []
+    if piece.error is not None:
+        raise piece.error
+    if piece.header is not None:
+        raise TinyCError(piece.header.code, piece.header.address)
+    assert piece.tree is not None  # parsed, or recovered with no header error
     try:
-        with _nesting_limit():
-            tree, header, prefixes = parse_recovering(_parser(), tokens, start, text, 0, list(levels),
-                                                    gibson_syntax_error(tokens))
-    except RecursionError:
-        raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
-    if header is not None:
-        raise TinyCError(header.code, header.address)
-    assert tree is not None  # parse_recovering gives a tree whenever it gives no header error
-    try:
-        with _nesting_limit():
-            return _GibsonToAST(0, text, prefixes).transform(tree)
+        with nesting_limit():
+            return _GibsonToAST(0, text, piece.prefixes).transform(piece.tree)
     except RecursionError:
         raise TinyCError(ErrorCode.PUSHERR, start_of(tokens[0]) if tokens else 0) from None
     except VisitError as e:
@@ -353,22 +350,26 @@ def item_tokens(tokens: list[Token], item: TopItem, text: str, outer: list[Level
     return part, retype(classify(part, lex_outer, statements=True), text, _known(part, outer))
 
 
-def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]):
-    """The AST of one top-level item: a Function, a Decl or the seed Block.
-
-    A statement that does not parse raises its error when it runs; a function whose header does not
-    parse raises it when it is called."""
+def _piece(tokens: list[Token], item: TopItem, text: str, outer: list[Level]) -> pipeline.Piece:
+    """The classify pass for one item: its tokens as its parser reads them (:func:`item_tokens`)."""
     part, toks = item_tokens(tokens, item, text, outer)
-    lex_outer = _canon_levels(outer)
+    return pipeline.Piece(item, part, toks, "funcdef" if item.kind == "func" else "statements")
+
+
+def _item_ast(piece: pipeline.Piece, text: str):
+    """The build pass for one item: a Function, a Decl or the seed Block.  A function whose header
+    does not parse (or that holds an error the passes met) raises it when it is called; a declaration
+    or the seed raises it now."""
+    item, part = piece.item, piece.raw
     if item.kind == "func":
         try:
-            return parse_tokens(toks, text, "funcdef", lex_outer)
+            return _tree_ast(piece, text)
         except TinyCError as e:
             first, last = part[0], part[-1]
             err = ast.ErrorStmt(e.address, e.address, int(e.code), e.address)
             return ast.Function(start_of(first), end_of(last), name=item.name, params=[],
                                 body=ast.Block(end_of(last), end_of(last), body=[]), error=err)
-    block = parse_tokens(toks, text, "statements", lex_outer)
+    block = _tree_ast(piece, text)
     if item.kind == "seed":
         body = block.body[0] if block.body else ast.Block(start_of(part[0]), end_of(part[-1]), body=[])
         return body
@@ -378,6 +379,18 @@ def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]
         raise TinyCError(decl.code if isinstance(decl, ast.ErrorStmt) else ErrorCode.LINKERR,
                          decl.address if isinstance(decl, ast.ErrorStmt) else at)
     return decl
+
+
+def parse_item(tokens: list[Token], item: TopItem, text: str, outer: list[Level]):
+    """The AST of one top-level item (a Function, a Decl or the seed Block): the classify, parse,
+    recovery and build passes of :data:`FRONT_END` on that item alone.
+
+    A statement that does not parse raises its error when it runs; a function whose header does not
+    parse raises it when it is called."""
+    source = pipeline.Source(text, 0, None)
+    pieces = [_piece(tokens, item, text, outer)]
+    pipeline.recover(FRONT_END, source, pipeline.parse(FRONT_END, source, pieces))
+    return _item_ast(pieces[0], text)
 
 
 def parse_typed(code: str, base: int, outer: list[Level]) -> list[ast.Stmt]:
@@ -394,3 +407,59 @@ def parse_typed(code: str, base: int, outer: list[Level]) -> list[ast.Stmt]:
     item = TopItem("seed", 0, len(tokens))
     block = parse_item(tokens, item, full, outer)
     return list(block.body) if isinstance(block, ast.Block) else [block]
+
+
+# ---- the dialect's pieces of the syntax pipeline (tinyc.syntax.pipeline)
+
+def lex(source: pipeline.Source) -> list[Token]:
+    """The lex pass over the program memory (``source.context``: its Layout): the seed and libraries,
+    then the application lexed on its own (the ``endlibrary`` marker is a keyword even when a name
+    follows it), ``int``/``char`` prefixes split off top-level names (:func:`split_top_keywords`)."""
+    text, app = source.text, source.context.app
+    tokens = tokenize(text[:app])
+    for t in tokenize(text[app:]):
+        t.start_pos = start_of(t) + app
+        t.end_pos = end_of(t) + app
+        tokens.append(t)
+    return split_top_keywords(tokens, text)
+
+
+def scan_top(source: pipeline.Source, tokens: list[Token]) -> pipeline.TopLevel:
+    """The level scan: the linker's items (:func:`scan`, errors 20, 22, 2 as that linker gave them) and
+    the [program, library] levels (:func:`levels`)."""
+    items = scan(tokens, source.context.lib)
+    return pipeline.TopLevel(tokens, items, list(levels(tokens, items)))
+
+
+def _classify(source: pipeline.Source, top: pipeline.TopLevel) -> list[pipeline.Piece]:
+    """A piece per item but the ``endlibrary`` markers (only the last one is kept, unparsed)."""
+    markers = [k for k, it in enumerate(top.items) if it.kind == "endlibrary"]
+    last_marker = markers[-1] if markers else -1
+    pieces = []
+    for k, it in enumerate(top.items):
+        if it.kind != "endlibrary":
+            pieces.append(_piece(top.tokens, it, source.text, top.levels))
+        elif k == last_marker:
+            pieces.append(pipeline.Piece(it, top.tokens[it.first:it.first + 1], None))
+    return pieces
+
+
+def _build(source: pipeline.Source, top: pipeline.TopLevel, pieces: list[pipeline.Piece]):
+    """``(program, seed)``: the Program of every library and application item (addresses are program-memory
+    offsets) and the seed statement; raises a declaration's or the seed's error in the text's order."""
+    program = ast.Program(0, len(source.text), items=[])
+    seed = None
+    for p in pieces:
+        if p.item.kind == "endlibrary":
+            program.items.append(ast.EndLibrary(start_of(p.raw[0]), end_of(p.raw[0])))
+            continue
+        node = _item_ast(p, source.text)
+        if p.item.kind == "seed":
+            seed = node
+        else:
+            program.items.append(node)
+    return program, seed if seed is not None else ast.Block(0, 0, body=[])
+
+
+FRONT_END = pipeline.FrontEnd("Gibson", lex, scan_top, _classify, _parser,
+                              lambda tokens: gibson_syntax_error(tokens), _build)

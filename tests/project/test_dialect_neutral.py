@@ -17,11 +17,6 @@ from tinyc.driver.dialect import names
 PACKAGE = Path(tinyc.__file__).resolve().parent
 CORE = ("tinyc.syntax", "tinyc.link", "tinyc.machine", "tinyc.engines", "tinyc.driver", "tinyc.views",
         "tinyc.debug", "tinyc.lsp", "tinyc.shell", "tinyc.cli", "tinyc.kernel", "tinyc.errors", "tinyc.ast")
-# tinyc.syntax's helpers that Gibson's front end still reaches into: the syntax stage is being made one
-# pipeline that Gibson plugs its lexer and grammar into (issue 36), and these go with it
-SYNTAX_PENDING = {("tinyc.syntax.parser", "_syntax_error"), ("tinyc.syntax.parser", "_check_nesting"),
-                  ("tinyc.syntax.parser", "_nesting_limit"), ("tinyc.syntax.parser", "_TokenList"),
-                  ("tinyc.syntax.to_ast", "_ToAST"), ("tinyc.syntax.to_ast", "_paren")}
 
 
 def _sources(root: Path):
@@ -82,7 +77,7 @@ def private_core_imports(root: Path) -> list[str]:
             if not module.startswith(CORE):
                 continue
             for alias in node.names:
-                if alias.name.startswith("_") and (module, alias.name) not in SYNTAX_PENDING:
+                if alias.name.startswith("_"):
                     found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}: {module}.{alias.name}")
     return found
 

@@ -56,7 +56,7 @@ def _tail(s: ast.Node) -> list[tuple[ast.If | ast.While, str]] | None:
     return [(s, field)]
 
 
-def _paren(children: _Children) -> Token | None:
+def header_paren(children: _Children) -> Token | None:
     """The ``(`` of ``name()`` in a function definition's header, if it has one."""
     return next((c for c in children if isinstance(c, Token) and c.type == "CALLPAREN"), None)
 
@@ -109,7 +109,7 @@ class ToAST(Transformer[Token, ast.Node]):
         return ast.Block(*self._pos(meta), body=self._attach([s for s in stmts if s is not None]))
 
     def funcdef(self, meta: Meta, ch: _Children) -> ast.Function:
-        paren = _paren(ch)
+        paren = header_paren(ch)
         ch = _strip(ch)
         name = ch[0]
         if paren is not None:

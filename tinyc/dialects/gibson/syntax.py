@@ -29,7 +29,7 @@ from ...errors import ErrorCode, TinyCError
 from ...syntax import pipeline
 from ...syntax.lexer import Level, cached_lark, classify, lex_all
 from ...syntax.parser import TokenList, nesting_limit
-from ...syntax.to_ast import ToAST, _paren
+from ...syntax.to_ast import ToAST, header_paren
 from ...syntax.positions import end_of, start_of
 from .parse_errors import gibson_syntax_error
 from .retype import retype
@@ -74,7 +74,7 @@ class _GibsonToAST(ToAST):
     canonical = staticmethod(canonical)
 
     def funcdef(self, meta, ch):
-        paren = _paren(ch)
+        paren = header_paren(ch)
         if paren is not None:
             return self._paren_function(meta, ch[0], paren)
         ellipsis = [c for c in ch if isinstance(c, Token) and c.type == "ELLIPSIS"]

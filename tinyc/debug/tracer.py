@@ -19,22 +19,22 @@ from __future__ import annotations
 
 import io
 import os
-from typing import BinaryIO, Callable
+from typing import Any, BinaryIO, Callable, TypeVar
 
 from .. import ast
 from ..machine.console import align_report
 from ..machine.console import Console
 from ..driver.options import DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR
 from ..driver.outcome import statement_outcome
-from ..engines.evaluator import Evaluator
-from ..driver.interpreter import Machine
+from ..engines.observer import Observer
 from ..driver.dialect import DEFAULT, Dialect
 from ..driver.session import Session
-from ..machine.memory import DEFAULT_MEMORY
+from ..machine.memory import DEFAULT_MEMORY, Memory
 from ..link.symbols import Symbol
 from ..views.stages import load
 
 DEFAULT_LIMIT = 1000
+Result = TypeVar("Result")  # what a call gives (an int; in the Gibson dialect perhaps a reference)
 
 
 class TracingConsole(Console):
@@ -70,19 +70,18 @@ class TracingConsole(Console):
         return super().read_char()
 
 
-class Tracer(Evaluator):
-    """The reference evaluator, reporting statements, conditions and calls to ``emit`` as they run.
+class Tracer(Observer):
+    """An observer of a reference evaluator (either dialect's) that reports statements, conditions and calls
+    to ``emit`` as they run (:mod:`tinyc.engines.observer`).
 
     ``emit`` receives one trace line (no newline).  ``calls`` shows calls and returns only; ``limit``
     is the number of trace lines after which tracing stops and the program runs on untraced;
-    ``library`` traces inside library functions too.  Call :meth:`locate` once the program is loaded.
+    ``library`` traces inside library functions too.  :meth:`attach` it to the evaluator; set ``texts``
+    (or call :meth:`locate`) once the program is loaded.
     """
 
-    name = "reference"
-
-    def __init__(self, machine: Machine, emit: Callable[[str], None], calls: bool = False,
+    def __init__(self, emit: Callable[[str], None], calls: bool = False,
                  limit: int = DEFAULT_LIMIT, library: bool = False):
-        super().__init__(machine)
         self.emit_line = emit
         self.calls_only = calls
         self.limit = limit
@@ -98,6 +97,11 @@ class Tracer(Evaluator):
         self.texts: list[tuple[int, int, bytes, str]] = [
             (base, base + len(text), text, ""), (ln, base, b"", "entry"),  # the entry's lines are not counted
                        (library_base, library_base + len(library), b"\n" + library, "lib ")]
+
+    @property
+    def mem(self) -> Memory:
+        """The watched evaluator's memory."""
+        return self.evaluator.mem
 
     # ---- output
 
@@ -136,7 +140,7 @@ class Tracer(Evaluator):
 
     def _begin(self, line: str, text: str) -> None:
         self._flush_open()
-        self.open.append([line, "  " * self.depth, text, False])
+        self.open.append([line, "  " * self.evaluator.depth, text, False])
 
     def _end(self, note: str, again: str = "...") -> None:
         """Finish the innermost open line: print it with ``note``, or if it was printed already (something
@@ -151,7 +155,8 @@ class Tracer(Evaluator):
 
     def _visible(self) -> dict[str, Symbol]:
         seen: dict[str, Symbol] = {}
-        levels = [self.frame.locals.values() if self.frame else (), self.m.program or (), self.m.library]
+        ev = self.evaluator
+        levels = [ev.frame.locals.values() if ev.frame else (), ev.m.program or (), ev.m.library]
         for level in levels:
             for s in level:
                 if s.kind == "var" and s.name not in seen:
@@ -213,31 +218,32 @@ class Tracer(Evaluator):
     def _traced(self, node: ast.Node) -> str | None:
         return self._where(node.pos) if self.active and not self.calls_only else None
 
-    def execute(self, node: ast.Stmt) -> None:
+    def statement(self, node: ast.Stmt, run: Callable[[], None]) -> None:
+        """A statement's line, with what it changed (its parts' lines first for a block or loop)."""
         containers = (ast.Block, ast.If, ast.While, ast.For, ast.Reparse, ast.Recheck)  # their parts are traced
         where = self._traced(node) if not isinstance(node, containers) else None
         if where is None:
-            return super().execute(node)
+            return run()
         self._begin(where, self._source(node.pos, node.end))
         before = self._snapshot()
         try:
-            super().execute(node)
+            run()
         finally:
             self._end(self._changes(before) if self.active else "")
 
-    def condition(self, node: ast.If | ast.While | ast.For, before: ast.Expr | None = None) -> int:
+    def condition(self, node: ast.If | ast.While | ast.For, run: Callable[[], int]) -> int:
         """The evaluator's header test (a for's init or step, then the condition), traced as the
         statement's header line with what it changed and ``(true)``/``(false)``."""
         where = self._traced(node)
         if where is None:
-            return super().condition(node, before)
-        self.cursor = node.pos
+            return run()
+        self.evaluator.cursor = node.pos
         header_end = node.then.pos if isinstance(node, ast.If) else node.body.pos
         self._begin(where, self._source(node.pos, header_end))
         snapshot = self._snapshot()
         value, done = 0, False
         try:
-            value = super().condition(node, before)
+            value = run()
             done = True
         finally:
             if self.active:
@@ -250,26 +256,23 @@ class Tracer(Evaluator):
 
     # ---- calls
 
-    def call(self, sym: Symbol, args: list[int], node: ast.Node) -> int:
+    def call(self, sym: Symbol, args: list[Any], node: ast.Node, run: Callable[[], Result]) -> Result:
+        """``call f(args)`` as it begins, ``f(args) returns v`` as it ends (where ``f`` is traced)."""
         fn = sym.function
         assert fn is not None  # the engine calls function symbols only
         if not (self.active and self._where(fn.body.pos) is not None):
-            return super().call(sym, args, node)
+            return run()
         site = self._where(node.pos)
         params = fn.parameters()
-        shown = ", ".join(self._argument(t, d, self.shown_value(v)) for (t, d), v in zip(params, args))
+        shown = ", ".join(self._argument(t, d, self.evaluator.shown(v)) for (t, d), v in zip(params, args))
         label = f"{sym.name}({shown})"
         self._begin(site or "", "call " + label)
         result = None
         try:
-            result = super().call(sym, args, node)
+            result = run()
             return result
         finally:
-            self._end("" if result is None else f"returns {self.shown_value(result)}", label)
-
-    def shown_value(self, value) -> int:
-        """A value as a trace line shows it (the Gibson dialect's tracer reads a reference's value)."""
-        return value
+            self._end("" if result is None else f"returns {self.evaluator.shown(result)}", label)
 
     def _argument(self, type_: str, d: ast.Declarator, value: int) -> str:
         """An argument as passed: a number; for a ``char`` array parameter also the string it points to."""
@@ -333,12 +336,10 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
     session = Session(dialect or DEFAULT, engine="reference", memory=memory, int_bits=int_bits, max_depth=max_depth,
                       random_divisor=random_divisor, console=console, files=files)
 
-    def make_tracer(m) -> Tracer:
-        tracer = Tracer(m, emit, calls, limit, library)
-        holder.append(tracer)
-        return tracer
-    loaded = load(program, system=system, session=session, engine=make_tracer)
-    m, tracer = loaded.machine, holder[0]
+    tracer = Tracer(emit, calls, limit, library)
+    holder.append(tracer)
+    loaded = load(program, system=system, session=session, engine=tracer.watching(session.dialect.engine("reference")))
+    m = loaded.machine
     ws, lib = loaded.workspace, m.library_text
     assert lib is not None  # load() booted the library
     tracer.locate(ws.text, ws.pr, ws.ln, lib.text, lib.base)

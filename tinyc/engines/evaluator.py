@@ -2,8 +2,9 @@
 
 Each ``visit_<Node>`` method runs one node class of :mod:`tinyc.ast`: a statement of section 5 or an
 expression form of section 6.  :func:`tinyc.ast.visitors` finds them by name, once per evaluator class, so a
-subclass (the Gibson dialect's evaluator, the tracer, the debugger) overrides a node by defining its
-``visit_<Node>``.  Names are looked up when they run, through the three symbol levels of section 3.  The
+subclass (the Gibson dialect's evaluator, the debugger) overrides a node by defining its
+``visit_<Node>``.  Names are looked up when they run, through the three symbol levels of section 3.  Tools
+(the tracer) watch it through its one observer slot (:mod:`tinyc.engines.observer`).  The
 fast engine (:mod:`tinyc.engines.compiler`) runs the same linked program through the same engine
 interface (``name``, ``run``, ``evaluate_constant``: :class:`tinyc.machine.port.Engine`) and must agree with
 this one byte for byte.  Both see their machine through :class:`tinyc.machine.port.MachinePort`.
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, ClassVar
 
     from ..machine.port import MachinePort as Machine
+    from .observer import Observer
 
     Visitor = Callable[[Any, Any], Any]  # an unbound visit_<Node> method: (evaluator, node) -> result
     Place = tuple[int, str] | Symbol  # an lvalue: (address, type) of a scalar or an element; an array name
@@ -72,6 +74,7 @@ class Evaluator:
         self._reparsed: dict[tuple[int, tuple[bool, ...]], tuple[ast.Reparse, list[ast.Stmt]]] = {}
         self.depth = 0
         self.cursor = 0
+        self.observer: Observer | None = None  # a tool watching statements, headers and calls
 
     # ---- the engine interface
 
@@ -125,7 +128,10 @@ class Evaluator:
     def execute(self, node: ast.Stmt) -> None:
         """Run one statement; ``cursor`` (an error's address when Python stops it) is its start."""
         self.cursor = node.pos
-        self._visit[type(node)](self, node)
+        if self.observer is None:
+            self._visit[type(node)](self, node)
+        else:
+            self.observer.statement(node, lambda: self._visit[type(node)](self, node))
 
     def visit_Decl(self, node: ast.Decl) -> None:
         """``int a, b(N)`` in a function: zeroed space for each name, a local from now on (sections 3, 5).
@@ -172,7 +178,13 @@ class Evaluator:
     def condition(self, node: ast.If | ast.While | ast.For, before: ast.Expr | None = None) -> int:
         """The header of an ``if``, ``while`` or ``for`` each time it is tested: ``before`` (a for's init
         the first time, its step after), then the condition (a for without one is true).  The one place
-        a header runs, so that the tracer shows it as one line by overriding this method."""
+        a header runs, so that an observer (the tracer) sees it as one step."""
+        if self.observer is not None:
+            return self.observer.condition(node, lambda: self.header(node, before))
+        return self.header(node, before)
+
+    def header(self, node: ast.If | ast.While | ast.For, before: ast.Expr | None) -> int:
+        """What :meth:`condition` tests: ``before``, then the condition's value (1 when it has none)."""
         if before is not None:
             self.eval(before)
         return 1 if node.cond is None else self.eval(node.cond)
@@ -373,6 +385,12 @@ class Evaluator:
     # ---- calls (section 4)
 
     def call(self, sym: Symbol, args: list[int], node: ast.Node) -> int:
+        """Call the tiny-c function ``sym`` from ``node`` (section 4), through the observer if one watches."""
+        if self.observer is not None:
+            return self.observer.call(sym, args, node, lambda: self.invoke(sym, args, node))
+        return self.invoke(sym, args, node)
+
+    def invoke(self, sym: Symbol, args: list[int], node: ast.Node) -> int:
         """Call a tiny-c function: bind parameters in a new frame, run the body, free the locals."""
         fn = sym.function
         assert fn is not None  # only "func" symbols are called, and each holds its AST
@@ -400,6 +418,11 @@ class Evaluator:
             self.frame = saved
             self.depth -= 1
             self.m.top = frame.mark
+
+    def shown(self, value: Any) -> int:
+        """An argument or result as a tool shows it: the int itself (a dialect that passes references
+        reads one here)."""
+        return int(value)
 
     def bind(self, type_: str, d: ast.Declarator, value: int, frame: Frame) -> Symbol:
         """One parameter: a scalar gets a copy; an array adopts the passed address (a 0 gets fresh space)."""

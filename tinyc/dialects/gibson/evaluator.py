@@ -258,7 +258,7 @@ class GibsonEvaluator(Evaluator):
 
     # ---- calls
 
-    def call(self, sym: Symbol, args: list, node: ast.Node):
+    def invoke(self, sym: Symbol, args: list, node: ast.Node):
         """Call a function: allocate each parameter in turn and read its argument then (section 3.9)."""
         fn = sym.function
         assert fn is not None  # only "func" symbols are called, and each holds its AST
@@ -293,6 +293,13 @@ class GibsonEvaluator(Evaluator):
         finally:
             self.frame = saved
             self.m.top = frame.mark
+
+    def shown(self, value) -> int:
+        """An argument or result as a tool shows it: a reference's value (0 where it cannot be read)."""
+        try:
+            return self.rd(value)
+        except TinyCError:
+            return 0
 
     def visit_Decl(self, node: ast.Decl) -> None:
         """A declaration, its names also listed in the frame's ``entries`` (the original's variable

@@ -1,10 +1,10 @@
-"""``tinyc trace`` for the Gibson dialect: its reference evaluator with the tracer's hooks
-(:class:`tinyc.debug.tracer.Tracer`), the program laid out and linked as ``tinyc run`` does
-(:mod:`tinyc.dialects.gibson.machine`).
+"""``tinyc trace`` for the Gibson dialect: its reference evaluator watched by the tracer
+(:class:`tinyc.debug.tracer.Tracer`, an observer: :mod:`tinyc.engines.observer`), the program laid out and
+linked as ``tinyc run`` does (:mod:`tinyc.dialects.gibson.machine`).
 
 The dialect's own ``if`` and ``while`` rules (gibson-dialect.md 3.3) stay those of
 :class:`tinyc.dialects.gibson.evaluator.GibsonEvaluator`: the tracer does not re-implement them, it shows a
-statement's header when the evaluator tests it (its ``condition`` hook).  Lines are file lines of the application,
+statement's header when the evaluator tests it (the observer's ``condition`` hook).  Lines are file lines of the application,
 ``lib N`` in the libraries (with ``--library``), ``entry`` for the seed ``[main();]``.
 """
 
@@ -15,8 +15,6 @@ import io
 from pathlib import Path
 from typing import Callable
 
-from ... import ast
-from .evaluator import GibsonEvaluator
 from ...errors import TinyCError
 from . import machine as gibson
 from ...driver.session import Session
@@ -24,18 +22,6 @@ from .calls import QuietExit
 from .files import close_units
 from .plugins import PluginError, find as find_plugin
 from ...debug.tracer import Tracer, traced_console
-
-
-class GibsonTracer(Tracer, GibsonEvaluator):
-    """The Gibson reference evaluator reporting statements, conditions and calls to ``emit``."""
-
-    def shown_value(self, value) -> int:
-        if isinstance(value, int):
-            return value
-        try:
-            return self.rd(value)
-        except TinyCError:
-            return 0
 
 
 def run_traced(session: Session, path: str, code: str | None, inp, out, trace_out, calls: bool = False,
@@ -56,13 +42,10 @@ def run_traced(session: Session, path: str, code: str | None, inp, out, trace_ou
     except PluginError as e:
         return Outcome("error", 2, report=e.message)
 
-    def make_tracer(m) -> GibsonTracer:
-        made = GibsonTracer(m, emit, calls, limit, library)
-        holder.append(made)
-        return made
-    m = gibson.make_machine(session, make_tracer, plugin=plugin, console=console)
-    tracer = m.engine
-    assert isinstance(tracer, GibsonTracer)
+    tracer = Tracer(emit, calls, limit, library)
+    holder.append(tracer)
+    m = gibson.make_machine(session, tracer.watching(session.dialect.engine("reference")), plugin=plugin,
+                            console=console)
     lay = loaded.layout
     tracer.texts = [(0, lay.lib, b"", "entry"), (lay.app - 1, lay.end, b"\n" + loaded.memory[lay.app:], ""),
                      (lay.lib, lay.marker, b"\n" + loaded.memory[lay.lib:lay.marker], "lib ")]
@@ -73,7 +56,7 @@ def run_traced(session: Session, path: str, code: str | None, inp, out, trace_ou
         seed = gibson.link_program(m, loaded)
         try:
             with m.deep_stack():
-                tracer.run([seed])
+                m.engine.run([seed])
         except QuietExit:
             pass
     try:

@@ -1,0 +1,65 @@
+"""The reference evaluator's observer slot (tinyc/engines/observer.py): what a tool sees, and that the
+tracer is an observer of whatever evaluator a dialect's factory makes, not a subclass of it."""
+
+import io
+
+import pytest
+
+from tinyc import Session
+from tinyc.engines.evaluator import Evaluator
+from tinyc.engines.observer import Observer
+from tinyc.machine.console import Console
+from tinyc.views.stages import load
+
+PROGRAM = b"sq int n [ return n*n ]\nmain [ int i; i = 0; while (i < 2) [ pn sq(i+3); i = i + 1 ] ]\n"
+
+
+class Recorder(Observer):
+    """Counts statements and headers, and records each call with its arguments and result."""
+
+    def __init__(self):
+        self.statements, self.headers, self.calls = 0, [], []
+
+    def statement(self, node, run):
+        self.statements += 1
+        run()
+
+    def condition(self, node, run):
+        value = run()
+        self.headers.append(value)
+        return value
+
+    def call(self, sym, args, node, run):
+        result = run()
+        self.calls.append((sym.name, list(args), result))
+        return result
+
+
+def run_main(engine, program=PROGRAM):
+    out = io.BytesIO()
+    session = Session(engine="reference", console=Console(io.BytesIO(), out))
+    loaded = load(program, session=session, engine=engine)
+    err, _ = loaded.workspace.run(b"main")
+    loaded.machine.console.flush()
+    return err, out.getvalue()
+
+
+def test_an_observer_sees_headers_and_calls_and_the_output_is_unchanged():
+    seen = Recorder()
+    plain = run_main(Evaluator)
+    assert run_main(seen.watching(Evaluator)) == plain == (0, b" 9 16")
+    assert seen.headers == [1, 1, 0]  # the while's test, each time
+    assert [c for c in seen.calls if c[0] in ("main", "sq")] == [("sq", [3], 9), ("sq", [4], 16), ("main", [], 0)]
+    assert seen.statements > 6
+
+
+def test_the_fast_engine_cannot_be_watched():
+    fast = Session(engine="fast").dialect.engine("fast")
+    with pytest.raises(TypeError, match="fast engine cannot be observed"):
+        run_main(Recorder().watching(fast))
+
+
+def test_the_tracer_is_an_observer_not_an_evaluator():
+    from tinyc.debug.tracer import Tracer, trace
+    assert issubclass(Tracer, Observer) and not issubclass(Tracer, Evaluator)
+    assert "  sq(3) returns 9" in trace(PROGRAM.decode())

@@ -1,0 +1,68 @@
+"""The reference evaluator's one observer slot: how a tool (the tracer, later the debugger and the stepper)
+watches a run without a subclass of each dialect's evaluator.
+
+An evaluator with an observer (the ``observer`` of :class:`tinyc.engines.evaluator.Evaluator`) hands it
+each statement, each test of an ``if``/``while``/``for`` header and each call of a tiny-c function, with
+``run``, the evaluator's own work for it.  The hook runs ``run()`` itself, so one method sees the state before, the result
+after, and a tiny-c error (:class:`~tinyc.errors.TinyCError`) or a return/break unwinding through it, as the
+tracer's ``try``/``finally`` needs.  Without an observer the evaluator calls ``run``'s work directly: a plain
+run pays one test of the slot per statement and per call.  The hooks are the same in every dialect's
+evaluator, so a tool works on whatever evaluator the dialect's engine factory makes.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+
+if TYPE_CHECKING:
+    from typing import Any, Callable, TypeVar
+
+    from .. import ast
+    from ..link.symbols import Symbol
+    from .evaluator import Evaluator
+
+    Result = TypeVar("Result")  # what a call gives: an int, or in the Gibson dialect perhaps a reference
+
+
+class Observer:
+    """What watches one evaluator; each hook must call ``run()`` once and give back what it returns.
+
+    The defaults only run: a tool overrides the hooks it needs.  :meth:`attach` puts the observer in an
+    evaluator's slot; ``evaluator`` is then the one it watches (its memory, frame and call depth).
+    """
+
+    evaluator: Evaluator
+
+    def attach(self, evaluator: Evaluator) -> Evaluator:
+        """Watch ``evaluator`` from now on (its slot held at most one observer: this one replaces it);
+        gives the evaluator back, so that an engine factory can be wrapped in one expression."""
+        self.evaluator = evaluator
+        evaluator.observer = self
+        return evaluator
+
+    def watching(self, factory: Callable[[Any], Any]) -> Callable[[Any], Evaluator]:
+        """The engine factory ``factory`` (``factory(machine) -> engine``: a dialect's reference one) with
+        this observer attached to each evaluator it makes.  The factory made raises TypeError when the
+        engine has no observer slot (not a reference evaluator: the fast engine)."""
+        def make(machine: Any) -> Evaluator:
+            from .evaluator import Evaluator
+            made = factory(machine)
+            if not isinstance(made, Evaluator):
+                raise TypeError(f"the {getattr(made, 'name', type(made).__name__)} engine cannot be observed")
+            return self.attach(made)
+        return make
+
+    def statement(self, node: ast.Stmt, run: Callable[[], None]) -> None:
+        """A statement (section 5) about to run; ``run()`` runs it (raising as it does)."""
+        run()
+
+    def condition(self, node: ast.If | ast.While | ast.For, run: Callable[[], int]) -> int:
+        """A statement's header being tested (a ``for``'s init or step, then the condition);
+        ``run()`` gives the condition's value."""
+        return run()
+
+    def call(self, sym: Symbol, args: list[Any], node: ast.Node, run: Callable[[], Result]) -> Result:
+        """A call of the tiny-c function ``sym`` with ``args`` (as the dialect passes them: the Gibson
+        dialect may pass references; :meth:`~tinyc.engines.evaluator.Evaluator.shown` reads one) from
+        the call site ``node``; ``run()`` makes the call and gives its result."""
+        return run()

@@ -63,3 +63,30 @@ def test_the_tracer_is_an_observer_not_an_evaluator():
     from tinyc.debug.tracer import Tracer, trace
     assert issubclass(Tracer, Observer) and not issubclass(Tracer, Evaluator)
     assert "  sq(3) returns 9" in trace(PROGRAM.decode())
+
+
+def test_the_debugger_watches_the_evaluator_its_dialect_makes():
+    from tinyc.debug.engine import Debugging
+
+    class Session_:  # the debugger's side: records where it was told a statement runs
+        def __init__(self):
+            self.lines = []
+
+        def statement(self, eng, node):
+            self.lines.append(node.pos)
+
+        def calling(self, eng, sym, node):
+            pass
+
+        def popped(self, eng, info):
+            pass
+
+        def returned(self, eng, info, result):
+            self.lines.append(("returns", info.name, eng.value(result)))
+
+    told = Session_()
+    debugging = Debugging(told)
+    assert run_main(debugging.watching(Evaluator)) == (0, b" 9 16")
+    assert isinstance(debugging.evaluator, Evaluator) and not isinstance(debugging, Evaluator)
+    assert [x for x in told.lines if isinstance(x, tuple) and x[1] == "sq"] == [("returns", "sq", 9), ("returns", "sq", 16)]
+    assert len(told.lines) > 8  # statements, each body's [ among them

@@ -28,7 +28,7 @@ from .engine import CallInfo
 from .state import UNSET, Breakpoint, Quit, Restart, Watch
 
 
-Engine = Any  # the run's debug evaluator: an evaluator with the hooks of :class:`~tinyc.debug.engine.DebugMixin`
+Engine = Any  # the run's :class:`~tinyc.debug.engine.Debugging`, watching its reference evaluator
 
 
 @dataclass

@@ -1,20 +1,20 @@
-"""The debugger's engines: the reference evaluators of both dialects with a hook before each statement,
-at each call and return, and at each error (issue 27; :mod:`tinyc.debug.debugger` drives them).  A dialect's
-evaluator gets the hooks the same way (:mod:`tinyc.dialects.gibson.debug`).
+"""The debugger's watch on a run: :class:`Debugging`, an observer (:mod:`tinyc.engines.observer`) of
+whatever reference evaluator the dialect makes, with a hook before each statement, at each call and return,
+and at each error (issue 27; :mod:`tinyc.debug.debugger` drives it).
 
-Like :mod:`tinyc.debug.tracer`, the hooks are added by subclassing the evaluator.  The hooks call the
-debugger ``session`` (an object with ``statement``, ``calling``, ``returned``, ``failed`` and ``popped``
-methods), which may read commands and run expressions before the program goes on.  The engines keep
-their own stack of :class:`CallInfo`, one per active tiny-c call, because the evaluators keep the
-caller's frame only in a Python local.
+The hooks call the debugger ``session`` (an object with ``statement``, ``calling``, ``returned``, ``failed``
+and ``popped`` methods), which may read commands and run expressions before the program goes on; they are
+handed the :class:`Debugging`, which reads the evaluator's machine, memory and frame.  It keeps its own
+stack of :class:`CallInfo`, one per active tiny-c call, because the evaluators keep the caller's frame only
+in a Python local.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, cast
+from typing import Any, Callable
 
 from .. import ast
-from ..engines.evaluator import Evaluator
+from ..engines.observer import Observer
 from ..errors import TinyCError
 from ..link.symbols import Frame, Symbol
 
@@ -40,57 +40,85 @@ class CallInfo:
         self.mark = 0         # a compiled call: the top of the value space when it began (its frame's first cell)
 
 
-class DebugMixin:
-    """The hooks; mixed in before an evaluator class (see :class:`DebugEvaluator`)."""
+class Debugging(Observer):
+    """The debugger's hooks on one evaluator (:meth:`attach` it, or :meth:`watching` a dialect's factory).
 
-    session: Any  # the Debugger (or the DAP adapter's): statement, calling, returned, failed, popped
-    frames: list[CallInfo]
-    quiet: int
+    ``session`` is the Debugger (or the DAP adapter's); the bottom of the stack is the entry statement
+    (``main``, the seed).  ``m``, ``mem``, ``frame``, ``eval`` and ``lookup`` are the evaluator's, for the
+    debugger's commands."""
 
-    def setup_debug(self, session: Any) -> None:
-        """Attach ``session``; the bottom of the stack is the entry statement (``main``, the seed)."""
+    def __init__(self, session: Any) -> None:
         self.session = session
         self.frames = [CallInfo("", None, ast.Null(0, 0), None, 0)]
         self.quiet = 0  # > 0 while the debugger evaluates an expression: no stops
-        self.fast: Any = None  # the DebugFastEngine this evaluator is the reference of (fast.py), if any
+        self.fast: Any = None  # the DebugFastEngine the evaluator is the reference of (fast.py), if any
 
-    def execute(self, node: ast.Stmt) -> None:
+    @property
+    def m(self) -> Any:
+        """The evaluator's machine."""
+        return self.evaluator.m
+
+    @property
+    def mem(self) -> Any:
+        """The evaluator's memory."""
+        return self.evaluator.mem
+
+    @property
+    def frame(self) -> Frame | None:
+        """The frame the evaluator runs in now."""
+        return self.evaluator.frame
+
+    @frame.setter
+    def frame(self, frame: Frame | None) -> None:
+        self.evaluator.frame = frame  # the debugger's ``p`` runs in the frame it looks at
+
+    def eval(self, node: ast.Expr) -> int:
+        """An expression's value, by the evaluator (the debugger's ``p``)."""
+        return self.evaluator.eval(node)
+
+    def lookup(self, name: str, node: ast.Node, at: int | None = None) -> Symbol:
+        """A name as the evaluator finds it now (section 3)."""
+        return self.evaluator.lookup(name, node, at)
+
+    def statement(self, node: ast.Stmt, run: Callable[[], None]) -> None:
+        """Tell the session before each statement; the innermost statement reports an error once."""
         top = self.frames[-1]
-        top.frame, top.pos = self.frame, node.pos  # type: ignore[attr-defined]
+        top.frame, top.pos = self.evaluator.frame, node.pos
         if not self.quiet:
             self.session.statement(self, node)
         try:
-            super().execute(node)  # type: ignore[misc]
+            run()
         except TinyCError as e:
             if not self.quiet and not getattr(e, "debugged", False):
                 e.debugged = True  # type: ignore[attr-defined]  # the innermost statement reports it once
                 self.session.failed(self, e)
             raise
 
-    def visit_Block(self, node: ast.Block) -> None:
+    def entered(self, function: ast.Function) -> None:
+        """A function's body is run without a statement hook: its ``[`` is a statement too."""
         top = self.frames[-1]
-        if top.function is not None and node is top.function.body and not top.entered:
-            top.entered = True  # a function's body is run without execute(): its [ is a statement too
-            top.frame, top.pos = self.frame, node.pos  # type: ignore[attr-defined]
+        if top.function is function and not top.entered:
+            top.entered = True
+            top.frame, top.pos = self.evaluator.frame, function.body.pos
             if not self.quiet:
-                self.session.statement(self, node)
-        super().visit_Block(node)  # type: ignore[misc]
+                self.session.statement(self, function.body)
 
-    def call(self, sym: Symbol, args: list[Any], node: ast.Node) -> Any:
-        """A call: compiled where the fast engine may run it (:mod:`.fast`), else with the hooks."""
-        fast, ev = self.fast, cast(Any, self)
+    def call(self, sym: Symbol, args: list[Any], node: ast.Node, run: Callable[[], Any]) -> Any:
+        """A call: compiled where the fast engine may run it (:mod:`.fast`, instead of ``run``), else
+        with the hooks."""
+        fast, ev = self.fast, self.evaluator
         if fast is not None and ev.depth + 1 < ev.m.max_depth:
             f = fast.compiled(sym)
             if f is not None and sym.function is not None and len(args) == len(sym.function.parameters()):
                 return self.call_compiled(f, sym, args, node)
-        return self.debug_call(sym, args, node)
+        return self.debug_call(sym, args, node, run)
 
     def call_compiled(self, f: Callable[..., Any], sym: Symbol, args: list[Any], node: ast.Node) -> Any:
         """Run ``f``, the compiled ``sym``, from here: a frame without locals on the stack for ``bt``."""
         info = CallInfo(sym.name, sym.function, node, None, node.pos)
         info.compiled, info.args = True, args
         self.frames.append(info)
-        ev = cast(Any, self)
+        ev = self.evaluator
         m, depth = ev.m, ev.depth
         mark = info.mark = m.top
         try:
@@ -139,7 +167,7 @@ class DebugMixin:
         cannot be shown (not ``info``'s calls, or ``address`` outside the innermost's function).  ``live``:
         the calls go on afterwards (a pause), past their declarations."""
         from .fast import copied_frame, frame_start, rebuilt_frame
-        ev = cast(Any, self)
+        ev = self.evaluator
         link = self.fast.link if self.fast is not None else None
         if not calls or calls[0][0] != info.name or info.function is None or link is None:
             return False
@@ -178,14 +206,16 @@ class DebugMixin:
             info.compiled, info.frame = True, None
         return True
 
-    def debug_call(self, sym: Symbol, args: list[Any], node: ast.Node) -> Any:
-        """A call run here, with the session's hooks at its start and end."""
+    def debug_call(self, sym: Symbol, args: list[Any], node: ast.Node,
+                   run: Callable[[], Any] | None = None) -> Any:
+        """A call run by the evaluator (``run``, by default its :meth:`~tinyc.engines.evaluator.Evaluator.invoke`), with the
+        session's hooks at its start and end."""
         if not self.quiet:
             self.session.calling(self, sym, node)
         info = CallInfo(sym.name, sym.function, node, None, node.pos)
         self.frames.append(info)
         try:
-            result = super().call(sym, args, node)  # type: ignore[misc]
+            result = run() if run is not None else self.evaluator.invoke(sym, args, node)
         finally:
             self.frames.pop()
             if not self.quiet:
@@ -196,13 +226,5 @@ class DebugMixin:
 
     def value(self, raw: Any) -> int:
         """A call's result as an int (the Gibson dialect may hand back a reference, read late)."""
-        return raw if isinstance(raw, int) else self.rd(raw)  # type: ignore[attr-defined]
-
-
-class DebugEvaluator(DebugMixin, Evaluator):
-    """The tiny-c/PC reference evaluator with the debugger's hooks."""
-
-    def __init__(self, machine: Any, session: Any) -> None:
-        Evaluator.__init__(self, machine)
-        self.setup_debug(session)
+        return self.evaluator.shown(raw)
 

@@ -1,6 +1,6 @@
 """The debugger on the fast engine (issue 27, item 5): a function with no breakpoint, watch or step in it runs
 compiled, as under ``tinyc run``; the functions that must be watched run on the debugger's reference
-evaluator (:class:`~tinyc.debug.engine.DebugEvaluator`).
+evaluator (watched by :class:`~tinyc.debug.engine.Debugging`).
 
 Which functions are watched is the debugger's :meth:`~tinyc.debug.debugger.Debugger.watched` answer,
 asked again each time the program resumes (:meth:`DebugFastEngine.refresh`): everything while stepping or
@@ -26,8 +26,9 @@ from ..link.symbols import Frame, Symbol
 
 
 class DebugFastEngine(FastEngine):
-    """The fast engine whose reference evaluator (``ref``) is the debugger's; ``watched(name)`` says
-    whether the function ``name`` must run there.  ``fallbacks`` counts the calls that went to it."""
+    """The fast engine whose reference evaluator (``ref``) is the one the debugger watches (``debugging``:
+    its :class:`~tinyc.debug.engine.Debugging`); ``watched(name)`` says whether the function ``name`` must
+    run there.  ``fallbacks`` counts the calls that went to it."""
 
     def __init__(self, machine: Any, watched: Callable[[str], bool], disk_cache: Any = None) -> None:
         super().__init__(machine, disk_cache)
@@ -36,6 +37,7 @@ class DebugFastEngine(FastEngine):
         self.made: dict[str, Callable[..., Any]] = {}  # name -> its compiled function in ``link``
         self.tried: set[str] = set()
         self.fallbacks = 0
+        self.debugging: Any = None  # the Debugging watching ``ref``, set with it
         self.prepare: Callable[[], None] | None = None  # when a run has linked its program (the debugger's sync)
 
     def run(self, stmts: list[ast.Stmt]) -> None:
@@ -61,10 +63,9 @@ class DebugFastEngine(FastEngine):
 
         def call(*a: Any) -> Any:
             self.fallbacks += 1
-            ref: Any = self.ref  # the debug evaluator (DebugMixin)
             m.top = a[-2]
-            ref.depth = a[-1] - 1
-            return ref.debug_call(sym, list(a[:-2]), sym.function)
+            self.ref.depth = a[-1] - 1
+            return self.debugging.debug_call(sym, list(a[:-2]), sym.function)
         call.fallback = True  # type: ignore[attr-defined]
         return call
 

@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import ast
+from ..driver.dialect import DEFAULT, find
 from ..driver.outcome import statement_outcome
 from ..errors import TinyCError
 from ..machine.console import Console
-from .engine import DebugEvaluator
+from .engine import Debugging
 from .debugger import Debugger, Places, pc_reporter
 
 if TYPE_CHECKING:
@@ -104,15 +105,16 @@ class PcRunner:
         from ..syntax.pipeline import reparse
         return reparse(text, levels, base, set(local))
 
-    def start(self, debugger: Debugger) -> tuple[DebugEvaluator, Places, Callable[[], TinyCError | None]]:
+    def start(self, debugger: Debugger) -> tuple[Debugging, Places, Callable[[], TinyCError | None]]:
         m, ws = self.m, self.ws
-        engine = DebugEvaluator(m, debugger)
-        machine_engine: object = engine
+        engine = Debugging(debugger)
+        evaluator = engine.watching(find(DEFAULT).engine("reference"))(m)
+        machine_engine: object = evaluator
         if self.fast:  # functions with nothing to watch run compiled (fast.py)
             from ..driver import startcache
             from .fast import DebugFastEngine
             fast = engine.fast = DebugFastEngine(m, debugger.watched, startcache.code)
-            fast.ref = engine
+            fast.ref, fast.debugging = evaluator, engine
             fast.prepare = debugger.sync
             machine_engine = fast
         places = Places(m.memory.data, ws.pr + 1, ws.pr + ws.pe + 1, ws.pr, pc_reporter(ws), (ws.ln, ws.pr))

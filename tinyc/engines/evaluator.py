@@ -408,6 +408,8 @@ class Evaluator:
         self.frame = frame
         self.depth += 1
         try:
+            if self.observer is not None:
+                self.observer.entered(fn)
             self.visit_Block(fn.body)
             return 0
         except ReturnSignal as r:

@@ -1,4 +1,4 @@
-"""The reference evaluator's one observer slot: how a tool (the tracer, later the debugger and the stepper)
+"""The reference evaluator's one observer slot: how a tool (the tracer, the debugger; later the stepper)
 watches a run without a subclass of each dialect's evaluator.
 
 An evaluator with an observer (the ``observer`` of :class:`tinyc.engines.evaluator.Evaluator`) hands it
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class Observer:
-    """What watches one evaluator; each hook must call ``run()`` once and give back what it returns.
+    """What watches one evaluator; each hook calls ``run()`` once and gives back what it returns.
 
     The defaults only run: a tool overrides the hooks it needs.  :meth:`attach` puts the observer in an
     evaluator's slot; ``evaluator`` is then the one it watches (its memory, frame and call depth).
@@ -61,8 +61,13 @@ class Observer:
         ``run()`` gives the condition's value."""
         return run()
 
+    def entered(self, function: ast.Function) -> None:
+        """The body of ``function`` about to run in its new frame (its parameters bound): its ``[`` runs
+        without :meth:`statement`."""
+
     def call(self, sym: Symbol, args: list[Any], node: ast.Node, run: Callable[[], Result]) -> Result:
         """A call of the tiny-c function ``sym`` with ``args`` (as the dialect passes them: the Gibson
         dialect may pass references; :meth:`~tinyc.engines.evaluator.Evaluator.shown` reads one) from
-        the call site ``node``; ``run()`` makes the call and gives its result."""
+        the call site ``node``; ``run()`` makes the call and gives its result.  (The debugger may make
+        the call another way: compiled, on the fast engine.)"""
         return run()

@@ -1,6 +1,6 @@
 """The debugger in the Gibson dialect (the dialect's ``debugger`` hook): a fresh program memory laid out and
-linked at each ``r``, as ``tc`` does at each start, run by the dialect's evaluator with the debugger's hooks
-(:mod:`tinyc.debug.engine`)."""
+linked at each ``r``, as ``tc`` does at each start, run by the dialect's evaluator watched by the debugger
+(:class:`tinyc.debug.engine.Debugging`)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from pathlib import Path
 
 from ...errors import TinyCError
 from ...machine.shipped import ProgramFileError, find_program
-from ...debug.engine import DebugMixin
+from ...debug.engine import Debugging
 from ...debug.runs import statement_lines, file_line
 from ...debug.debugger import Debugger, Places
-from .evaluator import GibsonEvaluator
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
@@ -31,14 +30,6 @@ class GibsonPlaces(Places):
     def source_line(self, pos: int) -> int:
         """The line of the file ``pos`` lies on (a line breakpoint goes by the file)."""
         return 1 + bytes(self.data[self.first:pos]).count(b"\n") if pos >= self.first else self.line(pos)
-
-
-class GibsonDebugEvaluator(DebugMixin, GibsonEvaluator):
-    """The Gibson dialect's reference evaluator with the debugger's hooks."""
-
-    def __init__(self, machine, session):
-        GibsonEvaluator.__init__(self, machine)
-        self.setup_debug(session)
 
 
 def runner(session: Session, files: list[str], entry: str | None = None, code: str | None = None) -> GibsonRunner:
@@ -106,12 +97,8 @@ class GibsonRunner:
         from . import machine as gibson
         from .calls import QuietExit, close_units
         from .report import gibson_code, report
-        engines: list[GibsonDebugEvaluator] = []
-
-        def make(m) -> GibsonDebugEvaluator:
-            engines.append(GibsonDebugEvaluator(m, debugger))
-            return engines[0]
-        m = self._machine(make)
+        debugging = Debugging(debugger)
+        m = self._machine(debugging.watching(self.session.dialect.engine("reference")))
         layout = self.loaded.layout
 
         def reporter(e: TinyCError) -> str:
@@ -132,4 +119,4 @@ class GibsonRunner:
             finally:
                 close_units(m)
             return None
-        return engines[0], places, go
+        return debugging, places, go

@@ -282,6 +282,8 @@ class GibsonEvaluator(Evaluator):
                 frame.varargs = list(args)  # type: ignore[attr-defined]  # only this dialect's frames have them
             self.depth += 1
             try:
+                if self.observer is not None:
+                    self.observer.entered(fn)
                 self.visit_Block(fn.body)
                 return 0
             except ReturnSignal as r:

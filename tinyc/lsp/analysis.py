@@ -12,6 +12,8 @@ UTF-8 text (``offset``), and :class:`Lines` turns those into LSP positions (line
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import bisect
 import inspect
 import os
@@ -24,6 +26,8 @@ from pathlib import Path
 
 from .. import ast
 from ..engines.analysis import walk
+if TYPE_CHECKING:
+    from ..driver.options import MachineOptions
 
 NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 KEYWORDS = ("if", "else", "while", "for", "return", "break", "int", "char", "MC")
@@ -320,9 +324,10 @@ def machine_call_doc(dialect: str, number: int | None) -> str:
 class PcFront:
     """tiny-c/PC: one booted machine (the library linked once), its program buffer refilled per text."""
 
-    def __init__(self, args):
-        from ..driver.session import boot
-        self.m, self.ws = boot(args)
+    def __init__(self, options: MachineOptions):
+        from ..driver.session import Session
+        from ..machine.console import Console
+        self.m, self.ws = Session.from_options(options, "pc", Console()).boot()
         lib = self.m.library_text
         functions = [s.function for s in (self.m.library.symbols.values() if self.m.library else ())
                      if s.kind == "func" and s.function is not None]
@@ -377,8 +382,8 @@ class GibsonFront:
     document that is not saved as it is is written to a temporary file next to it, or in a temporary
     folder when its own cannot be written, so that its ``#include`` lines find the same files)."""
 
-    def __init__(self, args):
-        self.args = args
+    def __init__(self, options: MachineOptions):
+        self.options = options
         from ..driver.dialect import find
         self.canonical = find("gibson").canonical
 
@@ -394,7 +399,7 @@ class GibsonFront:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             try:
-                session = Session.from_args(self.args, Console(), dialect="gibson")
+                session = Session.from_options(self.options, "gibson", Console())
                 g = stages.load(session, temp)
             except Exception as e:  # StartError: a missing include...
                 text = getattr(e, "message", "") or str(e)

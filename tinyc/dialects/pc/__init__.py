@@ -63,7 +63,7 @@ def shell(session: Session, args) -> int:
     if sys.stdin.isatty() and sys.stdout.isatty():
         from ...shell.terminal import run_terminal
         from ...debug.runs import shell_debugger
-        return run_terminal(args, shell_debugger)
+        return run_terminal(session, shell_debugger)
     from ...shell.shell import Shell
     try:
         machine, workspace = session.boot()

@@ -103,7 +103,7 @@ def generated_frames(frame) -> list[tuple[str, dict, int]]:
     out = []
     while frame is not None:
         filename = frame.f_code.co_filename
-        linemap = compiler._LINEMAPS.get(filename) if filename.startswith("<tinyc ") else None
+        linemap = compiler.line_map(frame) if filename.startswith("<tinyc ") else None
         if linemap is not None:
             at = [a for line, a in sorted(linemap.items()) if line <= frame.f_lineno]
             out.append((filename[1:-1].split(" ")[-2], dict(frame.f_locals), at[-1] if at else 0))

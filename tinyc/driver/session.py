@@ -17,8 +17,10 @@ from .dialect import DEFAULT as DEFAULT_DIALECT, Dialect, find as find_dialect
 from .options import DEFAULT_ENGINE, DEFAULT_INT_BITS, DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR, MachineOptions
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
+    from types import ModuleType
     from typing import Any, Callable
 
+    from ..engines.caches import EngineCaches
     from ..engines.options import Optimisations
     from .outcome import Interrupt, Outcome
     from ..machine.port import EngineFactory
@@ -56,7 +58,9 @@ class Session:
     ``allow_system`` and ``allow_plugins`` the Gibson dialect's ``system()`` and ``#loadMC NAME.py``; or, in
     place of those three, ``policy`` (:class:`~tinyc.machine.sandbox.Policy`: one for every door); ``quiet`` no
     banner (Gibson's ``-q``); ``interrupt`` the :class:`~tinyc.driver.outcome.Interrupt` policy its runs answer
-    (default: the process's, :data:`~tinyc.driver.outcome.INTERRUPT`).  Raises UnknownDialect for a dialect
+    (default: the process's, :data:`~tinyc.driver.outcome.INTERRUPT`); ``caches`` the fast engine's code,
+    line maps and analyses (:class:`~tinyc.engines.caches.EngineCaches`, bounded; default: a new one, this
+    session's alone).  Raises UnknownDialect for a dialect
     with no package.  (The commands
     check ``--memory`` against the int width first: :func:`memory_problem`; a Session takes any size.)
 
@@ -71,7 +75,8 @@ class Session:
                  random_divisor: int = DEFAULT_RANDOM_DIVISOR,
                  console: Console | None = None, files: FileSandbox | None = None, allow_system: bool = False,
                  allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None,
-                 policy: Policy | None = None, interrupt: Interrupt | None = None):
+                 policy: Policy | None = None, interrupt: Interrupt | None = None,
+                 caches: EngineCaches | None = None):
         self.dialect = find_dialect(dialect) if isinstance(dialect, str) else dialect
         self.memory = memory if memory is not None else MEMORY_16 if int_bits == 16 else DEFAULT_MEMORY
         self.engine, self.int_bits, self.max_depth = engine, int_bits, max_depth
@@ -90,6 +95,10 @@ class Session:
         if interrupt is None:
             from .outcome import INTERRUPT as interrupt
         self.interrupt = interrupt  # the interrupt policy its runs note Ctrl-C, pause and Stop with
+        if caches is None:
+            from ..engines.caches import EngineCaches
+            caches = EngineCaches()
+        self.caches = caches  # the fast engine's, bounded, shared by the machines this session builds
         self.current: Machine | None = None       # the machine :meth:`boot` made
         self.workspace: Workspace | None = None   # and its program buffer
 
@@ -129,7 +138,7 @@ class Session:
         return Machine(self.memory if memory is None else memory, self.int_bits if int_bits is None else int_bits,
                        self.console if console is None else console,
                        engine if engine is not None else self.engine_factory(), self.max_depth,
-                       self.random_divisor, d.hook(d.machine_calls), self.files, state)
+                       self.random_divisor, d.hook(d.machine_calls), self.files, state, self.caches)
 
     def engine_factory(self) -> EngineFactory:
         """The factory of the session's engine in its dialect; the fast engine's is given the session's
@@ -209,7 +218,8 @@ class Session:
         CODE``): how it ended, an :class:`~tinyc.driver.outcome.Outcome` for the door to render.  The program's
         output has gone to the session's console, flushed.  Raises ProgramFileError for a file that cannot be
         read or does not fit."""
-        return self.dialect.hook(self.dialect.run)(self, files, entry, code)
+        outcome: Outcome = self.dialect.hook(self.dialect.run)(self, files, entry, code)
+        return outcome
 
     def run_files(self, files: list[str], entry: str | None = None, code: str | None = None) -> int:
         """:meth:`execute`, its Outcome rendered (the report on stderr): the exit status."""
@@ -218,15 +228,17 @@ class Session:
     def view(self, name: str, path: str) -> str:
         """The stage view ``name`` (``tokens``, ``parse``, ``ast``, ``link``) of the program file ``path`` in this
         session's dialect (its ``view`` hook), or the report of the stage that rejects the program."""
-        return self.dialect.hook(self.dialect.view)(self, name, path)
+        view: str = self.dialect.hook(self.dialect.view)(self, name, path)
+        return view
 
     def trace(self, path: str, entry: str = "main", stdin: bytes = b"", calls: bool = False, limit: int = 1000) -> str:
         """The transcript of the program file ``path`` run traced from ``entry`` in this session's dialect (its
         ``trace`` hook): the program's output and one line per statement, then the report of an error."""
-        return self.dialect.hook(self.dialect.trace)(self, path, entry, stdin, calls, limit)
+        transcript: str = self.dialect.hook(self.dialect.trace)(self, path, entry, stdin, calls, limit)
+        return transcript
 
     def record(self, program: str | bytes, entry: str | None = None, stdin: bytes = b"", limit: int | None = None,
-               small: bool = True, **options):
+               small: bool = True, **options: Any) -> Any:  # a Trace: tinyc.debug sits above the driver
         """The recorded run of ``program`` (a file's path, or its text as bytes) from ``entry`` (None: main) with
         ``stdin`` as input, on this session's dialect's reference evaluator (its ``record`` hook): a
         :class:`~tinyc.debug.steptrace.Trace` (the JSON of docs/stepper.md) of at most ``limit`` steps (None: the
@@ -234,7 +246,7 @@ class Session:
         (``snapshots``, :func:`tinyc.debug.stepper.record`)."""
         return self.dialect.hook(self.dialect.record)(self, program, entry, stdin, limit, small, **options)
 
-    def tool(self, command: str):
+    def tool(self, command: str) -> ModuleType:
         """The module of the dialect's ``command`` (``tokens``, ``parse``, ``ast``, ``link``, ``check``,
         ``compile``, ``trace``): ``module.command(args) -> status``.  KeyError for a command it lacks."""
         import importlib

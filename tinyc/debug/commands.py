@@ -14,8 +14,6 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING; mypy knows it
 if TYPE_CHECKING:
     from typing import Any
 
-    from .debugger import Debugger
-
     Engine = Any  # the debug evaluator of the program's dialect (tinyc.debug.engine.DebugMixin and an Evaluator)
 
 HELP = """\
@@ -48,8 +46,9 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 class Commands:
     """Reads and runs commands for ``debugger`` until one resumes the program."""
 
-    def __init__(self, debugger: Debugger) -> None:
-        # the debugger's engine and places are None until a run starts: each command runs with them set
+    def __init__(self, debugger: Any) -> None:
+        # a tinyc.debug.debugger.Debugger (not imported: it imports this module); its engine and places are
+        # None until a run starts, and each command runs with them set
         self.d: Any = debugger
         self._parsed: dict[tuple[str, tuple[str, ...]], list[ast.Stmt]] = {}
 

@@ -70,6 +70,7 @@ class LRU(_Table[K, V]):
         return len(self._data)
 
     def clear(self) -> None:
+        """Drop every entry."""
         self._data.clear()
 
 
@@ -95,5 +96,6 @@ class EngineCaches:
         return {name: (len(t), t.size) for name in self.__slots__ for t in [getattr(self, name)]}
 
     def clear(self) -> None:
+        """Empty every table (the sizes stay)."""
         for name in self.__slots__:
             getattr(self, name).clear()

@@ -10,7 +10,7 @@ import pytest
 
 from tinyc import __version__
 from tinyc.cli.options import machine_options
-from tinyc.driver.session import boot
+from tinyc.cli.options import boot
 from tinyc.machine.console import Console
 from tinyc.shell.shell import Shell, banner
 from tinyc.driver.workspace import Workspace

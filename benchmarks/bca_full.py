@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tinyc.cli.options import machine_options  # noqa: E402
-from tinyc.driver.session import boot  # noqa: E402
+from tinyc.cli.options import boot  # noqa: E402
 from tinyc.machine.console import Console  # noqa: E402
 from tinyc.shell.shell import Shell  # noqa: E402
 from tinyc.solver import evaluate, get_game  # noqa: E402

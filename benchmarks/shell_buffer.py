@@ -30,7 +30,7 @@ except ImportError:  # the bench extra is not installed: say so, not a traceback
              "(see benchmarks/README.md)")
 
 from tinyc.cli.options import common_options  # noqa: E402
-from tinyc.driver.session import boot  # noqa: E402
+from tinyc.cli.options import boot  # noqa: E402
 from tinyc.machine.console import Console  # noqa: E402
 from tinyc.shell.shell import Shell  # noqa: E402
 

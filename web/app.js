@@ -91,7 +91,7 @@ function startWorker() {
       return;
     }
     const job = pending.get(m.id);
-    if (m.out !== undefined) {  // a run's output while it runs
+    if (m.out !== undefined) {  // a run's or a play's output while it runs
       if (job) { job.streamed += m.out; if (job.onOutput) job.onOutput(m.out); }
       return;
     }
@@ -243,7 +243,15 @@ async function playStep() {
   $("play-line").hidden = true;
   $("status").textContent = "running…";
   $("stop").disabled = false;
-  const r = refusal(args.source) || await call("play", args);
+  // shown as it comes (the same stream as Run's); a replay first writes again the game shown so far, so
+  // only what passes it is added (the same lines give the same game)
+  const shown = $("output").textContent.length;
+  let written = 0;
+  const onOutput = (text) => {
+    written += text.length;
+    if (written > shown) $("output").append(text.slice(Math.max(0, text.length - (written - shown))));
+  };
+  const r = refusal(args.source) || await call("play", args, onOutput);
   $("stop").disabled = true;
   $("output").textContent = r.stdout;
   showError(r);
@@ -259,6 +267,9 @@ async function playStep() {
 $("play").onclick = () => {
   const box = $("stdin").value;
   playing.input = box && !box.endsWith("\n") ? box + "\n" : box;
+  $("output").textContent = "";  // a new game: nothing of it is shown yet
+  $("error").textContent = "";
+  unmark();
   showTab("output");
   playStep();
 };

@@ -210,17 +210,18 @@ def run(source: str, dialect: str | None = None, entry: str = "main", stdin: str
 
 
 def play(source: str, dialect: str | None = None, entry: str = "main", stdin: str = "",
-         engine: str | None = None) -> dict:
+         engine: str | None = None, emit=None) -> dict:
     """``run`` with ``--echo`` (the lines read appear in the output, as typed), for playing a program one
     input line at a time: when the program read past the end of ``stdin``, the result is ``waiting`` True
     and ``stdout`` ends where that read began (the page asks for the next line and runs it again with all
-    the lines: the same lines give the same game)."""
+    the lines: the same lines give the same game).  ``emit(text)`` as for :func:`run`: the pieces add up
+    to all the program wrote, from its start (a replay writes the game so far again)."""
     argv = _program_argv(source, dialect)
     if isinstance(argv, dict):
         return {**argv, "waiting": False}
     options = ["--engine", engine] if engine in ("reference", "fast") else []
     out, err, status, ended_at = call_tinyc(["run", "--echo", *options, *argv, "--entry", entry or "main"],
-                                            stdin.encode())
+                                            stdin.encode(), emit=emit)
     if ended_at is not None:
         return {"stdout": text(out[:ended_at]), "stderr": "", "status": status, "waiting": True}
     return {"stdout": text(out), "stderr": text(err), "status": status, "waiting": False}

@@ -1,6 +1,6 @@
 // The playground's Web Worker: Pyodide with the tinyc wheel, and web/glue.py as its Python side.
 // Messages in: {id, op: "run" | "play" | "view" | "record" | "shell-start" | "shell-line" | "shell-complete" | "explain", args}; out: {id, ok, result | error},
-// {id, out} (a run's output while it runs),
+// {id, out} (the output of a run or a play while it runs),
 // and once {ready: true, ms, marks} (or {ready: false, error}) when Pyodide and tinyc are loaded; marks:
 // [name, time] of each loading step's end (performance.mark here; time: ms since the Unix epoch, as
 // performance.timeOrigin + the mark's time, since the page's clock has another origin).
@@ -58,8 +58,9 @@ const ops = {
   run: (a, id) => glue.run.callKwargs({source: a.source, dialect: a.dialect || null, entry: a.entry || "main",
                                        stdin: a.stdin || "", engine: a.engine || null,
                                        emit: (text) => postMessage({id, out: text})}),
-  play: (a) => glue.play.callKwargs({source: a.source, dialect: a.dialect || null, entry: a.entry || "main",
-                                     stdin: a.stdin || "", engine: a.engine || null}),
+  play: (a, id) => glue.play.callKwargs({source: a.source, dialect: a.dialect || null, entry: a.entry || "main",
+                                         stdin: a.stdin || "", engine: a.engine || null,
+                                         emit: (text) => postMessage({id, out: text})}),
   view: (a) => glue.view.callKwargs({source: a.source, name: a.name, dialect: a.dialect || null,
                                      entry: a.entry || "main", stdin: a.stdin || ""}),
   record: (a) => glue.record.callKwargs({source: a.source, dialect: a.dialect || "", entry: a.entry || "main",

@@ -10,7 +10,7 @@ import pytest
 
 from tinyc.cli.options import machine_options
 from tinyc.machine.console import Console
-from tinyc.driver.session import boot
+from tinyc.cli.options import boot
 from tinyc.shell.shell import Shell, banner
 from tinyc.debug.runs import shell_debugger
 

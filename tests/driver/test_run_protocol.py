@@ -93,16 +93,15 @@ def test_where_takes_a_frame_between_lines():
     """Ctrl-C in a compiled loop can come with a traceback whose tb_lineno is None (issue 35 item 8: a
     TypeError, exit 70)."""
     from tinyc.engines import compiler
+    from tinyc.engines.caches import EngineCaches
     name = "<tinyc test 0>"
-    compiler._LINEMAPS[name] = {3: 100, 7: 200}
-    try:
-        code = types.SimpleNamespace(co_filename=name)
-        inner = types.SimpleNamespace(tb_frame=types.SimpleNamespace(f_code=code), tb_lineno=None, tb_next=None)
-        outer = types.SimpleNamespace(tb_frame=types.SimpleNamespace(f_code=code), tb_lineno=8, tb_next=inner)
-        engine = compiler.FastEngine.__new__(compiler.FastEngine)
-        assert engine._where(outer, []) == 200
-    finally:
-        del compiler._LINEMAPS[name]
+    engine = compiler.FastEngine.__new__(compiler.FastEngine)
+    engine.caches = EngineCaches()
+    engine.caches.linemaps[name] = {3: 100, 7: 200}
+    code = types.SimpleNamespace(co_filename=name)
+    inner = types.SimpleNamespace(tb_frame=types.SimpleNamespace(f_code=code), tb_lineno=None, tb_next=None)
+    outer = types.SimpleNamespace(tb_frame=types.SimpleNamespace(f_code=code), tb_lineno=8, tb_next=inner)
+    assert engine._where(outer, []) == 200
 
 
 # ---- Ctrl-C through a terminal (issue 35 item 8)

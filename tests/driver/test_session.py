@@ -178,3 +178,13 @@ def test_a_session_hands_out_the_stage_views_and_the_trace(dialect, path):
     assert "main" in session.view("link", str(path))
     transcript = session.trace(str(path))
     assert "call main()" in transcript and "|" in transcript
+
+
+def test_the_session_default_engine_is_the_one_default():
+    """A Session made by hand runs on the engine every door defaults to (tinyc.driver.options, issue 36)."""
+    from tinyc.driver.options import DEFAULT_ENGINE, DEFAULTS
+    session = tinyc.Session(console=Console(io.BytesIO(), io.BytesIO()))
+    assert session.engine == DEFAULT_ENGINE == DEFAULTS.engine == "fast"
+    machine, _ = session.boot()
+    assert machine.engine.name == "fast"
+    assert tinyc.Session.from_options(DEFAULTS).engine == DEFAULT_ENGINE

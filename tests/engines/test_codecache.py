@@ -13,13 +13,11 @@ from tinyc.driver import startcache
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("TINYC_NO_CACHE", raising=False)
-    monkeypatch.setattr(compiler, "_CODE", {})  # a new process: nothing generated in this one yet
     return tmp_path / "tinyc"
 
 
 def new_process(monkeypatch):
     """Forget the code generated in this process, and fail if anything is generated again."""
-    monkeypatch.setattr(compiler, "_CODE", {})
 
     def generate(self, name, *a, **kw):
         raise AssertionError(f"{name} generated again")  # the entry statement (_run) is cached too
@@ -55,7 +53,6 @@ def test_the_shapes_of_free_names_are_part_of_the_key(cache, monkeypatch):
     as_int = b"int  g\nf [ g=300; pn g ]\n"
     as_char = b"char g\nf [ g=300; pn g ]\n"
     assert run_program(as_int, "fast", entry="f")[0] == b" 300"
-    monkeypatch.setattr(compiler, "_CODE", {})
     assert run_program(as_char, "fast", entry="f")[0] == b" 44"
 
 
@@ -73,7 +70,6 @@ def test_the_entry_statement_is_keyed_by_its_free_names(cache, monkeypatch):
 def test_the_settings_are_part_of_the_key(cache, monkeypatch):
     text = b"f [ int x; x=40000; pn x+1 ]\n"
     assert run_program(text, "fast", entry="f")[0] == b" 40001"
-    monkeypatch.setattr(compiler, "_CODE", {})
     assert run_program(text, "fast", entry="f", int_bits=16) == run_program(text, "reference", entry="f",
                                                                             int_bits=16)
     assert run_program(text, "fast", entry="f", int_bits=16)[0] == b" -25535"
@@ -81,7 +77,6 @@ def test_the_settings_are_part_of_the_key(cache, monkeypatch):
 
 def test_a_changed_generator_source_is_a_new_entry(cache, monkeypatch):
     run_program(PROGRAM, "fast")
-    monkeypatch.setattr(compiler, "_CODE", {})
     monkeypatch.setattr(startcache, "_ENGINE", ("another", ()))  # as if codegen.py had been edited
     generated = []
     original = compiler.FastEngine.generate

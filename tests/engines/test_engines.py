@@ -158,7 +158,6 @@ def test_compile_shows_the_code_that_run_runs(tmp_path, capsys, monkeypatch):
     ran = []
     original = codegen.Codegen.generate
     monkeypatch.setattr(codegen.Codegen, "generate", lambda self: ran.append(original(self)[0]) or ran[-1:] + [{}])
-    monkeypatch.setattr(compiler, "_CODE", {})
     monkeypatch.setenv("TINYC_NO_CACHE", "1")
     assert cli.main(["run", str(program)]) == 0
     assert capsys.readouterr().out == " 6 6\r\n"

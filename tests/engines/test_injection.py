@@ -37,7 +37,6 @@ EXPLOITS = [(0, 13, 8)] + [(1, b, 4) for b in (11, 12, 28, 29, 30, 133)]
 def fresh(monkeypatch):
     """A process with no code generated yet and no start-up cache: every function is generated."""
     monkeypatch.setenv("TINYC_NO_CACHE", "1")
-    monkeypatch.setattr(compiler, "_CODE", {})
     yield
     if hasattr(builtins, "TINYC_INJECTED"):
         del builtins.TINYC_INJECTED
@@ -91,7 +90,6 @@ def test_the_code_cache_keeps_what_the_current_text_would_make(tmp_path, monkeyp
     kept = []
     for n, byte in enumerate((12, ord("X"))):  # a poke, then the same program writing what was there
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache{n}"))  # each its own: both generate
-        monkeypatch.setattr(compiler, "_CODE", {})
         run_program(gen_pokes.exploit(byte, "    " + MARK + " #", 1), "fast")
         kept.append(dict(stored))
         stored.clear()

@@ -198,18 +198,18 @@ def test_the_class_declares_every_switch():
 
 
 def test_the_session_gives_the_fast_engine_its_switches():
-    """``tinyc run`` builds its machine through Session.from_args: the switches reach the engine it builds."""
+    """``tinyc run`` builds its machine through cli.options.session_of: the switches reach the engine it builds."""
     import io
     from types import SimpleNamespace
-    from tinyc import Session
+    from tinyc.cli.options import session_of
     from tinyc.machine.console import Console
     for switches, expected in (({"opt_level": 0}, NONE), ({"opt_off": ["scans"]}, ALL.without("scans")),
                                ({"opt_only": ["walks"]}, only("walks")), ({}, ALL)):
         args = SimpleNamespace(engine="fast", files=[], **switches)
-        session = Session.from_args(args, Console(io.BytesIO(), io.BytesIO()))
+        session = session_of(args, Console(io.BytesIO(), io.BytesIO()))
         machine, _ = session.boot()
         assert machine.engine.options == expected
-    reference = Session.from_args(SimpleNamespace(engine="reference", files=[], opt_level=0))
+    reference = session_of(SimpleNamespace(engine="reference", files=[], opt_level=0))
     assert not hasattr(reference.boot()[0].engine, "options")
 
 

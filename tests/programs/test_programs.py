@@ -18,7 +18,7 @@ from typing import Callable
 import pytest
 
 from tinyc.cli.options import machine_options
-from tinyc.driver.session import boot
+from tinyc.cli.options import boot
 from tinyc.machine.console import Console
 from tinyc.shell.shell import Shell
 from tinyc.solver import bc_code, evaluate, get_game, make_strategy, play, score, score_table

@@ -1,6 +1,7 @@
 """``mypy --strict`` holds for the modules read as the reference (issue 25, item 5; issue 36): the tree,
 the errors, the syntax (lexer, parser, tree to AST), the linker, the machine (memory, console, machine
-calls, sandbox), the reference evaluator, C division and the debugger's memory dump and state.
+calls, sandbox), the reference evaluator, C division, the fast engine's caches, the driver (all but the dialect
+registry), the tracer, the stepper and the debugger's commands, memory dump and state.
 pyproject.toml sets the same flags for them in an override, so that a plain ``mypy`` reports there what
 ``--strict`` would."""
 
@@ -15,14 +16,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 STRICT = ["tinyc.ast", "tinyc.errors", "tinyc.syntax.*", "tinyc.link.*", "tinyc.machine.*", "tinyc.engines.evaluator",
-          "tinyc.engines.cdiv", "tinyc.debug.memory", "tinyc.debug.state"]
+          "tinyc.engines.cdiv", "tinyc.engines.caches", "tinyc.debug.*", "tinyc.driver.*"]
 
 
 def _files() -> list[str]:
     out = []
     for module in STRICT:
         path = ROOT / Path(*module.split("."))
-        out.append(str(path.parent if path.name == "*" else path.with_suffix(".py")))
+        out.append(str(path.parent if path.name == "*" else path / "__init__.py" if path.is_dir()
+                       else path.with_suffix(".py")))
     return out
 
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tinyc.cli.options import machine_options
-from tinyc.driver.session import boot
+from tinyc.cli.options import boot
 from tinyc.machine.console import Console
 from tinyc.shell.editor import LineBuffer
 from tinyc.shell.shell import Shell, banner

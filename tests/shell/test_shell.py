@@ -10,7 +10,7 @@ import pytest
 
 from tinyc import __version__
 from tinyc.cli.options import machine_options
-from tinyc.driver.session import boot
+from tinyc.cli.options import boot
 from tinyc.machine.console import Console
 from tinyc.shell.shell import Shell, banner
 from tinyc.driver.workspace import Workspace
@@ -242,11 +242,11 @@ def test_function_names_for_completion():
 
 def test_a_buffer_that_does_not_link_is_parsed_once_until_it_is_edited(monkeypatch):
     # issue 24: the failed link (here error 2, an unclosed [) is cached like a good one, keyed by the text
-    from tinyc.syntax import parser
+    from tinyc.syntax import pipeline
     monkeypatch.setenv("TINYC_NO_CACHE", "1")  # the disk cache apart; the program's names are this test's own
     parsed: list[str] = []
-    real = parser.parse_program
-    monkeypatch.setattr(parser, "parse_program", lambda text, *a: parsed.append(text) or real(text, *a))
+    real = pipeline.parse_program
+    monkeypatch.setattr(pipeline, "parse_program", lambda text, *a: parsed.append(text) or real(text, *a))
     program = b"cached_link_f int a [ return a+1 ]\ncached_link_g [ pn 1\n"
     shell, out = session(b".pn 1\n.pn 2\n.pn 3\n.pn 4\n./\n]\n.pn cached_link_f(41)\n.pn 5\n", program)
     assert out.count(b"err  2") == 4 and b" 42" in out and out.endswith(b"tc> 5\r\ntc>\r\n")

@@ -13,7 +13,7 @@ from prompt_toolkit.document import Document
 
 from tinyc.cli.options import machine_options
 from tinyc.machine.console import Console
-from tinyc.driver.session import boot
+from tinyc.cli.options import boot
 from tinyc.shell import shell as shell_module
 from tinyc.shell.shell import COMMANDS, Shell
 from tinyc.shell.terminal import ShellCompleter

@@ -22,7 +22,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from tinyc.cli.options import machine_options
-from tinyc.driver.session import boot
+from tinyc.cli.options import boot
 from tinyc.shell.shell import Shell, banner
 from tinyc.shell.terminal import ShellCompleter, TerminalConsole, attach
 

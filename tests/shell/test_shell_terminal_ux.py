@@ -22,7 +22,7 @@ from prompt_toolkit.output import DummyOutput
 
 from test_shell_terminal import CTRL_D, HELLO, PROGRAM, run
 from tinyc.cli.options import machine_options
-from tinyc.driver.session import boot
+from tinyc.cli.options import boot
 from tinyc.machine.console import Console
 from tinyc.shell.highlight import colour_listing, colour_wanted
 from tinyc.shell.shell import Shell, banner

@@ -483,6 +483,40 @@ def test_output_shows_while_the_program_runs_and_stop_keeps_it(page):
     wait_ready(page)
 
 
+def test_glue_play_hands_on_the_output_while_the_program_runs(glue):
+    """Issue 39: Play streams through the same console as Run; the pieces add up to what the run wrote,
+    which the result cuts where the program waits for a line."""
+    pieces: list[str] = []
+    source = INPUT_PROGRAM.replace("pn n * 2", "pn n * 2\n  n = gn")
+    r = glue.play(source, stdin="21\n", emit=pieces.append)
+    assert r["waiting"] and r["stdout"] == "number? 21\n 42" and "".join(pieces).startswith(r["stdout"])
+
+
+def test_play_shows_the_output_while_the_program_runs_and_stop_keeps_it(page):
+    """Issue 39: Play showed a program's output only when it waited for a line or ended; Stop threw it away.
+    The second game replays the line typed: the transcript so far is not shown twice."""
+    call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: ''})", LOOP_AFTER_A_LINE)
+    page.find_element("id", "play").click()
+    wait_text(page, "#output", lambda t: "before the loop" in t)
+    assert page.find_element("id", "status").get_attribute("textContent") == "running…"  # still running
+    page.find_element("id", "stop").click()
+    wait_text(page, "#status", lambda t: t == "stopped by the Stop button")
+    assert "before the loop" in page.find_element("id", "output").get_attribute("textContent")
+    wait_ready(page)
+    asks = 'main [\n  int n\n  ps "number? "\n  n = gn\n  pl "got"\n  pn n * 2\n  while 1 [ ]\n]\n'
+    call(page, "tinyc.load(arguments[0], {dialect: '', entry: 'main', stdin: ''})", asks)
+    page.find_element("id", "play").click()
+    wait_text(page, "#status", lambda t: t == "waiting for a line of input")
+    page.find_element("id", "play-input").send_keys("21\n")
+    out = wait_text(page, "#output", lambda t: "42" in t)
+    assert page.find_element("id", "status").get_attribute("textContent") == "running…"  # still running
+    assert out.count("number? ") == 1 and out.endswith("21\n\r\ngot 42"), repr(out)
+    page.find_element("id", "stop").click()
+    wait_text(page, "#status", lambda t: t == "stopped by the Stop button")
+    assert page.find_element("id", "output").get_attribute("textContent") == out
+    wait_ready(page)
+
+
 def test_the_page_load_milestones_are_recorded_in_order(page):
     """Issue 39: where the page load's time goes (docs/web.md, benchmarks/web_load.py) is measured in the
     page and the worker; the milestones are all there, in their order (their durations are not tested).

@@ -8,10 +8,9 @@ import sys
 from typing import Any, Callable
 
 from ..driver.dialect import DEFAULT
-from ..driver.session import Session
 from ..machine.console import align_report
 from ..machine.shipped import read_source
-from .options import chosen_dialect
+from .options import chosen_dialect, session_of
 
 
 def cmd_boot(args: argparse.Namespace) -> int:
@@ -19,7 +18,7 @@ def cmd_boot(args: argparse.Namespace) -> int:
     from ..driver.outcome import outcome_of
     from ..errors import ErrorCode, error_report
     dialect = chosen_dialect(args, args.file)
-    session = Session.from_args(args, dialect=dialect)
+    session = session_of(args, dialect=dialect)
     if dialect != DEFAULT:  # a system file is tiny-c/PC's; another dialect runs the file as its program
         return session.execute([args.file], None, args.code).render()
     text = read_source(args.file, limit=args.memory)

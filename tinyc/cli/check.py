@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from ..driver.session import boot_with_files
+from .options import boot_with_files
 from ..views.check import collect
 
 

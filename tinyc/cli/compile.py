@@ -9,7 +9,7 @@ import sys
 
 from .. import ast
 from ..errors import TinyCError
-from ..driver.session import boot_with_files
+from .options import boot_with_files
 from ..views.compile import generated_python
 from .options import optimisation_options
 

@@ -26,9 +26,9 @@ def runner_factory(base: argparse.Namespace):
     ``entry`` (PC: the statement to run; Gibson: run instead of main()), ``dialect`` (pc or gibson).
     Raises DapError for a program that cannot be read or started."""
     from ..driver.dialect import CannotStart
-    from ..driver.session import Session
+    from .options import session_of
     from ..machine.shipped import ProgramFileError, find_program
-    from ..debug.dap import DapError
+    from ..debug.dap_extras import DapError
     from .options import chosen_dialect
 
     def make_runner(arguments: dict, console):
@@ -46,7 +46,7 @@ def runner_factory(base: argparse.Namespace):
         if not path.is_file():
             raise DapError(f"launch: {arguments['program']}: no such program file")
         args.files = [str(path)]
-        session = Session.from_args(args, console, chosen_dialect(args, path))
+        session = session_of(args, console, chosen_dialect(args, path))
         try:
             return session.debugger(args.files, entry, args.code)
         except CannotStart as e:

@@ -23,14 +23,14 @@ def command(args: argparse.Namespace) -> int:
     """The debugging session on stdin/stdout (commands and the program's input share stdin, as with
     Gibson's ``tc -d``); 0 when it ends, 2 for bad command-line use or a program that cannot start."""
     from ..driver.dialect import CannotStart
-    from ..driver.session import Session
+    from .options import session_of
     from ..debug.runs import debug
     from .options import UsageError, chosen_dialect
     if "-" in args.files:
         raise UsageError("debug: the commands are read from standard input: give the program as a FILE")
     made: list = []  # the runner, for the terminal's completion of the program's names
     console = terminal_console(args, lambda: sorted(WORDS) + sorted(made[0].names if made else ()))
-    session = Session.from_args(args, console, chosen_dialect(args, find_program(args.files[-1])))
+    session = session_of(args, console, chosen_dialect(args, find_program(args.files[-1])))
     try:
         runner = session.debugger(args.files, args.entry, args.code)
         made.append(runner)

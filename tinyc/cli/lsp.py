@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .options import options_of
+
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """Options of ``tinyc lsp``: ``--dialect`` and the machine options; ``--stdio`` is accepted (and is the
@@ -25,7 +27,7 @@ def command(args: argparse.Namespace) -> int:
     except ImportError as e:
         print(f"tinyc lsp: {e.name or e} is missing: pip install 'tinyc[lsp]'", file=sys.stderr)
         return 2
-    server = make_server(args)
+    server = make_server(options_of(args, []))
     server.setting = args.dialect
     server.start_io()
     return 0

@@ -41,11 +41,10 @@ from .. import __version__
 from ..machine.console import (OutputClosed, StreamFailed, align_report, byte_transparent_stdio,
                                flush_consoles, stand_in_streams)
 from ..driver.dialect import DEFAULT as DEFAULT_DIALECT, TOOLS as TOOL_NAMES
-from ..driver.session import Session, settle_memory
 from ..machine.shipped import (ProgramFileError, find_program, program_capacity, program_path, read_ahead,  # noqa: F401
                                read_source, shipped_programs)
 from ..driver.outcome import INTERRUPTED_STATUS, interrupted
-from .options import UsageError, chosen_dialect, has_header_line  # noqa: F401  (UsageError: the tools raise it)
+from .options import UsageError, chosen_dialect, has_header_line, session_of, settle_memory  # noqa: F401  (UsageError: the tools raise it)
 if TYPE_CHECKING:
     import argparse  # imported only to build a parser: see quick_args
 
@@ -114,7 +113,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if dialect is None and last != "-":  # told by the text the run then takes: the file is read once
         text = read_ahead(last, max(args.memory, program_capacity(args.int_bits)))
         dialect = chosen_dialect(args, last, head=text) if text is not None else DEFAULT_DIALECT
-    outcome = Session.from_args(args, dialect=dialect).execute(args.files, args.entry, args.code)
+    outcome = session_of(args, dialect=dialect).execute(args.files, args.entry, args.code)
     sys.stdout.flush()  # the program's output before the report
     return outcome.render()
 
@@ -326,7 +325,7 @@ def dispatch(args: argparse.Namespace) -> int:
 def cmd_shell(args: argparse.Namespace) -> int:
     """``tinyc`` / ``tinyc shell``: the dialect's shell on stdin/stdout (tiny-c/PC's ``tc>``: prompt_toolkit
     when both are terminals)."""
-    session = Session.from_args(args, dialect=getattr(args, "dialect", None))
+    session = session_of(args, dialect=getattr(args, "dialect", None))
     return session.dialect.shell(session, args)
 
 

@@ -173,7 +173,7 @@ class TinyCMagics(Magics):
         self.program = b""
 
     def _args(self, parser, line: str):
-        from ..driver.session import settle_memory
+        from .options import settle_memory
         try:
             args = parser.parse_args(shlex.split(line))
         except ValueError as e:
@@ -207,7 +207,7 @@ class TinyCMagics(Magics):
             return self._run_file(args, dialect)
         args.dialect = dialect
         from ..driver.outcome import statement_outcome
-        from ..driver.session import boot
+        from .options import boot
         from ..errors import ErrorCode
         out = io.BytesIO()
         stdin = _input(args.input)
@@ -245,7 +245,7 @@ class TinyCMagics(Magics):
         if _whole(dialect):
             return self._debug_file(args, dialect, console, out)
         args.dialect = dialect
-        from ..driver.session import boot
+        from .options import boot
 
         def run():
             m, ws = boot(args, console)
@@ -269,11 +269,11 @@ class TinyCMagics(Magics):
         """``%%tinyc --debug`` of a cell in another dialect than PC, through that dialect's debugger hook."""
         import tempfile
         from ..driver.dialect import CannotStart
-        from ..driver.session import Session
+        from .options import session_of
         from ..debug.runs import debug
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = self._cell_file(tmp)
-            session = Session.from_args(args, console, dialect, [])
+            session = session_of(args, console, dialect, [])
             try:
                 runner = session.debugger([path], args.entry, args.code)
             except CannotStart as e:
@@ -299,14 +299,14 @@ class TinyCMagics(Magics):
         ``run`` hook; the pictures its graphics draw are shown inline after its output."""
         import tempfile
         from pathlib import Path
-        from ..driver.session import Session
+        from .options import session_of
         out, stdin = io.BytesIO(), _input(args.input)
         pictures: list[Path] = []
         console = Console(stdin, out, strip_cr=True)
         console.pictures = pictures.append
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = self._cell_file(tmp)
-            session = Session.from_args(args, console, dialect, [])
+            session = session_of(args, console, dialect, [])
             outcome = _with_limit(lambda: session.execute([path], args.entry, args.code))
         _print_output(out.getvalue())
         if pictures:
@@ -351,10 +351,10 @@ class TinyCMagics(Magics):
         """A stage view of the current program in ``dialect``, through its ``view`` hook; its #include files
         are found beside the notebook, as ``tinyc run`` finds them beside the file."""
         import tempfile
-        from ..driver.session import Session
+        from .options import session_of
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = self._cell_file(tmp)
-            session = Session.from_args(args, Console(), dialect, [])
+            session = session_of(args, Console(), dialect, [])
             return session.view(name, path)
 
     @line_cell_magic
@@ -383,7 +383,7 @@ class TinyCMagics(Magics):
         return self._guard(lambda: self._trace(line, cell))
 
     def _trace(self, line, cell):
-        from ..driver.session import file_sandbox
+        from .options import file_sandbox
         from ..debug.tracer import trace
         if cell is None and line.strip() and not line.strip().startswith("-"):
             line = "--entry " + shlex.quote(line.strip())
@@ -409,7 +409,7 @@ class TinyCMagics(Magics):
     def _step(self, line, cell):
         import tempfile
         from IPython.display import HTML, display
-        from ..driver.session import Session
+        from .options import session_of
         from ..debug.stepper import DEFAULT_LIMIT
         from ..debug.stepper_page import inline
         if cell is None and line.strip() and not line.strip().startswith("-"):
@@ -425,7 +425,7 @@ class TinyCMagics(Magics):
         stdin = (args.input or "").encode("latin-1").replace(b"\\n", b"\n")
         with tempfile.TemporaryDirectory(prefix="tinyc-") as tmp:
             path = self._cell_file(tmp)
-            session = Session.from_args(args, None, dialect, [path])
+            session = session_of(args, None, dialect, [path])
             trace = session.record(path, None if args.entry == "main" else args.entry, stdin, args.limit)
         trace.data["file"] = "cell"
         display(HTML(inline(trace)))

@@ -1,6 +1,8 @@
 """The options every command shares (reference section 14): one argparse parent parser, also used by the
 IPython magics and the tool commands; run's defaults, the dialect options and the choice of dialect for a
-file, and the usage error every command raises."""
+file, and the usage error every command raises.  Here, and nowhere below the command line, the parsed options
+become the driver's one record, :class:`~tinyc.driver.options.MachineOptions` (:func:`options_of`,
+:func:`session_of`), and a boot that fails becomes an exit status (:func:`boot`)."""
 
 from __future__ import annotations
 
@@ -10,19 +12,27 @@ from ..machine.shipped import ProgramFileError
 from ..machine.memory import DEFAULT_MEMORY, MEMORY_16
 from ..driver.dialect import DEFAULT
 from ..driver.options import DEFAULT_MAX_DEPTH, DEFAULTS
-from ..driver.session import MIN_MEMORY, MIN_MEMORY_16
+from ..driver.options import MachineOptions
+from ..driver.session import MIN_MEMORY, MIN_MEMORY_16, Session, memory_problem
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     from collections.abc import Set as AbstractSet
     from pathlib import Path
     import argparse  # imported where a parser is built: `tinyc run FILE` needs none (cli.main.quick_args)
 
+    from ..driver.dialect import Dialect
+    from ..driver.interpreter import Machine
+    from ..driver.workspace import Workspace
+    from ..engines.options import Optimisations
+    from ..machine.console import Console
+    from ..machine.sandbox import FileSandbox, Policy
+
 MAX_MEMORY = 1 << 30       # 1 GiB: more than any tiny-c program has used, and Python must allocate it
 MAX_DEPTH = 100_000        # active calls; each costs Python stack, so the limit keeps a run in bounds
 
 
 # The machine options' values when not given: argparse's defaults and cli.main.quick_args's namespace
-# (memory None: not given; tinyc.driver.session.settle_memory gives it its size, which depends on --int-bits)
+# (memory None: not given; settle_memory below gives it its size, which depends on --int-bits)
 MACHINE_DEFAULTS: dict[str, object] = {
     **{k: v for k, v in DEFAULTS.as_dict().items() if k in ("int_bits", "memory", "strip_cr", "echo", "engine",
                                                              "random_divisor", "max_depth")},
@@ -221,3 +231,106 @@ def chosen_dialect(args: argparse.Namespace, path: str | Path, doing: str = "run
               f"dialect (--dialect {found}; --dialect {DEFAULT} to override)", file=sys.stderr)
         return found
     return DEFAULT
+
+
+# ---- the parsed options as the driver takes them
+
+def settle_memory(args: argparse.Namespace) -> str | None:
+    """Give ``args.memory`` its value when the option was not given (None): 65536 bytes with
+    ``--int-bits 16`` (reference section 14 item 21), else 1 MiB.  Returns why the size given does not go
+    with the int width (the caller reports it as a usage error, status 2), else None."""
+    bits = getattr(args, "int_bits", 32)
+    problem = memory_problem(bits, args.memory)
+    if problem is None and args.memory is None:
+        args.memory = MEMORY_16 if bits == 16 else DEFAULT_MEMORY
+    return problem
+
+
+def memory_ok(args: argparse.Namespace) -> bool:
+    """False, after saying why on stderr, when ``--memory`` is too small for the shell's buffers or too big
+    for 16-bit ints; a memory not given (None) is settled first (:func:`settle_memory`)."""
+    problem = settle_memory(args)
+    if problem:
+        print(f"tinyc: {problem}", file=sys.stderr)
+        return False
+    return True
+
+
+def file_sandbox(args: argparse.Namespace, programs: list[str] | None = None) -> FileSandbox:
+    """The file sandbox the options in ``args`` ask for (``--allow-read PATH``, ``--allow-write PATH`` or
+    ``--allow-files PATH``, ``--allow-write-code``, ``--allow-files-anywhere``, :mod:`tinyc.machine.sandbox`),
+    with the directories of the program files ``programs`` (by default ``args.files`` or ``args.file``: those
+    the command runs; ``-`` has none)."""
+    import os
+    from ..machine.sandbox import FileSandbox
+    from ..machine.shipped import program_path
+    if programs is None:
+        programs = list(getattr(args, "files", None) or []) + [f for f in [getattr(args, "file", None)] if f]
+    return FileSandbox([*(getattr(args, "allow_write", None) or ()), *(getattr(args, "allow_files", None) or ())],
+                       getattr(args, "allow_files_anywhere", False),
+                       [os.path.dirname(os.path.abspath(program_path(p))) for p in programs
+                        if isinstance(p, str) and p != "-"],
+                       readable=getattr(args, "allow_read", None) or (),
+                       code_writes=getattr(args, "allow_write_code", False))
+
+
+def policy(args: argparse.Namespace, programs: list[str] | None = None) -> Policy:
+    """The sandbox policy the ``--allow-*`` options in ``args`` ask for: :func:`file_sandbox`, with
+    ``--allow-system`` and ``--allow-plugins`` (:class:`tinyc.machine.sandbox.Policy`)."""
+    from ..machine.sandbox import Policy
+    return Policy(file_sandbox(args, programs), getattr(args, "allow_system", False),
+                  getattr(args, "allow_plugins", False))
+
+
+def optimisations(args: argparse.Namespace) -> Optimisations | None:
+    """The fast engine's optimisations that ``-O``, ``--no-NAME`` and ``--only-NAME`` in ``args`` choose;
+    None when none was given (the options module is then not imported)."""
+    if getattr(args, "opt_level", None) is None and not getattr(args, "opt_off", None) \
+            and not getattr(args, "opt_only", None):
+        return None
+    from ..engines.options import from_args
+    return from_args(args)
+
+
+def options_of(args: argparse.Namespace, programs: list[str] | None = None) -> MachineOptions:
+    """The machine options the command-line options ``args`` ask for (``--memory``, ``--int-bits``,
+    ``--engine``, ``--max-depth``, ``--random-divisor``, ``--strip-cr``, ``--echo``, ``-q``, the optimisations,
+    the sandbox of :func:`policy` over ``programs``); an option ``args`` lacks keeps its default."""
+    return MachineOptions.from_values(args, policy(args, programs), optimisations(args))
+
+
+def session_of(args: argparse.Namespace, console: Console | None = None, dialect: str | Dialect | None = None,
+               programs: list[str] | None = None) -> Session:
+    """The session the command-line options ``args`` ask for: :func:`options_of`, in ``dialect`` (default
+    ``args.dialect``, else pc) on ``console`` (default: stdin/stdout with ``--strip-cr`` and ``--echo``)."""
+    from ..driver.dialect import DEFAULT
+    return Session.from_options(options_of(args, programs), dialect or getattr(args, "dialect", None) or DEFAULT,
+                                console)
+
+
+def boot(args: argparse.Namespace, console: Console | None = None) -> tuple[Machine, Workspace]:
+    """The commands' start: :func:`session_of` ``args``, booted (:meth:`~tinyc.driver.session.Session.start`):
+    ``(machine, workspace)``.  Raises SystemExit(2) after saying why for a memory that cannot be,
+    SystemExit(1) after the report of an error in the system file itself."""
+    if not memory_ok(args):
+        raise SystemExit(2)
+    session = session_of(args, console)
+    outcome = session.start()
+    if outcome.failed:
+        raise SystemExit(outcome.render())
+    assert session.current is not None and session.workspace is not None
+    return session.current, session.workspace
+
+
+def boot_with_files(args: argparse.Namespace, console: Console | None = None) -> tuple[Machine, Workspace]:
+    """:func:`boot`, then the program files ``args.files`` read into the program buffer in order, as ``tinyc
+    run`` reads them (every file read before the library boots).  Raises ProgramFileError for a file that
+    cannot be read or does not fit."""
+    from ..machine.shipped import DoesNotFit, program_capacity, read_source
+    capacity = program_capacity(getattr(args, "int_bits", 32))
+    texts = [read_source(f, capacity) for f in args.files]
+    m, ws = boot(args, console)
+    for name, text in zip(args.files, texts):
+        if not ws.append(text, name):
+            raise DoesNotFit(f"{name}: does not fit the program buffer ({ws.free} bytes free)")
+    return m, ws

@@ -8,7 +8,7 @@ import sys
 
 from ..errors import TinyCError
 from ..machine.console import align_report
-from ..driver.session import memory_ok
+from .options import memory_ok
 from ..machine.shipped import ProgramFileError, read_source
 from ..views.stages import VIEWS, load, parse_tree, token_listing, link_map
 from .options import machine_options

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..driver.session import Session, memory_ok
+from .options import memory_ok, session_of
 from ..debug.stepper import DEFAULT_LIMIT
 from ..debug.stepper_page import MAX_PAGE_STEPS
 from .options import chosen_dialect, machine_options
@@ -38,7 +38,7 @@ def command(args: argparse.Namespace) -> int:
         print("tinyc: --limit must be at least 1 step", file=sys.stderr)
         return 2
     args.dialect = chosen_dialect(args, program_path(args.file), "recording it")
-    session = Session.from_args(args)
+    session = session_of(args)
     stdin = args.input.encode("latin-1").replace(b"\\n", b"\n")
     try:
         trace = session.record(args.file, args.entry, stdin, args.limit, small=not args.statements)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..driver.session import file_sandbox, memory_ok
+from .options import file_sandbox, memory_ok
 from ..driver.workspace import LINE
 from ..debug.tracer import DEFAULT_LIMIT, run_traced, same_destination
 from .options import machine_options

@@ -10,6 +10,11 @@ from ..errors import TinyCError
 from ..link.symbols import Frame, Symbol
 from ..syntax.lexer import Level
 from .state import USAGE, Breakpoint, Quit, Restart, Watch
+TYPE_CHECKING = False  # typing.TYPE_CHECKING; mypy knows it
+if TYPE_CHECKING:
+    from typing import Any
+
+    Engine = Any  # the run's tinyc.debug.engine.Debugging, which watches the evaluator of the program's dialect
 
 HELP = """\
 commands (Gibson's letters, then the long names; an unknown command prints the short usage):
@@ -41,9 +46,11 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 class Commands:
     """Reads and runs commands for ``debugger`` until one resumes the program."""
 
-    def __init__(self, debugger):
-        self.d = debugger
-        self._parsed: dict[tuple, list[ast.Stmt]] = {}
+    def __init__(self, debugger: Any) -> None:
+        # a tinyc.debug.debugger.Debugger (not imported: it imports this module); its engine and places are
+        # None until a run starts, and each command runs with them set
+        self.d: Any = debugger
+        self._parsed: dict[tuple[str, tuple[str, ...]], list[ast.Stmt]] = {}
 
     def say(self, text: str) -> None:
         self.d.say(text)
@@ -109,11 +116,12 @@ class Commands:
 
     # ---- evaluation in a frame
 
-    def frame_at(self, eng, index: int) -> Frame | None:
+    def frame_at(self, eng: Engine, index: int) -> Frame | None:
         info = eng.frames[index]
-        return eng.frame if index == len(eng.frames) - 1 else info.frame
+        frame: Frame | None = eng.frame if index == len(eng.frames) - 1 else info.frame
+        return frame
 
-    def parse(self, eng, text: str, frame: Frame | None) -> ast.Expr:
+    def parse(self, eng: Engine, text: str, frame: Frame | None) -> ast.Expr:
         """``text`` as one tiny-c expression with the names of ``frame`` (ValueError if it is not one)."""
         local = dict(frame.locals) if frame is not None else {}
         key = (text, tuple(local))
@@ -134,28 +142,27 @@ class Commands:
             raise ValueError(f"{text!r} is not a tiny-c expression")
         return stmts[0].expr
 
-    def evaluate(self, eng, text: str, index: int, symbol: bool = False):
+    def evaluate(self, eng: Engine, text: str, index: int, symbol: bool = False) -> int | Symbol:
         """The value of ``text`` in the frame ``eng.frames[index]``; with ``symbol``, a bare variable's Symbol."""
         frame = self.frame_at(eng, index)
         expr = self.parse(eng, text, frame)
         saved, top = eng.frame, eng.m.top
         eng.frame, eng.quiet = frame, eng.quiet + 1
         try:
-            if symbol and isinstance(expr, ast.Var):
-                return eng.lookup(expr.name, expr)
-            return eng.eval(expr)
+            value: int | Symbol = eng.lookup(expr.name, expr) if symbol and isinstance(expr, ast.Var) else eng.eval(expr)
+            return value
         finally:
             eng.frame, eng.quiet = saved, eng.quiet - 1
             eng.m.top = top
 
-    def shown(self, eng, text: str, index: int) -> str:
+    def shown(self, eng: Engine, text: str, index: int) -> str:
         """What ``p`` shows after ``NAME:``, in Gibson's forms."""
         value = self.evaluate(eng, text, index, symbol=True)
         if isinstance(value, Symbol):
             return self.symbol_value(eng, value)
         return f" {value}"
 
-    def symbol_value(self, eng, s: Symbol) -> str:
+    def symbol_value(self, eng: Engine, s: Symbol) -> str:
         mem = eng.mem
         if s.kind == "func":
             return f"{s.name} is a function"
@@ -173,14 +180,14 @@ class Commands:
             return "".join(f" 0x{c:x}" for c in shown)
         return " " + text.decode("latin-1")
 
-    def watch_value(self, eng, w) -> str:
+    def watch_value(self, eng: Engine, w: Watch) -> str:
         index = 0 if w.scope is None else eng.frames.index(w.scope) if w.scope in eng.frames else 0
         try:
             return self.shown(eng, w.expr, index).strip()
         except (TinyCError, ValueError):
             return "?"
 
-    def show_displays(self, eng) -> None:
+    def show_displays(self, eng: Engine) -> None:
         for k, text in enumerate(self.d.displays, 1):
             self.print_(text, prefix=f"{k}: ")
 
@@ -350,7 +357,7 @@ class Commands:
             for s in (frame.locals.values() if frame else ()):
                 self.say(f"  {self.describe(eng, s)}\n")
 
-    def describe(self, eng, s: Symbol) -> str:
+    def describe(self, eng: Engine, s: Symbol) -> str:
         dims = f"({s.length - 1})" if s.array else ""
         return f"{s.type} {s.name}{dims} at {s.address}:{self.symbol_value(eng, s)}"
 

@@ -164,7 +164,7 @@ def compiled_calls(error: BaseException) -> list[tuple[str, dict[str, Any], int]
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
         if filename.startswith("<tinyc ") and filename.endswith(">"):
-            linemap = compiler._LINEMAPS.get(filename, {})
+            linemap = compiler.line_map(tb.tb_frame) or {}
             at = [a for line, a in sorted(linemap.items()) if line <= (tb.tb_lineno or 0)]  # None: between lines
             out.append((filename[7:-1].rsplit(" ", 1)[0], dict(tb.tb_frame.f_locals), at[-1] if at else 0))
         tb = tb.tb_next
@@ -189,7 +189,7 @@ def generated_frames(frame: FrameType | None) -> list[tuple[str, dict[str, Any],
     out = []
     while frame is not None:
         filename = frame.f_code.co_filename
-        linemap = compiler._LINEMAPS.get(filename) if filename.startswith("<tinyc ") else None
+        linemap = compiler.line_map(frame) if filename.startswith("<tinyc ") else None
         if linemap is not None:
             at = [a for line, a in sorted(linemap.items()) if line <= frame.f_lineno]
             out.append((filename[1:-1].split(" ")[-2], dict(frame.f_locals), at[-1] if at else 0))

@@ -22,13 +22,21 @@ from __future__ import annotations
 import base64
 import io
 import time
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 from .. import ast
 from ..errors import TinyCError
 from ..link.symbols import Symbol
 from ..machine.console import Console
 from .steptrace import Trace
+TYPE_CHECKING = False  # typing.TYPE_CHECKING; mypy knows it
+if TYPE_CHECKING:
+    from ..driver.interpreter import Machine
+    from ..driver.session import Session
+
+    # how a dialect runs a program recorded: (status, report, where the error was)
+    Ran = tuple[str, str, "dict[str, Any] | None"]
 
 SCHEMA = 1
 DEFAULT_LIMIT = 2_000_000  # steps: bc.tc's start alone is about 150,000 (benchmarks/stepper.py)
@@ -45,7 +53,7 @@ class WatchedBytes(bytearray):
 
     dirty: list[int | slice]
 
-    def __setitem__(self, key, value) -> None:
+    def __setitem__(self, key: Any, value: Any) -> None:
         super().__setitem__(key, value)
         self.dirty.append(key)
 
@@ -90,7 +98,8 @@ class Recorder:
 
     # ---- set-up, once the machine exists and the program is in memory
 
-    def attach(self, evaluator, console: RecordingConsole, text: bytes, base: int, globals_table) -> None:
+    def attach(self, evaluator: Any, console: RecordingConsole, text: bytes, base: int,
+               globals_table: Callable[[], list[Symbol]]) -> None:
         self.ev, self.console, self.mem = evaluator, console, evaluator.mem
         self.text, self.lo, self.hi = text, base, base + len(text)
         self.line_starts = [0] + [i + 1 for i, c in enumerate(text) if c == 10]
@@ -222,7 +231,8 @@ class Recorder:
         frame = self.ev.frame
         moved = self.symbols_moved  # (changes() clears it, after the globals)
         if top[1] is frame and top[3] == len(frame.locals) and not moved:
-            return top[4]
+            kept: int = top[4]
+            return kept
         locals_ = [self.symbol(s) for s in frame.locals.values() if s.kind == "var"] if frame else []
         fn = frame.function if frame is not None else None
         name = self.function_name(fn)
@@ -230,9 +240,9 @@ class Recorder:
         parent = self.calls[-2][4] if len(self.calls) > 1 else -1
         self.stacks.append([parent, len(self.frames) - 1, top[0]])
         top[1], top[3], top[4] = frame, len(frame.locals) if frame else 0, len(self.stacks) - 1
-        return top[4]
+        return len(self.stacks) - 1
 
-    def function_name(self, fn) -> str:
+    def function_name(self, fn: object) -> str:
         if fn is None:
             return "(entry)"
         name = getattr(fn, "name", None)
@@ -263,48 +273,53 @@ class RecordingMixin:
             self.rec.step("s", node.pos, node.end)
         super().execute(node)  # type: ignore[misc]
 
-    def condition(self, node, before=None) -> int:
+    def condition(self, node: ast.If | ast.While | ast.For, before: ast.Expr | None = None) -> int:
         if self.rec.stepped(node.pos):
             end = node.then.pos if isinstance(node, ast.If) else node.body.pos
             data = self.mem.data  # type: ignore[attr-defined]
             while end > node.pos + 1 and data[end - 1] in b" \t\r\n":  # the header without the blanks after it
                 end -= 1
             self.rec.step("s", node.pos, end)
-        return super().condition(node, before)  # type: ignore[misc]
+        value: int = super().condition(node, before)  # type: ignore[misc]
+        return value
 
-    def call(self, sym: Symbol, args: list, node: ast.Node):
+    def call(self, sym: Symbol, args: list[int], node: ast.Node) -> int:
         rec = self.rec
         if rec.small and rec.stepped(node.pos) and sym.function is not None \
                 and rec.stepped(sym.function.body.pos):
             rec.step("c", node.pos, node.end, None, [self.shown(a) for a in args])
         rec.enter(node)
         try:
-            return super().call(sym, args, node)  # type: ignore[misc]
+            value: int = super().call(sym, args, node)  # type: ignore[misc]
+            return value
         finally:
             rec.leave()
 
     def machine_call(self, values: list[int], node: ast.MachineCall) -> int:
         self.rec.mc_args = list(values)  # the step after the call shows them
-        return super().machine_call(values, node)  # type: ignore[misc]
+        value: int = super().machine_call(values, node)  # type: ignore[misc]
+        return value
 
-    def store(self, ref, value: int, node: ast.Node) -> int:
+    def store(self, ref: Any, value: int, node: ast.Node) -> int:
         if isinstance(ref, Symbol):
             self.rec.symbols_moved = True
-        return super().store(ref, value, node)  # type: ignore[misc]
+        stored: int = super().store(ref, value, node)  # type: ignore[misc]
+        return stored
 
-    def shown(self, value) -> int:
+    def shown(self, value: Any) -> int:
         """A value as a step gives it: an int (the Gibson dialect's late reference read now)."""
         if type(value) is int:
             return value
         try:
-            return self.rd(value)  # type: ignore[attr-defined]
+            read: int = self.rd(value)  # type: ignore[attr-defined]
+            return read
         except TinyCError:
             return 0
 
 
-def _watched(visit):
+def _watched(visit: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """An expression visitor that records an expression step with the value it gives."""
-    def watched(self, node):
+    def watched(self: Any, node: Any) -> Any:
         value = visit(self, node)
         rec = self.rec
         if rec.small and rec.lo <= node.pos < rec.hi and self.frame is not None:  # not an array bound at link time
@@ -317,9 +332,9 @@ def _watched(visit):
 # ---- running a program recorded
 
 
-def record(session, program: str | bytes, entry: str | None = None, stdin: bytes = b"",
+def record(session: Session, program: str | bytes, entry: str | None = None, stdin: bytes = b"",
            limit: int | None = None, small: bool = True, snapshots: set[int] | frozenset[int] = frozenset(),
-           run=None) -> Trace:
+           run: Callable[..., Ran] | None = None) -> Trace:
     """Run ``program`` (a file's path, or its text as bytes) recorded in ``session``'s dialect and machine
     options, from ``entry`` (None: main), with ``stdin`` as its input; at most ``limit`` steps (None:
     DEFAULT_LIMIT; then the status is ``limit`` and the trace holds the steps so far); ``small`` False keeps
@@ -372,13 +387,14 @@ def error_at(rec: Recorder, err: int, address: int) -> dict[str, Any] | None:
     return {"code": err, "step": len(rec.steps) - 1, "line": where and where[0], "column": where and where[1]}
 
 
-def record_pc(session, program: str | bytes, entry: str | None = None, stdin: bytes = b"", limit: int | None = None,
+def record_pc(session: Session, program: str | bytes, entry: str | None = None, stdin: bytes = b"", limit: int | None = None,
               small: bool = True, snapshots: set[int] | frozenset[int] = frozenset()) -> Trace:
     """The tiny-c/PC dialect's ``record`` hook (:meth:`tinyc.driver.session.Session.record`): :func:`record`."""
     return record(session, program, entry, stdin, limit, small, snapshots, _run_pc)
 
 
-def _run_pc(session, rec: Recorder, console: RecordingConsole, path, text: bytes, entry: str | None):
+def _run_pc(session: Session, rec: Recorder, console: RecordingConsole, path: str | bytes, text: bytes,
+            entry: str | None) -> Ran:
     """Boot the library, load ``text`` into the program buffer and run ``entry`` against it, recorded."""
     from ..driver.session import Session
     from ..engines.evaluator import Evaluator
@@ -394,7 +410,7 @@ def _run_pc(session, rec: Recorder, console: RecordingConsole, path, text: bytes
                   files=session.files)
     made: list[PcRecorder] = []
 
-    def make(m) -> PcRecorder:
+    def make(m: Machine) -> PcRecorder:
         made.append(PcRecorder(m))
         made[-1].rec = rec
         return made[-1]
@@ -428,11 +444,11 @@ def _run_pc(session, rec: Recorder, console: RecordingConsole, path, text: bytes
     return status, rep, at
 
 
-def program_vars(m) -> list[Symbol]:
+def program_vars(m: Machine) -> list[Symbol]:
     return [s for s in (m.program or ()) if s.kind == "var"]
 
 
-def regions(parts) -> list[dict[str, Any]]:
+def regions(parts: list[tuple[str, int, int] | None]) -> list[dict[str, Any]]:
     return [{"name": p[0], "start": p[1], "end": p[2]} for p in parts if p is not None and p[2] > p[1]]
 
 

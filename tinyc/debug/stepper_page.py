@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+from typing import Any
 from importlib import resources
 
 from .steptrace import Trace
@@ -34,7 +35,7 @@ def cut(trace: Trace, max_steps: int) -> Trace:
     return Trace(kept)
 
 
-def _script_json(data: dict) -> str:
+def _script_json(data: dict[str, Any]) -> str:
     """JSON safe inside a <script> element (no ``</`` and no ``<!--``)."""
     return json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
 

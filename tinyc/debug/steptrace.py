@@ -16,11 +16,12 @@ class Trace:
 
     @property
     def steps(self) -> list[dict[str, Any]]:
-        return self.data["steps"]
+        steps: list[dict[str, Any]] = self.data["steps"]
+        return steps
 
     @property
     def status(self) -> str:
-        return self.data["status"]
+        return str(self.data["status"])
 
     def json(self) -> str:
         return json.dumps(self.data, separators=(",", ":"))
@@ -70,7 +71,7 @@ class Trace:
 def value_of(mem: bytes | bytearray, var: dict[str, Any], int_size: int) -> int:
     """A variable's value in ``mem``: a scalar's number, or an array's pointer (its address)."""
     if var["length"]:
-        return var["address"]
+        return int(var["address"])
     size = int_size if var["type"] == "int" else 1
     a = var["address"]
     return int.from_bytes(mem[a:a + size], "little", signed=True)

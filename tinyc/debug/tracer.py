@@ -19,19 +19,20 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Any, BinaryIO, Callable, TypeVar
+from typing import Any, BinaryIO, Callable, TextIO, TypeVar
 
 from .. import ast
 from ..machine.console import align_report
 from ..machine.console import Console
 from ..driver.options import DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR
-from ..driver.outcome import statement_outcome
+from ..driver.outcome import Outcome, statement_outcome
 from ..engines.observer import Observer
 from ..driver.dialect import DEFAULT, Dialect
 from ..driver.session import Session
 from ..machine.memory import DEFAULT_MEMORY, Memory
 from ..link.symbols import Symbol
-from ..views.stages import load
+from ..machine.sandbox import FileSandbox
+from ..views.stages import Loaded, load
 
 DEFAULT_LIMIT = 1000
 Result = TypeVar("Result")  # what a call gives (an int; in the Gibson dialect perhaps a reference)
@@ -40,7 +41,7 @@ Result = TypeVar("Result")  # what a call gives (an int; in the Gibson dialect p
 class TracingConsole(Console):
     """A Console that tells the tracer before the program writes or reads, so lines appear in order."""
 
-    def __init__(self, *args, before: Callable[[], None] = lambda: None, **kw):
+    def __init__(self, *args: Any, before: Callable[[], None] = lambda: None, **kw: Any):
         super().__init__(*args, **kw)
         self.before = before
         self.mid_line = False  # program output since the last trace line does not end in a newline
@@ -88,7 +89,7 @@ class Tracer(Observer):
         self.library_too = library
         self.active = limit > 0
         self.count = 0
-        self.open: list[list] = []  # statements and calls begun but not finished: [label, printed]
+        self.open: list[list[Any]] = []  # statements and calls begun but not finished: [label, printed]
         self.spans: list[tuple[int, int, str]] = []
 
     def locate(self, text: bytes, base: int, ln: int, library: bytes, library_base: int) -> None:
@@ -183,7 +184,7 @@ class Tracer(Observer):
                 snap[name] = (id(s), self.mem.read(s.address, s.type), None, s)
         return snap
 
-    def _changes(self, before: dict[str, tuple]) -> str:
+    def _changes(self, before: dict[str, tuple[Any, ...]]) -> str:
         out = []
         for name, (ident, value, content, s) in self._snapshot().items():
             old = before.get(name)
@@ -283,7 +284,9 @@ class Tracer(Observer):
         return f'{value} "{text[:24].decode("latin-1")}{cut}"'.replace("\n", "\\n").replace("\r", "\\r")
 
 
-def same_destination(a, b) -> bool:
+def same_destination(a: Any, b: Any) -> bool:
+    """Whether the streams ``a`` and ``b`` write to the same file (the same device and inode); False for a
+    stream with no file descriptor."""
     try:
         sa, sb = os.fstat(a.fileno()), os.fstat(b.fileno())
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
@@ -291,8 +294,8 @@ def same_destination(a, b) -> bool:
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
 
 
-def traced_console(inp, out, trace_out, shared: bool,
-                   **options) -> tuple[TracingConsole, Callable[[str], None], list[Tracer]]:
+def traced_console(inp: BinaryIO, out: BinaryIO, trace_out: TextIO | io.TextIOBase, shared: bool,
+                   **options: Any) -> tuple[TracingConsole, Callable[[str], None], list[Tracer]]:
     """The program's console and ``emit``, the writer of one trace line, for a traced run of either dialect:
     the program's output is flushed before each trace line, and, when both go to one place (``shared``), a
     trace line starts on a line of its own.  The tracer, once made, goes into the returned ``holder`` list,
@@ -315,12 +318,14 @@ def traced_console(inp, out, trace_out, shared: bool,
     return console, emit, holder
 
 
-def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = False,
+def run_traced(program: bytes, entry: str, inp: BinaryIO, out: BinaryIO, trace_out: TextIO | io.TextIOBase,
+               calls: bool = False,
                limit: int = DEFAULT_LIMIT, library: bool = False, shared: bool = False,
                strip_cr: bool = False, echo: bool = False, int_bits: int = 32,
                memory: int = DEFAULT_MEMORY, max_depth: int = DEFAULT_MAX_DEPTH,
                random_divisor: int = DEFAULT_RANDOM_DIVISOR,
-               system: bytes | None = None, files=None, dialect: str | Dialect | None = None):
+               system: bytes | None = None, files: FileSandbox | None = None,
+               dialect: str | Dialect | None = None) -> tuple[Loaded, Outcome]:
     """Load ``program`` as ``tinyc run`` does and run ``entry`` traced.
 
     ``inp``/``out`` are the program's binary input and output, ``trace_out`` a text stream for the trace;
@@ -338,7 +343,8 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
 
     tracer = Tracer(emit, calls, limit, library)
     holder.append(tracer)
-    loaded = load(program, system=system, session=session, engine=tracer.watching(session.dialect.engine("reference")))
+    engine = tracer.watching(session.dialect.engine("reference"))
+    loaded = load(program, system=system, session=session, engine=engine)
     m = loaded.machine
     ws, lib = loaded.workspace, m.library_text
     assert lib is not None  # load() booted the library
@@ -351,7 +357,7 @@ def run_traced(program: bytes, entry: str, inp, out, trace_out, calls: bool = Fa
 
 
 def trace(text: str | bytes, entry: str = "main", calls: bool = False, limit: int = DEFAULT_LIMIT,
-          stdin: bytes | BinaryIO = b"", library: bool = False, **machine) -> str:
+          stdin: bytes | BinaryIO = b"", library: bool = False, **machine: Any) -> str:
     """The transcript of a traced run: program output (CR bytes dropped) and trace lines interleaved,
     then the tiny-c error report if the program stopped with an error (``stopped`` for error 99).  ``machine`` takes the keyword
     options of :func:`run_traced` (int_bits, memory, max_depth, random_divisor, system, files); ``stdin`` is

@@ -24,7 +24,6 @@ from ..errors import Problem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
-    import argparse
     import re
     from types import ModuleType
     from typing import Any, Iterator, Mapping, Protocol
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
     from ..machine.machine_calls import MachineCalls
     from ..machine.port import EngineFactory
     from .outcome import Outcome
+    from .options import MachineOptions
 
     Session = Any  # a tinyc.driver.session.Session: that module imports this one, so it is not named here
 
@@ -155,8 +155,9 @@ class Dialect:
         ended.  The output has gone to the session's console, flushed."""
         raise NotImplementedError(f"the {self.name} dialect cannot run a program")
 
-    def shell(self, session: Session, args: argparse.Namespace) -> int:
-        """``tinyc`` with no command: its interactive shell; the exit status."""
+    def shell(self, session: Session, args: Any) -> int:
+        """``tinyc`` with no command: its interactive shell; the exit status.  ``args`` is the command line's
+        parsed options (an ``argparse.Namespace``: only the command line calls this hook)."""
         raise NotImplementedError(f"the {self.name} dialect has no shell")
 
     def view(self, session: Session, name: str, path: str) -> str:
@@ -182,9 +183,9 @@ class Dialect:
         """Its lexical rules for ``tinyc fmt`` (a :class:`tinyc.views.format.Lexis`)."""
         raise NotImplementedError(f"the {self.name} dialect has no formatter rules")
 
-    def lsp_front(self, args: argparse.Namespace) -> Any:
+    def lsp_front(self, options: MachineOptions) -> Any:
         """Its language server front end: an object with ``analyse(data: bytes, path: str | None) ->
-        Analysis`` (:mod:`tinyc.lsp.analysis`), made once per server."""
+        Analysis`` (:mod:`tinyc.lsp.analysis`) for machines of ``options``, made once per server."""
         raise NotImplementedError(f"the {self.name} dialect has no language server front end")
 
     def tool(self, command: str) -> ModuleType:

@@ -26,9 +26,15 @@ from ..machine.machine_calls import PC_CALLS, MachineCalls
 from ..machine.memory import Memory
 from ..machine.sandbox import DEFAULT as DEFAULT_SANDBOX, FileSandbox
 from ..link.symbols import Symbol, SymbolTable
+from ..engines.caches import EngineCaches
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..machine.port import Engine, EngineFactory
+
+    Names = tuple[tuple[str, bool], ...]  # a symbol level's names (function or not), as a cache key
+    Functions = dict[str, tuple[int, int, frozenset[str]]]  # a library function: (start, end, free names)
 
 DEFAULT_MAX_DEPTH = 1000
 DEFAULT_RANDOM_DIVISOR = 8
@@ -41,7 +47,7 @@ def system_file() -> bytes:
         return f.read()
 
 
-def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = None,
+def _parse(text: bytes, base: int, outer: tuple[Names, ...] = (), program: Names | None = None,
            startup: bool = False) -> ast.Program:
     """Parse and cache (in the process and on disk, :mod:`tinyc.driver.startcache`): the same text at the same
     address with the same names gives the same AST, or raises the same TinyCError (what the linker's scan
@@ -54,7 +60,7 @@ def _parse(text: bytes, base: int, outer: tuple = (), program: tuple | None = No
 
 
 @lru_cache(maxsize=256)
-def _parsed(text: bytes, base: int, outer: tuple, program: tuple | None,
+def _parsed(text: bytes, base: int, outer: tuple[Names, ...], program: Names | None,
             startup: bool) -> ast.Program | tuple[int, int]:
     """:func:`_parse`'s AST, or the (error number, address) of the TinyCError it raises."""
     def parse() -> ast.Program:
@@ -75,7 +81,7 @@ def _parse_system(text: bytes, base: int) -> ast.Program:
 
 
 @lru_cache(maxsize=256)
-def _parse_statement(text: str, base: int, levels: tuple) -> list[ast.Stmt]:
+def _parse_statement(text: str, base: int, levels: tuple[Names, ...]) -> list[ast.Stmt]:
     """A typed statement (MC 11), parsed once per text, address and names (cached on disk too)."""
     def parse() -> list[ast.Stmt]:
         from ..syntax.pipeline import parse_statements
@@ -84,16 +90,16 @@ def _parse_statement(text: str, base: int, levels: tuple) -> list[ast.Stmt]:
 
 
 @lru_cache(maxsize=4)
-def _scan_system(text: bytes) -> tuple[dict, dict | None]:
+def _scan_system(text: bytes) -> tuple[Functions, dict[str, bool] | None]:
     """A system file's library functions and its own program level (cached on disk, see ``_parse``).
 
     Returns ``({function name: (start, end, free names)}, names after endlibrary or None)``: each
     function's text offsets, and the names it uses that are not its parameters or locals, the only
     names whose meaning a program can change (gotcha 11)."""
-    def scan_text() -> tuple[dict, dict | None]:
+    def scan_text() -> tuple[Functions, dict[str, bool] | None]:
         src = text.decode("latin-1")
         tokens = tokenize(src, tolerant=True)
-        functions: dict[str, tuple[int, int, frozenset]] = {}
+        functions: Functions = {}
         for item in scan(tokens, src, strict=False):
             if item.kind == "endlibrary":
                 break
@@ -124,14 +130,18 @@ class Machine:
     (:class:`tinyc.machine.port.Engine`), called once here; ``calls`` the dialect's machine calls, which the
     engines reach through the machine (``machine_call(m, values, node)`` and the ``routines`` table by MC
     number), so no engine imports them; ``files`` what the file machine calls may open
-    (:mod:`tinyc.machine.sandbox`); ``state`` the dialect's per-machine state of its calls (None for PC).
+    (:mod:`tinyc.machine.sandbox`); ``state`` the dialect's per-machine state of its calls (None for PC);
+    ``caches`` the fast engine's (:class:`tinyc.engines.caches.EngineCaches`: its Session's, shared by the
+    machines it builds; None: a new one).
     Only :class:`tinyc.driver.session.Session` builds one (:meth:`tinyc.driver.session.Session.machine`).
     """
 
     def __init__(self, memory_size: int, int_bits: int, console: Console, engine: EngineFactory,
                  max_depth: int = DEFAULT_MAX_DEPTH, random_divisor: int = DEFAULT_RANDOM_DIVISOR,
-                 calls: MachineCalls = PC_CALLS, files: FileSandbox = DEFAULT_SANDBOX, state: object = None):
+                 calls: MachineCalls = PC_CALLS, files: FileSandbox = DEFAULT_SANDBOX, state: object = None,
+                 caches: EngineCaches | None = None):
         self.memory = Memory(memory_size, int_bits)
+        self.caches = caches if caches is not None else EngineCaches()
         self.console = console
         self.machine_call = calls.call
         self.routines = calls.routines
@@ -142,9 +152,9 @@ class Machine:
         self.library_lex = Level()
         self.library_text: LinkedText | None = None
         self._library_names: AbstractSet[str] = set()
-        self._library_views: dict = {}
+        self._library_views: dict[Names, SymbolTable] = {}
         self.top = 0
-        self.units: dict = {}
+        self.units: dict[int, Any] = {}  # the files the machine calls opened, by unit
         self.max_depth = max_depth
         self.random_divisor = random_divisor
         self.engine: Engine = engine(self)
@@ -353,7 +363,7 @@ class DeepStack:
         if self.saved < self.limit:
             sys.setrecursionlimit(self.limit)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         sys.setrecursionlimit(self.saved)
 
 
@@ -368,5 +378,5 @@ class EngineSwap:
         self.machine.engine = engine = self.factory(self.machine)
         return engine
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.machine.engine = self.saved

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from ..engines.options import Optimisations
     from ..machine.sandbox import Policy
 
-DEFAULT_ENGINE = "fast"       # tinyc run, the shell, the kernel, the web page (a Session made by hand: reference)
+DEFAULT_ENGINE = "fast"       # every door, and a Session made by hand (tinyc.driver.session.Session)
 DEFAULT_INT_BITS = 32         # the Linux port's ints (16: the DOS era, section 14 item 21)
 DEFAULT_MAX_DEPTH = 1000      # active calls before error 17
 DEFAULT_RANDOM_DIVISOR = 8    # the 2015 library's random (7: the 2017 one, section 14 item 3)

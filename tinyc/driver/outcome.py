@@ -61,7 +61,7 @@ class Outcome:
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[str, int, int, str, int]:
         return self.kind, self.status, self.code, self.report, self.address
 
     def __repr__(self) -> str:
@@ -90,9 +90,9 @@ class Outcome:
         return self.status
 
 
-def _isatty(stream) -> bool:
+def _isatty(stream: object) -> bool:
     try:
-        return bool(stream.isatty())
+        return bool(stream.isatty())  # type: ignore[attr-defined]  # (AttributeError: not a stream)
     except (AttributeError, ValueError, OSError):
         return False
 
@@ -213,7 +213,7 @@ class Interrupt:
         debugger's, whose Ctrl-C pauses): :meth:`request` sends that handler SIGINT, as Ctrl-C would."""
         return _Delivering(self)
 
-    def _on_sigint(self, signum, frame) -> None:
+    def _on_sigint(self, signum: int, frame: object) -> None:
         self.seen = True
         if self.main_thread_run:  # else a request that came as the run ended: noted, not raised
             self.requested = False  # taken now: the KeyboardInterrupt is the request
@@ -243,7 +243,7 @@ class _Noting:
                 pass
         return p
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         p = self.policy
         with p._lock:
             p.main_thread_run = False

@@ -2,25 +2,25 @@
 place one is built), boots it, loads programs, runs them, and hands out the stage views and the trace.
 
 ``tinyc run``, the shell, every view and tool, the notebook magics, the debugger and the tests start here.
-The options of every way of running tiny-c (reference sections 4, 9 and 14) are applied here too:
-:func:`settle_memory` and :func:`file_sandbox` read an argparse namespace for the commands.
+It takes the machine options as one record (:class:`~tinyc.driver.options.MachineOptions`, reference sections
+4, 9 and 14); reading them from the command line is :mod:`tinyc.cli.options`'s work, and nothing here raises
+SystemExit: a boot that fails is an :class:`~tinyc.driver.outcome.Outcome` (:meth:`Session.start`).
 """
 
 from __future__ import annotations
 
 import os
-import sys
 
 from ..machine.console import Console
 from ..machine.memory import DEFAULT_MEMORY, MEMORY_16
 from .dialect import DEFAULT as DEFAULT_DIALECT, Dialect, find as find_dialect
-from .options import DEFAULT_INT_BITS, DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR, MachineOptions
+from .options import DEFAULT_ENGINE, DEFAULT_INT_BITS, DEFAULT_MAX_DEPTH, DEFAULT_RANDOM_DIVISOR, MachineOptions
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
-    import argparse  # the annotations only: `tinyc run FILE` parses its arguments without argparse
     from types import ModuleType
     from typing import Any, Callable
 
+    from ..engines.caches import EngineCaches
     from ..engines.options import Optimisations
     from .outcome import Interrupt, Outcome
     from ..machine.port import EngineFactory
@@ -47,64 +47,20 @@ def memory_problem(int_bits: int, memory: int | None) -> str | None:
     return None
 
 
-def settle_memory(args: argparse.Namespace) -> str | None:
-    """Give ``args.memory`` its value when the option was not given (None): 65536 bytes with
-    ``--int-bits 16`` (reference section 14 item 21), else 1 MiB.  Returns why the size given does not go
-    with the int width (the caller reports it as a usage error, status 2), else None."""
-    bits = getattr(args, "int_bits", 32)
-    problem = memory_problem(bits, args.memory)
-    if problem is None and args.memory is None:
-        args.memory = MEMORY_16 if bits == 16 else DEFAULT_MEMORY
-    return problem
-
-
-def memory_ok(args: argparse.Namespace) -> bool:
-    """False, after saying why on stderr, when ``--memory`` is too small for the shell's buffers or too big
-    for 16-bit ints; a memory not given (None) is settled first (:func:`settle_memory`)."""
-    problem = settle_memory(args)
-    if problem:
-        print(f"tinyc: {problem}", file=sys.stderr)
-        return False
-    return True
-
-
-def file_sandbox(args: argparse.Namespace, programs: list[str] | None = None):
-    """The file sandbox the options in ``args`` ask for (``--allow-read PATH``, ``--allow-write PATH`` or
-    ``--allow-files PATH``, ``--allow-write-code``, ``--allow-files-anywhere``, :mod:`tinyc.machine.sandbox`),
-    with the directories of the program files ``programs`` (by default ``args.files`` or ``args.file``: those
-    the command runs; ``-`` has none)."""
-    from ..machine.sandbox import FileSandbox
-    from ..machine.shipped import program_path
-    if programs is None:
-        programs = list(getattr(args, "files", None) or []) + [f for f in [getattr(args, "file", None)] if f]
-    return FileSandbox([*(getattr(args, "allow_write", None) or ()), *(getattr(args, "allow_files", None) or ())],
-                       getattr(args, "allow_files_anywhere", False),
-                       [os.path.dirname(os.path.abspath(program_path(p))) for p in programs
-                        if isinstance(p, str) and p != "-"],
-                       readable=getattr(args, "allow_read", None) or (),
-                       code_writes=getattr(args, "allow_write_code", False))
-
-
-def policy(args: argparse.Namespace, programs: list[str] | None = None) -> Policy:
-    """The sandbox policy the ``--allow-*`` options in ``args`` ask for: :func:`file_sandbox`, with
-    ``--allow-system`` and ``--allow-plugins`` (:class:`tinyc.machine.sandbox.Policy`)."""
-    from ..machine.sandbox import Policy
-    return Policy(file_sandbox(args, programs), getattr(args, "allow_system", False),
-                  getattr(args, "allow_plugins", False))
-
-
 class Session:
     """One dialect, one engine, one set of machine options; :meth:`machine` builds every machine.
 
     ``dialect`` is a :class:`~tinyc.driver.dialect.Dialect` or its name (``pc``, ``gibson``: found with
-    :func:`tinyc.driver.dialect.find`); ``engine`` "reference" or "fast"; ``memory`` bytes (None: 1 MiB, or
+    :func:`tinyc.driver.dialect.find`); ``engine`` "fast" or "reference" (default :data:`~tinyc.driver.options.DEFAULT_ENGINE`); ``memory`` bytes (None: 1 MiB, or
     65536 with 16-bit ints); ``int_bits`` 32 or 16; ``max_depth`` active calls before error 17/26;
     ``random_divisor`` 8 or 7 (the library's random, section 14 item 3); ``console`` the program's byte
     streams (default: stdin/stdout); ``files`` the file sandbox (default: the current directory tree);
     ``allow_system`` and ``allow_plugins`` the Gibson dialect's ``system()`` and ``#loadMC NAME.py``; or, in
     place of those three, ``policy`` (:class:`~tinyc.machine.sandbox.Policy`: one for every door); ``quiet`` no
     banner (Gibson's ``-q``); ``interrupt`` the :class:`~tinyc.driver.outcome.Interrupt` policy its runs answer
-    (default: the process's, :data:`~tinyc.driver.outcome.INTERRUPT`).  Raises UnknownDialect for a dialect
+    (default: the process's, :data:`~tinyc.driver.outcome.INTERRUPT`); ``caches`` the fast engine's code,
+    line maps and analyses (:class:`~tinyc.engines.caches.EngineCaches`, bounded; default: a new one, this
+    session's alone).  Raises UnknownDialect for a dialect
     with no package.  (The commands
     check ``--memory`` against the int width first: :func:`memory_problem`; a Session takes any size.)
 
@@ -114,12 +70,13 @@ class Session:
     :meth:`tool` (the modules of the commands: the stage views, check, compile, trace).
     """
 
-    def __init__(self, dialect: str | Dialect = DEFAULT_DIALECT, engine: str = "reference", *,
+    def __init__(self, dialect: str | Dialect = DEFAULT_DIALECT, engine: str = DEFAULT_ENGINE, *,
                  memory: int | None = None, int_bits: int = DEFAULT_INT_BITS, max_depth: int = DEFAULT_MAX_DEPTH,
                  random_divisor: int = DEFAULT_RANDOM_DIVISOR,
                  console: Console | None = None, files: FileSandbox | None = None, allow_system: bool = False,
                  allow_plugins: bool = False, quiet: bool = False, optimisations: Optimisations | None = None,
-                 policy: Policy | None = None, interrupt: Interrupt | None = None):
+                 policy: Policy | None = None, interrupt: Interrupt | None = None,
+                 caches: EngineCaches | None = None):
         self.dialect = find_dialect(dialect) if isinstance(dialect, str) else dialect
         self.memory = memory if memory is not None else MEMORY_16 if int_bits == 16 else DEFAULT_MEMORY
         self.engine, self.int_bits, self.max_depth = engine, int_bits, max_depth
@@ -138,6 +95,10 @@ class Session:
         if interrupt is None:
             from .outcome import INTERRUPT as interrupt
         self.interrupt = interrupt  # the interrupt policy its runs note Ctrl-C, pause and Stop with
+        if caches is None:
+            from ..engines.caches import EngineCaches
+            caches = EngineCaches()
+        self.caches = caches  # the fast engine's, bounded, shared by the machines this session builds
         self.current: Machine | None = None       # the machine :meth:`boot` made
         self.workspace: Workspace | None = None   # and its program buffer
 
@@ -153,16 +114,6 @@ class Session:
         return cls(dialect, o.engine, memory=o.memory, int_bits=o.int_bits, max_depth=o.max_depth,
                    random_divisor=o.random_divisor, console=console, policy=o.policy, quiet=o.quiet,
                    optimisations=o.optimisations, interrupt=interrupt)
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace, console: Console | None = None,
-                  dialect: str | Dialect | None = None, programs: list[str] | None = None) -> Session:
-        """The session the command-line options ``args`` ask for (``--memory``, ``--int-bits``, ``--engine``,
-        ``--max-depth``, ``--random-divisor``, ``--strip-cr``, ``--echo``, the sandbox of :func:`file_sandbox`
-        over ``programs``, ``--dialect``...): :meth:`from_options` of their MachineOptions; ``dialect``
-        overrides ``args.dialect``."""
-        options = MachineOptions.from_values(args, policy(args, programs), _optimisations(args))
-        return cls.from_options(options, dialect or getattr(args, "dialect", None) or DEFAULT_DIALECT, console)
 
     @property
     def allow_system(self) -> bool:
@@ -187,7 +138,7 @@ class Session:
         return Machine(self.memory if memory is None else memory, self.int_bits if int_bits is None else int_bits,
                        self.console if console is None else console,
                        engine if engine is not None else self.engine_factory(), self.max_depth,
-                       self.random_divisor, d.machine_calls(), self.files, state)
+                       self.random_divisor, d.machine_calls(), self.files, state, self.caches)
 
     def engine_factory(self) -> EngineFactory:
         """The factory of the session's engine in its dialect; the fast engine's is given the session's
@@ -214,6 +165,21 @@ class Session:
         m.boot_library(system)
         self.current, self.workspace = m, Workspace(m)
         return m, self.workspace
+
+    def start(self, console: Console | None = None) -> Outcome:
+        """:meth:`boot` with the dialect's library, its end told as an Outcome (a door renders it): finished,
+        the machine and buffer in :attr:`current` and :attr:`workspace`; or failed (status 1) with the report
+        of an error in the system file itself, ``tinyc: error in the system file`` first."""
+        from ..errors import TinyCError, error_report
+        from .outcome import failed, finished
+        try:
+            self.boot(console=console)
+        except TinyCError as e:
+            with open(self.dialect.package_path(self.dialect.library), "rb") as f:
+                text = f.read()
+            return failed(e.code, "tinyc: error in the system file\n" + error_report(e.code, b"\n" + text,
+                                                                                     e.address + 1), e.address)
+        return finished()
 
     def _booted(self) -> Workspace:
         if self.workspace is None:
@@ -269,7 +235,7 @@ class Session:
         return self.dialect.trace(self, path, entry, stdin, calls, limit)
 
     def record(self, program: str | bytes, entry: str | None = None, stdin: bytes = b"", limit: int | None = None,
-               small: bool = True, **options):
+               small: bool = True, **options: Any) -> Any:  # a Trace: tinyc.debug sits above the driver
         """The recorded run of ``program`` (a file's path, or its text as bytes) from ``entry`` (None: main) with
         ``stdin`` as input, on this session's dialect's reference evaluator (its ``record`` hook): a
         :class:`~tinyc.debug.steptrace.Trace` (the JSON of docs/stepper.md) of at most ``limit`` steps (None: the
@@ -288,43 +254,3 @@ class Session:
         ``compile``, ``trace``): ``module.command(args) -> status``.  KeyError for a command it lacks."""
         return self.dialect.tool(command)
 
-
-def _optimisations(args: argparse.Namespace) -> Optimisations | None:
-    """The fast engine's optimisations that ``-O``, ``--no-NAME`` and ``--only-NAME`` in ``args`` choose;
-    None when none was given (the options module is then not imported)."""
-    if getattr(args, "opt_level", None) is None and not getattr(args, "opt_off", None) \
-            and not getattr(args, "opt_only", None):
-        return None
-    from ..engines.options import from_args
-    return from_args(args)
-
-
-def boot(args: argparse.Namespace, console: Console | None = None) -> tuple[Machine, Workspace]:
-    """The commands' start: a :class:`Session` of the options ``args``, booted: ``(machine, workspace)``.
-    Raises SystemExit(2) after saying why for a memory that cannot be, SystemExit(1) with the report for an
-    error in the system file itself."""
-    from ..errors import TinyCError, error_report
-    if not memory_ok(args):
-        raise SystemExit(2)
-    session = Session.from_args(args, console)
-    try:
-        return session.boot()
-    except TinyCError as e:
-        with open(session.dialect.package_path(session.dialect.library), "rb") as f:
-            text = f.read()
-        sys.stderr.write("tinyc: error in the system file\n" + error_report(e.code, b"\n" + text, e.address + 1))
-        raise SystemExit(1)
-
-
-def boot_with_files(args: argparse.Namespace, console: Console | None = None) -> tuple[Machine, Workspace]:
-    """:func:`boot`, then the program files ``args.files`` read into the program buffer in order, as ``tinyc
-    run`` reads them (every file read before the library boots).  Raises ProgramFileError for a file that
-    cannot be read or does not fit."""
-    from ..machine.shipped import DoesNotFit, program_capacity, read_source
-    capacity = program_capacity(getattr(args, "int_bits", 32))
-    texts = [read_source(f, capacity) for f in args.files]
-    m, ws = boot(args, console)
-    for name, text in zip(args.files, texts):
-        if not ws.append(text, name):
-            raise DoesNotFit(f"{name}: does not fit the program buffer ({ws.free} bytes free)")
-    return m, ws

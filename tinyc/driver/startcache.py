@@ -23,7 +23,10 @@ except ImportError:
     import pickle  # type: ignore[no-redef]
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms of every start); mypy knows it
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Callable, TypeVar
+
+    T = TypeVar("T")
+    Stamps = tuple[object, ...]  # the sizes and times of sources (and the Python version): part of a key
 # os.path, not pathlib, on the way to a hit: importing pathlib costs every start 2 ms
 
 STAGES = ("syntax/grammar.lark", "syntax/lexer.py", "syntax/parser.py", "syntax/to_ast.py", "ast.py",
@@ -39,18 +42,18 @@ def cache_dir() -> str:
     return cache_path()
 
 
-_STAGES: tuple | None = None
-_ENGINE: tuple | None = None
+_STAGES: Stamps | None = None
+_ENGINE: Stamps | None = None
 
 
-def _stats(names: tuple[str, ...]) -> tuple:
+def _stats(names: tuple[str, ...]) -> Stamps:
     """The size and modification time of every source in ``names``: a change to any of them is a new
     entry (as Python's own bytecode cache decides, without reading the files)."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tinyc/
     return tuple((s.st_size, s.st_mtime_ns) for s in (os.stat(os.path.join(here, name)) for name in names))
 
 
-def _stages() -> tuple:
+def _stages() -> Stamps:
     global _STAGES
     if _STAGES is None:
         _STAGES = _stats(STAGES)
@@ -66,7 +69,7 @@ def engine_sources() -> tuple[str, ...]:
     return ("ast.py", *(f"engines/{n}" for n in names))
 
 
-def _engine() -> tuple:
+def _engine() -> Stamps:
     global _ENGINE
     if _ENGINE is None:
         import sys  # generated code is bytecode: another Python is another entry
@@ -74,7 +77,7 @@ def _engine() -> tuple:
     return _ENGINE
 
 
-def _name(kind: str, text: bytes, base: int, extra: bytes, stamps: tuple = ()) -> str:
+def _name(kind: str, text: bytes, base: int, extra: bytes, stamps: Stamps = ()) -> str:
     """The entry's file name: a checksum of what it depends on, the stamps of the sources that make it
     included, so that two installs used in turn keep their own entries instead of overwriting each
     other's.  Two texts may share a name; the entry holds its whole key, compared on reading, so a clash
@@ -89,8 +92,8 @@ def code(key: bytes, generate: Callable[[], bytes]) -> bytes:
     return parsed(key, 0, generate, "code", stages=_engine)
 
 
-def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast", extra: bytes = b"",
-           stages: Callable[[], tuple] | None = None):
+def parsed(text: bytes, base: int, parse: Callable[[], T], kind: str = "ast", extra: bytes = b"",
+           stages: Callable[[], Stamps] | None = None) -> T:
     """What ``parse()`` gives for ``text`` loaded at ``base`` (byte address), from the cache if it is
     there; ``kind`` names the sort of result, ``extra`` anything else it depends on, ``stages`` the
     sources that make it (the parser's by default).  Errors of ``parse`` propagate and are not cached."""
@@ -102,10 +105,11 @@ def parsed(text: bytes, base: int, parse: Callable[[], object], kind: str = "ast
         path = os.path.join(cache_dir(), _name(kind, text, base, extra, key[0]))
         payload = sealed_read(path)  # None unless this user's tinyc wrote it: only then is it unpickled
         if payload is not None:
-            stored_key, result = pickle.loads(payload)
+            stored_key, result = pickle.loads(payload)  # (the pair parse() gave and this wrote)
             if stored_key == key:
+                hit: T = result
                 _touch(path)
-                return result
+                return hit
     except Exception:  # missing, unreadable, forged, stale or another text's: parse
         pass
     program = parse()

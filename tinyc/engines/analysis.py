@@ -13,6 +13,9 @@ about a function; both are made once per parsed body.
 from __future__ import annotations
 
 from .. import ast
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+if TYPE_CHECKING:
+    from .caches import LRU, EngineCaches
 
 # True: every function keeps its scalars' cells (the bytes a returned call leaves above the top of the value
 # space are the reference's even for pure functions).  False (the default): a function that cannot read or
@@ -219,32 +222,33 @@ class Scan:
         self.accesses = accesses
 
 
-_SCANS: dict = {}  # id(body list) -> (body, Scan): function bodies (never mutated once parsed)
-
-
-def scan(body: list, keep: bool = False) -> Scan:
-    """The :class:`Scan` of ``body``: the one made before for this list, else a new one (kept for later
-    if ``keep``: function bodies are, a top-level statement list typed once is not)."""
-    hit = _SCANS.get(id(body))
+def scan(body: list, keep: bool = False, cache: LRU | None = None) -> Scan:
+    """The :class:`Scan` of ``body``: the one ``cache`` (a Session's :attr:`.caches.EngineCaches.scans`,
+    ``id(body list) -> (body, Scan)``) holds for this list, else a new one, kept there if ``keep``: function
+    bodies are (never mutated once parsed), a top-level statement list typed once is not."""
+    if cache is None:
+        return Scan(body)
+    hit = cache.get(id(body))
     if hit is not None and hit[0] is body:
         return hit[1]
     sc = Scan(body)
     if keep:
-        _SCANS[id(body)] = (body, sc)
+        cache[id(body)] = (body, sc)
     return sc
 
 
 class Analysis:
     """The static locals of a function: params and top-level declarations, each used only after it."""
 
-    def __init__(self, params: list[tuple[str, ast.Declarator]], body: list, bits: int = 32):
+    def __init__(self, params: list[tuple[str, ast.Declarator]], body: list, bits: int = 32,
+                 scans: LRU | None = None):
         self.bits = bits
         self.locals: dict[str, Local] = {}
         # (type, elements) of each declaration of a name already local: it takes fresh value space, but
         # the name keeps its first place (section 3), so the frame is larger than the locals say
         self.again: list[tuple[str, int]] = []
-        sc = scan(body)
-        reassigned = sc.assigned
+        sc = scan(body, cache=scans)  # (``scans``: the Session's cache of function bodies' scans)
+        self.reassigned = reassigned = sc.assigned
         for type_, d in params:
             if d.name in self.locals:
                 raise Unsupported("duplicate parameter")
@@ -319,7 +323,7 @@ class Analysis:
                     raise Unsupported("a name declared twice")
                 if not all(id(n) in after for n in named.get(d.name, ())):
                     raise Unsupported("a use the declaration may not precede")
-                self.locals[d.name] = Analysis._local(decl.type, d, scan(body).assigned, True, bits)
+                self.locals[d.name] = Analysis._local(decl.type, d, self.reassigned, True, bits)
                 self.scoped.setdefault(id(lst), []).append(d.name)
         return count
 
@@ -349,11 +353,11 @@ class Facts:
 
     __slots__ = ("scan", "locals", "free", "assigned")
 
-    def __init__(self, fn: ast.Function) -> None:
-        self.scan = sc = scan(fn.body.body, keep=True)
+    def __init__(self, fn: ast.Function, scans: LRU | None = None) -> None:
+        self.scan = sc = scan(fn.body.body, keep=True, cache=scans)
         params = [(decl.type, d) for decl in fn.params for d in decl.names]
         try:
-            an = Analysis(params, fn.body.body, 32)  # which names are locals does not depend on the width
+            an = Analysis(params, fn.body.body, 32, scans)  # which names are locals does not depend on the width
         except Unsupported:
             self.locals = self.free = None
             self.assigned = set(sc.assigned)
@@ -363,12 +367,13 @@ class Facts:
             self.assigned = sc.assigned - self.locals
 
 
-_FACTS: dict = {}  # id(fn) -> (fn, Facts)
-
-
-def facts(fn: ast.Function) -> Facts:
-    """The :class:`Facts` of ``fn``, made on first use (the same parsed text gives the same nodes)."""
-    hit = _FACTS.get(id(fn))
+def facts(fn: ast.Function, caches: EngineCaches | None = None) -> Facts:
+    """The :class:`Facts` of ``fn``, made on first use and kept in ``caches`` (a Session's
+    :class:`~.caches.EngineCaches`; the same parsed text gives the same nodes); None: made afresh."""
+    if caches is None:
+        return Facts(fn)
+    hit = caches.facts.get(id(fn))
     if hit is None or hit[0] is not fn:
-        hit = _FACTS[id(fn)] = (fn, Facts(fn))
-    return hit[1]
+        hit = (fn, Facts(fn, caches.scans))
+        caches.facts[id(fn)] = hit
+    return hit[1]  # type: ignore[return-value]  # the table holds (fn, Facts)

@@ -2,7 +2,7 @@
 
 Each tiny-c function is translated by :mod:`tinyc.engines.codegen` to Python source, compiled once, and cached
 by its AST node (the same program text at the same address parses to the same cached nodes) and the
-shape of the global names it uses.  :class:`FastEngine` has the engine interface of the reference
+shape of the global names it uses, in the Session's bounded caches (:mod:`tinyc.engines.caches`).  :class:`FastEngine` has the engine interface of the reference
 :class:`~tinyc.engines.evaluator.Evaluator` and gives the same output, error numbers and error addresses.
 Functions the generator cannot compile statically run on the reference evaluator.
 """
@@ -21,12 +21,18 @@ from ..errors import ErrorCode, TinyCError
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
     from .evaluator import Evaluator
+from .caches import LRU, EngineCaches
 from .fastrt import Linkage, runtime_globals
 from .options import ALL, Optimisations
 
-_CODE: dict = {}          # (id(fn), int_bits, shape) -> (fn, factory code, nodes)
-_LINEMAPS: dict = {}      # generated file name -> {line: tiny-c address}
-_serial = itertools.count()
+_serial = itertools.count()  # generated file names are unique in the process (a frame's file names its map)
+
+
+def line_map(frame: types.FrameType) -> dict[int, int] | None:
+    """``{Python line: tiny-c address}`` of the generated code ``frame`` runs, or None for other code: its
+    engine's cache keeps it (the generated code's globals hold that cache as ``_LINEMAPS``)."""
+    maps = frame.f_globals.get("_LINEMAPS")
+    return maps.get(frame.f_code.co_filename) if isinstance(maps, LRU) else None
 
 
 def _renamed(code: types.CodeType, filename: str) -> types.CodeType:
@@ -70,6 +76,9 @@ class FastEngine:
 
     def __init__(self, machine, disk_cache=None, options: Optimisations = ALL):
         self.m = machine
+        # the Session's caches, shared by its machines (a machine made by hand: a cache of its own)
+        caches = getattr(machine, "caches", None)
+        self.caches: EngineCaches = caches if isinstance(caches, EngineCaches) else EngineCaches()
         # the optimisations the generator applies (options.py); part of every code cache's key.  Set it
         # before the program runs (``tinyc run -O0``): code made before keeps the set it was made with
         self.options = options
@@ -102,6 +111,7 @@ class FastEngine:
     def runtime(self) -> dict:
         if self._runtime is None:
             self._runtime = runtime_globals(self)
+            self._runtime["_LINEMAPS"] = self.caches.linemaps  # for line_map(frame)
         return self._runtime
 
     # ---- the engine interface
@@ -139,7 +149,7 @@ class FastEngine:
         """The tiny-c statement the innermost generated frame was running (the error cursor)."""
         at = stmts[0].pos if stmts else 0
         while tb is not None:
-            lm = _LINEMAPS.get(tb.tb_frame.f_code.co_filename)
+            lm = self.caches.linemaps.get(tb.tb_frame.f_code.co_filename)
             line = tb.tb_lineno  # None where the frame was between lines (Ctrl-C at a jump): skipped
             if lm and line is not None:
                 best = [a for ln, a in lm.items() if ln <= line]
@@ -152,7 +162,7 @@ class FastEngine:
 
     def assigned(self, fn: ast.Function) -> set[str]:
         """Names ``fn`` assigns as a whole that may be globals (its own static locals are left out)."""
-        return facts(fn).assigned
+        return facts(fn, self.caches).assigned
 
     label = "tinyc"  # the generated code's file names: <tinyc NAME serial>
 
@@ -161,7 +171,7 @@ class FastEngine:
         from .codegen import Codegen  # imported only to generate: a warm start loads code from the cache
         gen = Codegen(name, params, body, link.resolve, self.m.memory.int_bits,
                       self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth,
-                      self.options)
+                      self.options, self.caches.scans)
         gen.room = link.room
         return gen
 
@@ -182,7 +192,7 @@ class FastEngine:
             # the reference evaluator runs it
             raise Unsupported(f"beyond the Python compiler's limits ({type(e).__name__})") from None
         code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
-        _LINEMAPS[filename] = linemap
+        self.caches.linemaps[filename] = linemap
         return code, linemap, gen.nodes
 
     def function(self, sym, link: Linkage):
@@ -190,14 +200,14 @@ class FastEngine:
         fn = sym.function
         if fn.error is not None:  # its call is an error: the reference evaluator raises it
             return self._fallback(sym)
-        free = facts(fn).free
+        free = facts(fn, self.caches).free
         if free is None:
             return self._fallback(sym)
         m = self.m
         key = (id(fn), m.memory.int_bits, m.memory.size, m.max_depth, analysis.EXACT_DEAD_FRAMES, self.options.key(),
                link.room,
                tuple((n, link.resolve(n)) for n in free))
-        entry = _CODE.get(key)
+        entry = self.caches.code.get(key)
         if entry is None or entry[0] is not fn:
             try:
                 if self.disk_cache is None:
@@ -206,15 +216,16 @@ class FastEngine:
                     code, nodes = self._from_disk(fn, key[1:], link)
             except Unsupported:  # found while generating (a statement that did not parse, with a prefix)
                 return self._fallback(sym)
-            entry = _CODE[key] = (fn, code, nodes)
-        return types.FunctionType(entry[1], link.G)(entry[2])
+            entry = (fn, code, nodes)
+            self.caches.code[key] = entry
+        return types.FunctionType(entry[1], link.G)(entry[2])  # type: ignore[arg-type]
 
     def _entry(self, stmts: list[ast.Stmt], link: Linkage):
         """(factory code, nodes) of the entry statements, through the disk cache as a function's (a
         warm ``tinyc run`` then generates nothing, and does not import the generator)."""
         if self.disk_cache is not None:
             try:
-                free = sorted(Analysis([], stmts, 32).free)
+                free = sorted(Analysis([], stmts, 32, self.caches.scans).free)
             except Unsupported:
                 free = None
             if free is not None:
@@ -254,7 +265,7 @@ class FastEngine:
         code, linemap, places = marshal.loads(make() if key is None else self.disk_cache(key, make))
         name = "_run" if generate is not None else tree.name
         filename = f"<tinyc {name} {next(_serial)}>"  # each copy its own line map, as generate() gives
-        _LINEMAPS[filename] = linemap
+        self.caches.linemaps[filename] = linemap
         if not places:  # most functions make no machine call that reports at its node: no walk
             return _renamed(code, filename), []
         nodes = list(walk(tree))

@@ -22,8 +22,8 @@ from .analysis import constant, facts, walk
 
 if TYPE_CHECKING:
     from .fastrt import Linkage
+    from .caches import EngineCaches
 
-_ASSIGNS: dict = {}  # (id(fn), bits) -> (fn, {name: set of constants | None})
 
 
 def stores(body) -> list:
@@ -67,16 +67,20 @@ def merge(into: dict, part: dict) -> None:
         into[name] = None if vals is None or old is None else old | vals
 
 
-def function_assignments(fn: ast.Function, bits: int) -> dict[str, set[int] | None]:
+def function_assignments(fn: ast.Function, bits: int, caches: EngineCaches | None = None
+                         ) -> dict[str, set[int] | None]:
     """:func:`assignments` of a function, its static locals left out (all names count when it has
-    dynamic locals); cached by function."""
-    hit = _ASSIGNS.get((id(fn), bits))
+    dynamic locals); kept by function and width in ``caches`` (a Session's :class:`~.caches.EngineCaches`;
+    None: worked out afresh)."""
+    hit = caches.assigns.get((id(fn), bits)) if caches is not None else None
     if hit is None or hit[0] is not fn:
-        f = facts(fn)  # the body's stores come from the one walk the link makes of it
+        f = facts(fn, caches)  # the body's stores come from the one walk the link makes of it
         found = collect(f.scan.stores, f.locals or (), bits)
         merge(found, assignments(fn.params, set(), bits))  # array sizes run on each call
-        hit = _ASSIGNS[(id(fn), bits)] = (fn, found)
-    return hit[1]
+        hit = (fn, found)
+        if caches is not None:
+            caches.assigns[(id(fn), bits)] = hit
+    return hit[1]  # type: ignore[return-value]  # the table holds (fn, its stores)
 
 
 def constant_globals(link: Linkage, own_effects) -> dict[str, tuple[int, int]]:
@@ -97,7 +101,7 @@ def constant_globals(link: Linkage, own_effects) -> dict[str, tuple[int, int]]:
     parts = [assignments(list(stmts), set(), bits)]  # the entry's own declarations count as globals: safe
     for table in (link.program, link.library):
         if table is not None:
-            parts += [function_assignments(s.function, bits) for s in table if s.kind == "func"]
+            parts += [function_assignments(s.function, bits, engine.caches) for s in table if s.kind == "func"]
     for part in parts:
         merge(values, part)
     out = {}

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Protocol
 
     from ..machine.port import MachinePort
+    from .caches import EngineCaches
     from .options import Optimisations
 
     class FastEngine(Protocol):
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         depth: int             # active tiny-c calls
         frames_known: bool     # a function's frame is its static locals (Linkage.room)
         options: Optimisations  # the optimisations applied (options.py)
+        caches: EngineCaches   # the Session's (caches.py)
 
         @property
         def runtime(self) -> dict: ...
@@ -372,12 +374,13 @@ def own_effects(fn, link: Linkage, keep: bool = True) -> tuple[bool, bool, list[
     :class:`~tinyc.engines.analysis.Scan` (kept for later if ``keep``) and its static locals, without building a generator; the global names
     it subscripts are resolved in the same order."""
     body = fn.body.body
-    sc = scan(body, keep)
+    scans = link.engine.caches.scans
+    sc = scan(body, keep, scans)
     lookup = link.lookup
     callees = sorted(c for c in sc.refs if (s := lookup(c)) is not None and s.kind == "func")
     params = fn.parameters()
     try:
-        an = Analysis(params, body, link.engine.m.memory.int_bits)
+        an = Analysis(params, body, link.engine.m.memory.int_bits, scans)
     except Unsupported:
         return True, True, callees, None
     local = an.locals

@@ -69,12 +69,12 @@ class GenBase:
 
     def __init__(self, fname: str, params, body: list, resolve, int_bits: int, source=None,
                  toplevel: bool = False, size: int | None = None, max_depth: int | None = None,
-                 opts: Optimisations = ALL):
+                 opts: Optimisations = ALL, scans=None):
         self.fname = fname
         self.opts = opts  # the optimisations applied (options.py): each one's switch is read where it acts
         self.params = params
         self.body = body
-        self.an = Analysis(params, body, int_bits)
+        self.an = Analysis(params, body, int_bits, scans)  # scans: the Session's cache (caches.py)
         self.resolve = resolve
         self.bits = int_bits
         self.isz = int_bits // 8

@@ -12,6 +12,8 @@ UTF-8 text (``offset``), and :class:`Lines` turns those into LSP positions (line
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import bisect
 import inspect
 import re
@@ -21,6 +23,9 @@ from pathlib import Path
 
 from .. import ast
 from ..engines.analysis import walk
+if TYPE_CHECKING:
+    from ..driver.dialect import Dialect
+    from ..driver.options import MachineOptions
 
 NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 KEYWORDS = ("if", "else", "while", "for", "return", "break", "int", "char", "MC")
@@ -317,9 +322,10 @@ def machine_call_doc(dialect: str, number: int | None) -> str:
 class PcFront:
     """tiny-c/PC: one booted machine (the library linked once), its program buffer refilled per text."""
 
-    def __init__(self, args):
-        from ..driver.session import boot
-        self.m, self.ws = boot(args)
+    def __init__(self, options: MachineOptions, dialect: Dialect):
+        from ..driver.session import Session
+        from ..machine.console import Console
+        self.m, self.ws = Session.from_options(options, dialect, Console()).boot()
         lib = self.m.library_text
         functions = [s.function for s in (self.m.library.symbols.values() if self.m.library else ())
                      if s.kind == "func" and s.function is not None]

@@ -23,6 +23,8 @@ logged and the request answered empty; a text over :data:`~tinyc.lsp.analysis.LI
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import asyncio
 import concurrent.futures
 import logging
@@ -35,6 +37,8 @@ from pygls.lsp.server import LanguageServer
 from ..driver.dialect import DEFAULT, Choices
 from .analysis import (KEYWORDS, LIMIT, TOKEN_TYPES, Analysis, Lines, Occurrence, Problem, Symbol, dialect_of,
                        machine_call_doc, path_of, semantic_data)
+if TYPE_CHECKING:
+    from ..driver.options import MachineOptions
 
 DEBOUNCE = 0.3  # seconds after the last change before the diagnostics are refreshed
 BOUND = 10.0    # seconds a request waits for an analysis
@@ -49,9 +53,9 @@ log = logging.getLogger("tinyc.lsp")
 class TinyCServer(LanguageServer):
     """The server: the documents' analyses (by URI and version), the front ends (booted once)."""
 
-    def __init__(self, args):
+    def __init__(self, options: MachineOptions):
         super().__init__("tinyc-lsp", _version())
-        self.args = args
+        self.options = options
         self.setting: str | None = None
         self.fronts: dict[str, object] = {}
         self.analyses: dict[str, tuple[int | None, Analysis]] = {}
@@ -65,10 +69,7 @@ class TinyCServer(LanguageServer):
         """The front end of ``dialect`` (its ``lsp_front`` hook), made once."""
         if dialect not in self.fronts:
             from ..driver.dialect import find
-            import copy
-            args = copy.copy(self.args)
-            args.dialect = dialect
-            self.fronts[dialect] = find(dialect).lsp_front(args)
+            self.fronts[dialect] = find(dialect).lsp_front(self.options)
         return self.fronts[dialect]
 
     def analyse_now(self, uri: str, source: str) -> Analysis:
@@ -214,9 +215,10 @@ def _describe(a: Analysis, s: Symbol) -> str:
             f"declared at line {line}: `{declared}`")
 
 
-def make_server(args) -> TinyCServer:
-    """The server, its handlers registered (see the module docstring); ``args``: the machine options."""
-    server = TinyCServer(args)
+def make_server(options: MachineOptions) -> TinyCServer:
+    """The server, its handlers registered (see the module docstring); ``options``: the machine options
+    (:class:`~tinyc.driver.options.MachineOptions`) its front ends boot with."""
+    server = TinyCServer(options)
 
     def guarded(default):
         """A handler that answers ``default`` rather than fail (and logs why)."""
@@ -479,7 +481,7 @@ def _format(ls: TinyCServer, uri: str, where: t.Range | None) -> list[t.TextEdit
     return edits
 
 
-def serve(args) -> int:
+def serve(options: MachineOptions) -> int:
     """Serve one client on stdin/stdout until it exits; 0."""
-    make_server(args).start_io()
+    make_server(options).start_io()
     return 0

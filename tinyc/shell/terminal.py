@@ -16,12 +16,11 @@ terminal itself edits and echoes (erase, Ctrl-U, Ctrl-W), without completion, su
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import re
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
@@ -38,6 +37,8 @@ from prompt_toolkit.utils import is_dumb_terminal
 from ..machine.console import Console
 from .highlight import ShellLineLexer, TinyCStyle, colour_listing, colour_wanted
 from .shell import COMMANDS, Command, Shell
+if TYPE_CHECKING:
+    from ..driver.session import Session
 
 def _history_path() -> Path:
     from ..dirs import history_file
@@ -387,16 +388,19 @@ def edit_in_editor(shell: Shell) -> None:
     shell.status()
 
 
-def run_terminal(args: argparse.Namespace, debugger=None) -> int:
-    """The shell on the user's terminal; ``debugger(shell)`` (from the command line, which may use the
-    debugger's layer) gives the hook that runs ``.debug STATEMENT``."""
-    from ..driver.session import boot
-    console = TerminalConsole(strip_cr=args.strip_cr)
+def run_terminal(session: Session, debugger=None) -> int:
+    """The shell of ``session`` (its options; the console's ``strip_cr``) on the user's terminal;
+    ``debugger(shell)`` (from the command line, which may use the debugger's layer) gives the hook that runs
+    ``.debug STATEMENT``.  Returns the exit status: the shell's, 130 after Ctrl-C while the library boots, 1
+    after the report of an error in the system file."""
+    console = TerminalConsole(strip_cr=session.console.strip_cr)
     try:
-        machine, workspace = boot(args, console)
+        outcome = session.start(console)
     except KeyboardInterrupt:  # Ctrl-C while the library boots
         return 130
-    shell = Shell(machine, workspace)
+    if outcome.failed or session.current is None or session.workspace is None:
+        return outcome.render()
+    shell = Shell(session.current, session.workspace)
     attach(shell, console)
     if debugger is not None:
         shell.debugger = debugger(shell)

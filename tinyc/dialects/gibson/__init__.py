@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ...debug.steptrace import Trace
+    from ...driver.options import MachineOptions
     from ...driver.outcome import Outcome
     from ...driver.session import Session
     from ...machine.machine_calls import MachineCalls
@@ -97,9 +98,9 @@ class GibsonDialect(Dialect):
         from .lexis import LEXIS
         return LEXIS
 
-    def lsp_front(self, args: argparse.Namespace) -> GibsonFront:
+    def lsp_front(self, options: MachineOptions) -> GibsonFront:
         from .lsp_front import GibsonFront
-        return GibsonFront(args)
+        return GibsonFront(options)
 
     def tool(self, command: str) -> ModuleType:
         if command not in self.tools:

@@ -10,6 +10,7 @@ import sys
 
 from ...errors import TinyCError
 from .machine import StartError
+from ...cli.options import session_of
 from ...driver.session import Session
 from ...machine.console import Console
 from ...machine.shipped import program_path
@@ -34,7 +35,7 @@ def command(args: argparse.Namespace) -> int:
     if len(files) != 1 or files[0] in (None, "-"):
         return _unavailable(args, "the Gibson dialect reads one application file (use #include lines)")
     try:
-        session = Session.from_args(args, Console(), dialect="gibson")
+        session = session_of(args, Console(), dialect="gibson")
         g = views.load(session, program_path(files[0]))
     except StartError as e:
         sys.stderr.write(e.message or f"tinyc: {files[0]}: cannot start (status {e.status})\n")
@@ -42,7 +43,7 @@ def command(args: argparse.Namespace) -> int:
     if args.command == "check":
         return _check(args, g, views)
     if args.command == "trace":
-        return _trace(args, g.path, Session.from_args(args, dialect="gibson"))
+        return _trace(args, g.path, session_of(args, dialect="gibson"))
     try:
         if args.command == "tokens":
             text = views.tokens(g, layout=args.layout)

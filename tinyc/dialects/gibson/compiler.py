@@ -63,7 +63,7 @@ def _has_effect(node) -> bool:
     return any(isinstance(n, _EFFECT) for n in walk(node))
 
 
-def _late_read_shows(first, later, scalars: set[str], lookup) -> bool:
+def _late_read_shows(first, later, scalars: set[str], lookup, memo: dict) -> bool:
     """Whether reading ``first`` after evaluating the ``later`` operands can differ from reading it
     first (section 3.9).  A call that returns a value is a value; a scalar or an array name can change
     only by an assignment to its name (here or in a function called); an element, by any side effect."""
@@ -83,7 +83,7 @@ def _late_read_shows(first, later, scalars: set[str], lookup) -> bool:
                 if name not in scalars and isinstance(n, (ast.Call, ast.Var)):
                     sym = lookup(n.name)
                     if sym is not None and sym.kind == "func":
-                        assigned = _assigns(sym.function, lookup)
+                        assigned = _assigns(sym.function, lookup, memo)
                         if name in assigned or EVERY in assigned:
                             return True
                     if sym is None and isinstance(n, ast.Call):
@@ -92,14 +92,14 @@ def _late_read_shows(first, later, scalars: set[str], lookup) -> bool:
     return any(_has_effect(b) for b in later)
 
 
-_ASSIGNS: dict = {}
 EVERY = "*"  # a call that cannot be followed: it may assign any name
 
 
-def _assigns(fn: ast.Function, lookup) -> set[str]:
+def _assigns(fn: ast.Function, lookup, memo: dict) -> set[str]:
     """The names ``fn`` or the functions it calls assign as a whole (``x = ...``), with EVERY when a
-    call cannot be followed."""
-    hit = _ASSIGNS.get(id(fn))
+    call cannot be followed; kept in ``memo`` (one :func:`compilable` test's: the answer depends on the
+    link ``lookup`` reads)."""
+    hit = memo.get(id(fn))
     if hit is None or hit[0] is not fn:
         out: set[str] = set()
         todo, seen = [fn], set()
@@ -117,7 +117,7 @@ def _assigns(fn: ast.Function, lookup) -> set[str]:
                         todo.append(sym.function)
                     elif sym is None and isinstance(n, ast.Call):
                         out.add(EVERY)
-        hit = _ASSIGNS[id(fn)] = (fn, out)
+        hit = memo[id(fn)] = (fn, out)
     return hit[1]
 
 
@@ -201,7 +201,8 @@ def compilable(fn_params: list[ast.Decl], body, lookup, top: bool = False) -> bo
     local_types, scalars = found
     if top and local_types:
         return False  # the seed's declarations are application globals: the reference runs it
-    return not any(_keeps_on_reference(n, local_types, scalars, lookup) for n in walk(body))
+    memo: dict = {}  # id(fn) -> (fn, the names it assigns): _assigns's, for this test
+    return not any(_keeps_on_reference(n, local_types, scalars, lookup, memo) for n in walk(body))
 
 
 def _local_names(fn_params: list[ast.Decl], body) -> tuple[dict[str, str], set[str]] | None:
@@ -225,7 +226,7 @@ def _local_names(fn_params: list[ast.Decl], body) -> tuple[dict[str, str], set[s
     return local_types, scalars
 
 
-def _keeps_on_reference(n, local_types: dict[str, str], scalars: set[str], lookup) -> bool:
+def _keeps_on_reference(n, local_types: dict[str, str], scalars: set[str], lookup, memo: dict) -> bool:
     """Whether node ``n`` needs the dialect's reference evaluator (the rules of the module docstring)."""
     if isinstance(n, Broken):
         return True
@@ -239,10 +240,10 @@ def _keeps_on_reference(n, local_types: dict[str, str], scalars: set[str], looku
             return True
     if isinstance(n, ast.Call) and _call_keeps(n, local_types, lookup):
         return True
-    if isinstance(n, ast.BinOp) and _late_read_shows(n.left, [n.right], scalars, lookup):
+    if isinstance(n, ast.BinOp) and _late_read_shows(n.left, [n.right], scalars, lookup, memo):
         return True
     if isinstance(n, (ast.Call, ast.MachineCall)):
-        if any(_late_read_shows(a, n.args[k + 1:], scalars, lookup) for k, a in enumerate(n.args[:-1])):
+        if any(_late_read_shows(a, n.args[k + 1:], scalars, lookup, memo) for k, a in enumerate(n.args[:-1])):
             return True
     return isinstance(n, ast.Assign) and (_no_place(n.target, local_types, lookup)
                                           or _char_store(n, local_types, lookup))
@@ -351,7 +352,7 @@ class GibsonFastEngine(FastEngine):
     def codegen(self, name, params, body, link, toplevel, source):
         gen = GibsonCodegen(name, params, body, link.resolve, self.m.memory.int_bits,
                             self._source if source else None, toplevel, self.m.memory.size, self.m.max_depth,
-                            self.options)
+                            self.options, self.caches.scans)
         gen.lookup = link.lookup
         return gen
 

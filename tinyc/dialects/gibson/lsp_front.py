@@ -12,7 +12,7 @@ from ...driver.dialect import find
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 if TYPE_CHECKING:
-    import argparse
+    from ...driver.options import MachineOptions
 
 
 class GibsonFront:
@@ -20,8 +20,8 @@ class GibsonFront:
     document that is not saved as it is is written to a temporary file next to it, or in a temporary
     folder when its own cannot be written, so that its ``#include`` lines find the same files)."""
 
-    def __init__(self, args: argparse.Namespace) -> None:
-        self.args = args
+    def __init__(self, options: MachineOptions) -> None:
+        self.options = options
         self.dialect = find("gibson")  # this package's DIALECT (its lsp_front hook imports this module)
         self.canonical = self.dialect.canonical
 
@@ -37,7 +37,7 @@ class GibsonFront:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             try:
-                session = Session.from_args(self.args, Console(), dialect=self.dialect)
+                session = Session.from_options(self.options, self.dialect, Console())
                 g = stages.load(session, temp)
             except Exception as e:  # StartError: a missing include...
                 text = getattr(e, "message", "") or str(e)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from ...debug.runs import PcRunner
     from ...debug.steptrace import Trace
+    from ...driver.options import MachineOptions
     from ...driver.outcome import Outcome
     from ...driver.session import Session
     from ...engines.compiler import FastEngine
@@ -73,7 +74,7 @@ def shell(session: Session, args: argparse.Namespace) -> int:
     if sys.stdin.isatty() and sys.stdout.isatty():
         from ...shell.terminal import run_terminal
         from ...debug.runs import shell_debugger
-        return run_terminal(args, shell_debugger)
+        return run_terminal(session, shell_debugger)
     from ...shell.shell import Shell
     try:
         machine, workspace = session.boot()
@@ -139,9 +140,9 @@ class PcDialect(Dialect):
         from ...views.format import PC_LEXIS
         return PC_LEXIS
 
-    def lsp_front(self, args: argparse.Namespace) -> PcFront:
+    def lsp_front(self, options: MachineOptions) -> PcFront:
         from ...lsp.analysis import PcFront
-        return PcFront(args)
+        return PcFront(options, self)
 
     def tool(self, command: str) -> ModuleType:
         if command in ("tokens", "parse", "ast", "link"):

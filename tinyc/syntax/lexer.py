@@ -142,7 +142,7 @@ def classify(tokens: list[Token], outer: list[Level], statements: bool = False,
     come before the token in the text, so a local shadows a function of the same name from there on.
     With ``statements`` the tokens are statements to run (MC 11), not a program, so a name at the top
     level is a use, not a function definition; ``local_names`` are then the locals the statements start
-    with (a text parsed again while a function runs, :func:`~tinyc.syntax.parser.reparse`).  Returns a
+    with (a text parsed again while a function runs, :func:`~tinyc.syntax.pipeline.reparse`).  Returns a
     new list of tokens with the layout removed.
     """
     return _LexerHack(tokens, outer, statements, local_names).run()

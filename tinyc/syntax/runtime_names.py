@@ -9,7 +9,7 @@ uses where it is not (a name declared in a nested block that is also a function 
 :func:`wrap` puts each statement list's tail, from the first statement holding such a use, into an
 :class:`~tinyc.ast.Reparse`: the evaluator checks, each time it reaches it, whether the names are
 locals as the parse assumed, and otherwise parses that text again with the locals of the moment
-(:func:`~tinyc.syntax.parser.reparse`).  A nested block is a statement list of its own: its brackets do
+(:func:`~tinyc.syntax.pipeline.reparse`).  A nested block is a statement list of its own: its brackets do
 not depend on the names.  Changing a name's kind can move statement boundaries (``pn g 5`` is one
 statement when ``g`` is a function, two when it is a variable), which is why the whole tail is parsed
 again, not the one statement.  A ``while`` whose condition holds such a use ends its body with an

@@ -23,13 +23,16 @@ import base64
 import io
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from .. import ast
 from ..errors import TinyCError
 from ..link.symbols import Symbol
+from ..engines.observer import Observer
 from ..machine.console import Console
 from .steptrace import Trace
+
+Result = TypeVar("Result")  # what a call gives (an int; in the Gibson dialect perhaps a reference)
 TYPE_CHECKING = False  # typing.TYPE_CHECKING; mypy knows it
 if TYPE_CHECKING:
     from ..driver.interpreter import Machine
@@ -256,77 +259,53 @@ class Recorder:
         self.calls.pop()
 
 
-class RecordingMixin:
-    """The recorder's hooks, mixed in before a reference evaluator class: statements and headers before
-    they run, each expression after it gives its value (every expression visitor is wrapped), calls."""
+class Recording(Observer):
+    """The recorder's hooks on one evaluator, either dialect's (:mod:`tinyc.engines.observer`): statements
+    and headers before they run, each expression after it gives its value, calls, machine calls'
+    arguments, an array pointer moved.  ``rec`` is the :class:`Recorder`."""
 
-    rec: Recorder
+    expressions = True
 
-    _visit: dict[type, Any]  # the evaluator's visitors (tinyc.engines.evaluator), expressions' wrapped here
+    def __init__(self, rec: Recorder) -> None:
+        self.rec = rec
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._visit = {t: _watched(f) if issubclass(t, ast.Expr) else f for t, f in cls._visit.items()}
-
-    def execute(self, node: ast.Stmt) -> None:
+    def statement(self, node: ast.Stmt, run: Callable[[], None]) -> None:
         if not isinstance(node, CONTAINERS) and self.rec.stepped(node.pos):
             self.rec.step("s", node.pos, node.end)
-        super().execute(node)  # type: ignore[misc]
+        run()
 
-    def condition(self, node: ast.If | ast.While | ast.For, before: ast.Expr | None = None) -> int:
+    def condition(self, node: ast.If | ast.While | ast.For, run: Callable[[], int]) -> int:
         if self.rec.stepped(node.pos):
             end = node.then.pos if isinstance(node, ast.If) else node.body.pos
-            data = self.mem.data  # type: ignore[attr-defined]
+            data = self.evaluator.mem.data
             while end > node.pos + 1 and data[end - 1] in b" \t\r\n":  # the header without the blanks after it
                 end -= 1
             self.rec.step("s", node.pos, end)
-        value: int = super().condition(node, before)  # type: ignore[misc]
-        return value
+        return run()
 
-    def call(self, sym: Symbol, args: list[int], node: ast.Node) -> int:
+    def call(self, sym: Symbol, args: list[Any], node: ast.Node, run: Callable[[], Result]) -> Result:
         rec = self.rec
         if rec.small and rec.stepped(node.pos) and sym.function is not None \
                 and rec.stepped(sym.function.body.pos):
-            rec.step("c", node.pos, node.end, None, [self.shown(a) for a in args])
+            rec.step("c", node.pos, node.end, None, [self.evaluator.shown(a) for a in args])
         rec.enter(node)
         try:
-            value: int = super().call(sym, args, node)  # type: ignore[misc]
-            return value
+            return run()
         finally:
             rec.leave()
 
-    def machine_call(self, values: list[int], node: ast.MachineCall) -> int:
+    def machine_call(self, values: list[int]) -> None:
         self.rec.mc_args = list(values)  # the step after the call shows them
-        value: int = super().machine_call(values, node)  # type: ignore[misc]
-        return value
 
-    def store(self, ref: Any, value: int, node: ast.Node) -> int:
-        if isinstance(ref, Symbol):
-            self.rec.symbols_moved = True
-        stored: int = super().store(ref, value, node)  # type: ignore[misc]
-        return stored
+    def moved(self, sym: Symbol) -> None:
+        self.rec.symbols_moved = True
 
-    def shown(self, value: Any) -> int:
-        """A value as a step gives it: an int (the Gibson dialect's late reference read now)."""
-        if type(value) is int:
-            return value
-        try:
-            read: int = self.rd(value)  # type: ignore[attr-defined]
-            return read
-        except TinyCError:
-            return 0
-
-
-def _watched(visit: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """An expression visitor that records an expression step with the value it gives."""
-    def watched(self: Any, node: Any) -> Any:
-        value = visit(self, node)
+    def expression(self, node: ast.Expr, value: Any) -> None:
+        """An expression step with the value it gives (not an array bound at link time: no frame)."""
         rec = self.rec
-        if rec.small and rec.lo <= node.pos < rec.hi and self.frame is not None:  # not an array bound at link time
+        if rec.small and rec.lo <= node.pos < rec.hi and self.evaluator.frame is not None:
             args, rec.mc_args = (rec.mc_args, None) if type(node) is ast.MachineCall else (None, rec.mc_args)
-            rec.step("e", node.pos, node.end, self.shown(value), args)
-        return value
-    return watched
+            rec.step("e", node.pos, node.end, self.evaluator.shown(value), args)
 
 
 # ---- running a program recorded
@@ -397,24 +376,15 @@ def _run_pc(session: Session, rec: Recorder, console: RecordingConsole, path: st
             entry: str | None) -> Ran:
     """Boot the library, load ``text`` into the program buffer and run ``entry`` against it, recorded."""
     from ..driver.session import Session
-    from ..engines.evaluator import Evaluator
     from ..driver.outcome import statement_outcome
     from ..machine.console import align_report
     from ..views.stages import load
 
-    class PcRecorder(RecordingMixin, Evaluator):
-        pass
-
     sub = Session(session.dialect, "reference", memory=session.memory, int_bits=session.int_bits,
                   max_depth=session.max_depth, random_divisor=session.random_divisor, console=console,
                   files=session.files)
-    made: list[PcRecorder] = []
-
-    def make(m: Machine) -> PcRecorder:
-        made.append(PcRecorder(m))
-        made[-1].rec = rec
-        return made[-1]
-    loaded = load(text, session=sub, engine=make)
+    recording = Recording(rec)
+    loaded = load(text, session=sub, engine=recording.watching(session.dialect.engine("reference")))
     m, ws = loaded.machine, loaded.workspace
     from ..views.check import syntax_errors
     found = syntax_errors(m, ws)
@@ -424,7 +394,7 @@ def _run_pc(session: Session, rec: Recorder, console: RecordingConsole, path: st
             {"code": found[0][0], "step": None, "line": line, "column": column}
     lib = m.library_text
     base = ws.pr + 1
-    rec.attach(made[0], console, text.replace(b"\r", b""), base, lambda: program_vars(m))
+    rec.attach(recording.evaluator, console, text.replace(b"\r", b""), base, lambda: program_vars(m))
     rec.regions = regions([("library text", lib.base, lib.base + len(lib.text)) if lib else None,
                             ("shell line ln", ws.ln, ws.pr), ("program text pr", ws.pr, ws.pr + ws.pe + 1)])
     rec.initial = rec.initial_memory()

@@ -307,6 +307,8 @@ class Evaluator:
         """Machine call ``values[-1]`` with the arguments ``values[:-1]`` (32-bit words), through the
         machine's table; the one place a call is made, so an observer (the stepper) can see its arguments.
         Raises TinyCError 6 at the call's end when it reaches outside memory."""
+        if self.observer is not None:
+            self.observer.machine_call(values)
         try:
             return self.m.machine_call(self.m, values, node)
         except MemoryFault:
@@ -375,6 +377,8 @@ class Evaluator:
         """Store ``value`` at ``ref`` and give the value stored (wrapped to its type); an array name's
         pointer takes the value as an address.  Error 6 at ``node``'s end outside memory."""
         if isinstance(ref, Symbol):  # a pointer holds an address (section 14 item 21), its value is an int
+            if self.observer is not None:
+                self.observer.moved(ref)
             ref.address = self.mem.address(self.mem.wrap(value))
             return self.mem.wrap(ref.address)
         try:

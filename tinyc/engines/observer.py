@@ -14,10 +14,11 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
 
+from .. import ast
+
 if TYPE_CHECKING:
     from typing import Any, Callable, TypeVar
 
-    from .. import ast
     from ..link.symbols import Symbol
     from .evaluator import Evaluator
 
@@ -32,12 +33,17 @@ class Observer:
     """
 
     evaluator: Evaluator
+    expressions = False  # True: :meth:`expression` sees each expression's value (a slower run)
 
     def attach(self, evaluator: Evaluator) -> Evaluator:
         """Watch ``evaluator`` from now on (its slot held at most one observer: this one replaces it);
         gives the evaluator back, so that an engine factory can be wrapped in one expression."""
         self.evaluator = evaluator
         evaluator.observer = self
+        if self.expressions:  # this evaluator's own table of visitors, each expression's wrapped
+            table = {t: _watched(f, self) if issubclass(t, ast.Expr) else f
+                     for t, f in type(evaluator)._visit.items()}
+            setattr(evaluator, "_visit", table)
         return evaluator
 
     def watching(self, factory: Callable[[Any], Any]) -> Callable[[Any], Evaluator]:
@@ -61,6 +67,16 @@ class Observer:
         ``run()`` gives the condition's value."""
         return run()
 
+    def expression(self, node: ast.Expr, value: Any) -> None:
+        """An expression has given ``value`` (an int, or in the Gibson dialect perhaps a reference); only
+        for an observer whose ``expressions`` is True."""
+
+    def machine_call(self, values: list[int]) -> None:
+        """A machine call about to be made with ``values`` (its arguments, then its number; section 8)."""
+
+    def moved(self, sym: Symbol) -> None:
+        """An array name's pointer about to be assigned (section 14 item 21)."""
+
     def entered(self, function: ast.Function) -> None:
         """The body of ``function`` about to run in its new frame (its parameters bound): its ``[`` runs
         without :meth:`statement`."""
@@ -71,3 +87,12 @@ class Observer:
         the call site ``node``; ``run()`` makes the call and gives its result.  (The debugger may make
         the call another way: compiled, on the fast engine.)"""
         return run()
+
+
+def _watched(visit: Callable[[Any, Any], Any], observer: Observer) -> Callable[[Any, Any], Any]:
+    """The expression visitor ``visit`` telling ``observer`` the value it gives."""
+    def watched(evaluator: Any, node: Any) -> Any:
+        value = visit(evaluator, node)
+        observer.expression(node, value)
+        return value
+    return watched

@@ -205,6 +205,8 @@ class GibsonEvaluator(Evaluator):
         """MC ``node`` with its argument ``values`` (ints); an error the call reports at the end of ``node``, or
         a memory fault (RANGERR), is placed after the blanks that follow, where the original's cursor stops
         (the fast engine's calls come here too)."""
+        if self.observer is not None:
+            self.observer.machine_call(values)
         try:
             return self.m.machine_call(self.m, values, node)
         except TinyCError as e:

@@ -1,5 +1,5 @@
 """The stepper's recorder in the Gibson dialect (its ``record`` hook, docs/stepper.md): the dialect's reference
-evaluator with the recorder's hooks, the program laid out and linked as ``tinyc run`` does
+evaluator watched by the recorder (:class:`tinyc.debug.stepper.Recording`), the program laid out and linked as ``tinyc run`` does
 (:mod:`tinyc.dialects.gibson.machine`)."""
 
 from __future__ import annotations
@@ -8,16 +8,11 @@ import tempfile
 from pathlib import Path
 
 from ...debug import stepper
-from ...debug.stepper import Recorder, RecordingConsole, RecordingMixin, StepLimit
+from ...debug.stepper import Recorder, RecordingConsole, Recording, StepLimit
 from ...errors import TinyCError
 from . import machine as gibson
 from .calls import QuietExit
-from .evaluator import GibsonEvaluator
 from .files import close_units
-
-
-class GibsonRecorder(RecordingMixin, GibsonEvaluator):
-    """The Gibson reference evaluator, recorded."""
 
 
 def record(session, program, entry=None, stdin: bytes = b"", limit: int | None = None, small: bool = True,
@@ -42,17 +37,12 @@ def _run(session, rec: Recorder, console: RecordingConsole, path, text: bytes, e
     syntax = _syntax_errors(session, path)
     if syntax is not None:
         return syntax
-    made: list[GibsonRecorder] = []
-
-    def make(m) -> GibsonRecorder:
-        made.append(GibsonRecorder(m))
-        made[-1].rec = rec
-        return made[-1]
-    m = gibson.make_machine(session, make, console=console)
+    recording = Recording(rec)
+    m = gibson.make_machine(session, recording.watching(session.dialect.engine("reference")), console=console)
     lay = loaded.layout
     m.memory.store(0, loaded.memory)
     m.top = len(loaded.memory) + gibson.SLACK
-    rec.attach(made[0], console, loaded.memory[lay.app:lay.end], lay.app, lambda: stepper.program_vars(m))
+    rec.attach(recording.evaluator, console, loaded.memory[lay.app:lay.end], lay.app, lambda: stepper.program_vars(m))
     rec.regions = stepper.regions([("seed", 0, lay.lib), ("library text", lay.lib, lay.marker),
                             ("program text", lay.app, lay.end)])
     rec.initial = rec.initial_memory()

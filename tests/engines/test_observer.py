@@ -90,3 +90,34 @@ def test_the_debugger_watches_the_evaluator_its_dialect_makes():
     assert isinstance(debugging.evaluator, Evaluator) and not isinstance(debugging, Evaluator)
     assert [x for x in told.lines if isinstance(x, tuple) and x[1] == "sq"] == [("returns", "sq", 9), ("returns", "sq", 16)]
     assert len(told.lines) > 8  # statements, each body's [ among them
+
+
+class Values(Observer):
+    """Asks for expression values: records each one with its node's class name."""
+
+    expressions = True
+
+    def __init__(self):
+        self.values, self.machine_calls = [], []
+
+    def expression(self, node, value):
+        self.values.append((type(node).__name__, value))
+
+    def machine_call(self, values):
+        self.machine_calls.append(list(values))
+
+
+def test_expression_values_only_for_an_observer_that_asks():
+    seen = Values()
+    assert run_main(seen.watching(Evaluator)) == (0, b" 9 16")
+    assert ("BinOp", 9) in seen.values and ("BinOp", 16) in seen.values  # n*n
+    assert seen.machine_calls  # pn's machine call, with its arguments
+    plain = Recorder().watching(Evaluator)
+    session = Session(engine="reference")
+    ev = plain(session.machine())
+    assert "_visit" not in vars(ev)  # without expressions the class's table runs: a plain run is not slowed
+
+
+def test_the_stepper_records_on_the_evaluator_its_dialect_makes():
+    from tinyc.debug.stepper import Recording
+    assert issubclass(Recording, Observer) and not issubclass(Recording, Evaluator) and Recording.expressions

@@ -2,9 +2,9 @@
 
 Each ``visit_<Node>`` method runs one node class of :mod:`tinyc.ast`: a statement of section 5 or an
 expression form of section 6.  :func:`tinyc.ast.visitors` finds them by name, once per evaluator class, so a
-subclass (the Gibson dialect's evaluator, the stepper) overrides a node by defining its
+subclass (the Gibson dialect's evaluator) overrides a node by defining its
 ``visit_<Node>``.  Names are looked up when they run, through the three symbol levels of section 3.  Tools
-(the tracer, the debugger) watch it through its one observer slot (:mod:`tinyc.engines.observer`).  The
+(the tracer, the debugger, the stepper) watch it through its one observer slot (:mod:`tinyc.engines.observer`).  The
 fast engine (:mod:`tinyc.engines.compiler`) runs the same linked program through the same engine
 interface (``name``, ``run``, ``evaluate_constant``: :class:`tinyc.machine.port.Engine`) and must agree with
 this one byte for byte.  Both see their machine through :class:`tinyc.machine.port.MachinePort`.

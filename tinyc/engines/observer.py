@@ -1,12 +1,14 @@
-"""The reference evaluator's one observer slot: how a tool (the tracer, the debugger; later the stepper)
+"""The reference evaluator's one observer slot: how a tool (the tracer, the debugger, the stepper)
 watches a run without a subclass of each dialect's evaluator.
 
 An evaluator with an observer (the ``observer`` of :class:`tinyc.engines.evaluator.Evaluator`) hands it
 each statement, each test of an ``if``/``while``/``for`` header and each call of a tiny-c function, with
 ``run``, the evaluator's own work for it.  The hook runs ``run()`` itself, so one method sees the state before, the result
 after, and a tiny-c error (:class:`~tinyc.errors.TinyCError`) or a return/break unwinding through it, as the
-tracer's ``try``/``finally`` needs.  Without an observer the evaluator calls ``run``'s work directly: a plain
-run pays one test of the slot per statement and per call.  The hooks are the same in every dialect's
+tracer's ``try``/``finally`` needs.  An observer that asks (``expressions``, the stepper) is also told each
+expression's value: its evaluator gets its own table of visitors, each expression's wrapped, so that no other
+run pays for it.  Without an observer the evaluator calls ``run``'s work directly: a plain run pays one test
+of the slot per statement, per call and per machine call.  The hooks are the same in every dialect's
 evaluator, so a tool works on whatever evaluator the dialect's engine factory makes.
 """
 

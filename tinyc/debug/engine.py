@@ -208,14 +208,14 @@ class Debugging(Observer):
 
     def debug_call(self, sym: Symbol, args: list[Any], node: ast.Node,
                    run: Callable[[], Any] | None = None) -> Any:
-        """A call run by the evaluator (``run``, by default its :meth:`~tinyc.engines.evaluator.Evaluator.invoke`), with the
-        session's hooks at its start and end."""
+        """A call run by the evaluator (``run``, by default its class's ``call``), with the session's hooks
+        at its start and end."""
         if not self.quiet:
             self.session.calling(self, sym, node)
         info = CallInfo(sym.name, sym.function, node, None, node.pos)
         self.frames.append(info)
         try:
-            result = run() if run is not None else self.evaluator.invoke(sym, args, node)
+            result = run() if run is not None else type(self.evaluator).call(self.evaluator, sym, args, node)
         finally:
             self.frames.pop()
             if not self.quiet:

@@ -8,13 +8,15 @@ after, and a tiny-c error (:class:`~tinyc.errors.TinyCError`) or a return/break 
 tracer's ``try``/``finally`` needs.  An observer that asks (``expressions``, the stepper) is also told each
 expression's value: its evaluator gets its own table of visitors, each expression's wrapped, so that no other
 run pays for it.  Without an observer the evaluator calls ``run``'s work directly: a plain run pays one test
-of the slot per statement, per call and per machine call.  The hooks are the same in every dialect's
+of the slot per statement, per function body and per machine call.  The hooks are the same in every dialect's
 evaluator, so a tool works on whatever evaluator the dialect's engine factory makes.
 """
 
 from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy knows it
+
+from functools import partial
 
 from .. import ast
 
@@ -42,6 +44,11 @@ class Observer:
         gives the evaluator back, so that an engine factory can be wrapped in one expression."""
         self.evaluator = evaluator
         evaluator.observer = self
+        plain = partial(type(evaluator).call, evaluator)  # the class's call: the hook makes it
+
+        def call(sym: Symbol, args: list[Any], node: ast.Node) -> Any:
+            return self.call(sym, args, node, lambda: plain(sym, args, node))
+        setattr(evaluator, "call", call)  # this evaluator's calls only: a plain run pays nothing
         if self.expressions:  # this evaluator's own table of visitors, each expression's wrapped
             table = {t: _watched(f, self) if issubclass(t, ast.Expr) else f
                      for t, f in type(evaluator)._visit.items()}

@@ -260,7 +260,7 @@ class GibsonEvaluator(Evaluator):
 
     # ---- calls
 
-    def invoke(self, sym: Symbol, args: list, node: ast.Node):
+    def call(self, sym: Symbol, args: list, node: ast.Node):
         """Call a function: allocate each parameter in turn and read its argument then (section 3.9)."""
         fn = sym.function
         assert fn is not None  # only "func" symbols are called, and each holds its AST

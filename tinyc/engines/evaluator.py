@@ -128,10 +128,7 @@ class Evaluator:
     def execute(self, node: ast.Stmt) -> None:
         """Run one statement; ``cursor`` (an error's address when Python stops it) is its start."""
         self.cursor = node.pos
-        if self.observer is None:
-            self._visit[type(node)](self, node)
-        else:
-            self.observer.statement(node, lambda: self._visit[type(node)](self, node))
+        self._visit[type(node)](self, node)
 
     def visit_Decl(self, node: ast.Decl) -> None:
         """``int a, b(N)`` in a function: zeroed space for each name, a local from now on (sections 3, 5).
@@ -179,12 +176,6 @@ class Evaluator:
         """The header of an ``if``, ``while`` or ``for`` each time it is tested: ``before`` (a for's init
         the first time, its step after), then the condition (a for without one is true).  The one place
         a header runs, so that an observer (the tracer) sees it as one step."""
-        if self.observer is not None:
-            return self.observer.condition(node, lambda: self.header(node, before))
-        return self.header(node, before)
-
-    def header(self, node: ast.If | ast.While | ast.For, before: ast.Expr | None) -> int:
-        """What :meth:`condition` tests: ``before``, then the condition's value (1 when it has none)."""
         if before is not None:
             self.eval(before)
         return 1 if node.cond is None else self.eval(node.cond)

@@ -7,9 +7,10 @@ each statement, each test of an ``if``/``while``/``for`` header and each call of
 after, and a tiny-c error (:class:`~tinyc.errors.TinyCError`) or a return/break unwinding through it, as the
 tracer's ``try``/``finally`` needs.  An observer that asks (``expressions``, the stepper) is also told each
 expression's value: its evaluator gets its own table of visitors, each expression's wrapped, so that no other
-run pays for it.  Without an observer the evaluator calls ``run``'s work directly: a plain run pays one test
-of the slot per statement, per function body and per machine call.  The hooks are the same in every dialect's
-evaluator, so a tool works on whatever evaluator the dialect's engine factory makes.
+run pays for it.  The statement, header and call hooks replace those methods of the one evaluator watched (an
+instance's own attributes), so that a plain run pays nothing for them, and one test of the slot per function
+body, per machine call and per array pointer assigned for the others.  The hooks are the same in every
+dialect's evaluator, so a tool works on whatever evaluator the dialect's engine factory makes.
 """
 
 from __future__ import annotations
@@ -44,11 +45,15 @@ class Observer:
         gives the evaluator back, so that an engine factory can be wrapped in one expression."""
         self.evaluator = evaluator
         evaluator.observer = self
-        plain = partial(type(evaluator).call, evaluator)  # the class's call: the hook makes it
-
-        def call(sym: Symbol, args: list[Any], node: ast.Node) -> Any:
-            return self.call(sym, args, node, lambda: plain(sym, args, node))
-        setattr(evaluator, "call", call)  # this evaluator's calls only: a plain run pays nothing
+        # this evaluator's execute, condition and call only become the hooks: a plain run pays nothing
+        cls: Any = type(evaluator)
+        execute, condition, call = (partial(cls.execute, evaluator), partial(cls.condition, evaluator),
+                                    partial(cls.call, evaluator))
+        setattr(evaluator, "execute", lambda node: self.statement(node, lambda: execute(node)))
+        setattr(evaluator, "condition",
+                lambda node, before=None: self.condition(node, lambda: condition(node, before)))
+        setattr(evaluator, "call",
+                lambda sym, args, node: self.call(sym, args, node, lambda: call(sym, args, node)))
         if self.expressions:  # this evaluator's own table of visitors, each expression's wrapped
             table = {t: _watched(f, self) if issubclass(t, ast.Expr) else f
                      for t, f in type(evaluator)._visit.items()}

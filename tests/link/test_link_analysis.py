@@ -71,7 +71,7 @@ class RefAnalysis:
 
     def __init__(self, params, body, bits=32):
         self.locals: dict = {}
-        reassigned = ref_assigned_names(body)
+        self.reassigned = reassigned = ref_assigned_names(body)
         for type_, d in params:
             if d.name in self.locals:
                 raise Unsupported("duplicate parameter")
@@ -396,9 +396,12 @@ def test_too_many_declarations():
 
 
 def test_the_scan_is_kept_for_function_bodies_only():
+    from tinyc.engines.caches import LRU
     body: list = [ast.ExprStmt(0, 0, ast.Var(0, 0, "x"))]
-    assert analysis.scan(body) is not analysis.scan(body)
-    assert analysis.scan(body, keep=True) is analysis.scan(body)
+    scans: LRU = LRU(4)  # a Session's cache of scans (issue 36: owned by the Session, bounded)
+    assert analysis.scan(body, cache=scans) is not analysis.scan(body, cache=scans)
+    assert analysis.scan(body, keep=True, cache=scans) is analysis.scan(body, cache=scans)
+    assert analysis.scan(body, keep=True) is not analysis.scan(body, keep=True)  # no cache: nothing kept
 
 
 @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

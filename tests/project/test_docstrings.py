@@ -36,8 +36,9 @@ def _rules() -> set[str]:
 
 
 def _is_transformer(cls: pyast.ClassDef) -> bool:
+    bases = [b.value if isinstance(b, pyast.Subscript) else b for b in cls.bases]  # Transformer[Token, Node]
     return any(getattr(base, "id", getattr(base, "attr", "")) in ("Transformer", "Interpreter", "Visitor")
-               for base in cls.bases)
+               for base in bases)
 
 
 def undocumented() -> list[str]:

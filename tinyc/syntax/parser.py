@@ -38,6 +38,7 @@ class TokenList(Lexer):
         pass
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        """The tokens, in order: Lark's lexer interface, called once per parse."""
         # the "text" is the token list handed to Lark.parse (Lark's stubs say text, its code passes it on)
         tokens: list[Token] = lexer_state.text  # type: ignore[assignment]
         return iter(tokens)

@@ -21,10 +21,17 @@ from ..link.symbols import Frame, Symbol
 from .cdiv import c_div, c_mod
 
 if TYPE_CHECKING:
-    from typing import Any, Callable, ClassVar
+    from typing import Any, Callable, ClassVar, Protocol
 
     from ..machine.port import MachinePort as Machine
-    from .observer import Observer
+
+    class Observer(Protocol):
+        """What the evaluator itself calls of its observer (:class:`tinyc.engines.observer.Observer`, which
+        imports this module: named here by its shape, so the two modules make no circle)."""
+
+        def machine_call(self, values: list[int]) -> None: ...
+        def moved(self, sym: Symbol) -> None: ...
+        def entered(self, function: ast.Function) -> None: ...
 
     Visitor = Callable[[Any, Any], Any]  # an unbound visit_<Node> method: (evaluator, node) -> result
     Place = tuple[int, str] | Symbol  # an lvalue: (address, type) of a scalar or an element; an array name

@@ -85,16 +85,19 @@ def test_ctrl_c_stops_an_endless_loop_and_keeps_the_buffer(scratch: Path):
     (scratch / "loop.tc").write_bytes(b"loop [\n  int n\n  while(1) ++n\n]\n")
     proc = subprocess.Popen([sys.executable, "-P", "-m", "tinyc", "--echo"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, cwd=scratch, env=_env())
-    proc.stdin.write(b".r loop.tc\n.loop\n")
-    proc.stdin.flush()
-    seen, deadline = b"", time.monotonic() + 30
-    while b"tc>.loop\n" not in seen and time.monotonic() < deadline:
-        if select.select([proc.stdout], [], [], 0.1)[0]:
-            seen += os.read(proc.stdout.fileno(), 4096)
-    assert b"tc>.loop\n" in seen
-    wait_for_cpu(proc.pid, 0.5)  # past the statement's link (a few ms of CPU), whatever the machine's load
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(b"./\n.p 9\n", timeout=30)
+    try:  # a failed check must not leave the endless loop running (one spun for an hour here)
+        proc.stdin.write(b".r loop.tc\n.loop\n")
+        proc.stdin.flush()
+        seen, deadline = b"", time.monotonic() + 30
+        while b"tc>.loop\n" not in seen and time.monotonic() < deadline:
+            if select.select([proc.stdout], [], [], 0.1)[0]:
+                seen += os.read(proc.stdout.fileno(), 4096)
+        assert b"tc>.loop\n" in seen
+        wait_for_cpu(proc.pid, 0.5)  # past the statement's link (a few ms of CPU), whatever the machine's load
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(b"./\n.p 9\n", timeout=30)
+    finally:
+        proc.kill()
     assert proc.returncode == 0
     assert out == (b"\r\nstopped\r\n"
                    b"tc>./\n 3 4 32 89968\r\n"

@@ -40,6 +40,13 @@ def spawn(tmp_path: Path, dialect: str):
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
+def quits(child) -> None:
+    """At the debugger's prompt, ``q`` ends the session: the process exits (its status is checked after close)."""
+    child.expect_exact("(tc-db) ")
+    child.sendline("q")
+    child.expect(pytest.importorskip("pexpect").EOF)
+
+
 @pytest.mark.parametrize("dialect", ["pc", "gibson"])
 def test_ctrl_c_pauses_a_compiled_loop_and_c_resumes_it(tmp_path, dialect) -> None:
     child = spawn(tmp_path, dialect)
@@ -69,9 +76,7 @@ def test_ctrl_c_pauses_a_compiled_loop_and_c_resumes_it(tmp_path, dialect) -> No
         time.sleep(0.3)
         child.sendintr()
         child.expect_exact("paused")
-        child.expect_exact("(tc-db) ")
-        child.sendline("q")
-        child.expect(pytest.importorskip("pexpect").EOF)
+        quits(child)
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
@@ -89,9 +94,7 @@ def test_a_second_ctrl_c_before_the_pause_stops_the_program(tmp_path, dialect) -
         time.sleep(0.3)
         child.sendintr()
         child.expect(r"\r?\nstopped\r?\n")  # on a line of its own, the same word as `tinyc run`'s
-        child.expect_exact("(tc-db) ")
-        child.sendline("q")
-        child.expect(pytest.importorskip("pexpect").EOF)
+        quits(child)
     finally:
         child.close(force=True)
     assert child.exitstatus == 0

@@ -14,6 +14,13 @@ install --help lists the options); then pick "tiny-c" in Jupyter, or run jupyter
 Started by Jupyter, it takes ipykernel's options: python -m tinyc.kernel --help-all lists them."""
 
 
+def quiet_debugger() -> None:
+    """Switch debugpy's file validation off unless the environment asks for it: debugpy (which ipykernel
+    imports) warns on stderr that frozen modules may miss breakpoints, on the first cell in jupyter console,
+    and the kernel debugs tiny-c, not Python (issue 39)."""
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Install the kernelspec (``install ...``) or run the kernel (any other arguments: ipykernel's)."""
     argv = sys.argv[1:] if argv is None else argv
@@ -23,9 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] in (["-h"], ["--help"]):  # tinyc's own help; IPython's is --help-all
         print(HELP)
         return 0
-    # debugpy (which ipykernel imports) warns on stderr that frozen modules may miss breakpoints, on the
-    # first cell in jupyter console; the kernel debugs tiny-c, not Python: no validation wanted
-    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    quiet_debugger()
     try:
         from ipykernel.kernelapp import IPKernelApp
     except ImportError:

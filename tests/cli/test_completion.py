@@ -64,9 +64,10 @@ def test_an_unknown_shell_is_a_usage_error(program):
     assert "fish" in done.stderr and "Traceback" not in done.stderr
 
 
-def tab(line: str, cwd: Path, program: str = "tinyc") -> str:
+def tab(line: str, cwd: Path, program: str = "tinyc", expect: str = "") -> str:
     """What an interactive bash shows after ``eval "$(PROGRAM completion bash)"``, typing ``line`` and Tab
-    (twice: a single match completes at once, several are listed at the second)."""
+    (twice: a single match completes at once, several are listed at the second), up to ``expect`` once it is
+    shown (else what was shown in 5 seconds)."""
     pexpect = pytest.importorskip("pexpect")
     env = {"PATH": f"{BIN}:/usr/bin:/bin", "HOME": str(cwd), "TERM": "dumb", "PS1": "$ ", "INPUTRC": "/dev/null"}
     child = pexpect.spawn("bash", ["--norc", "--noprofile", "-i"], cwd=str(cwd), env=env, encoding="utf-8",
@@ -78,10 +79,10 @@ def tab(line: str, cwd: Path, program: str = "tinyc") -> str:
         child.expect_exact("$ ")
         child.send(line + "\t\t")
         try:
-            child.expect(r"\$ " + r".*\S", timeout=5)  # the listing ends with the prompt and line again
+            child.expect_exact(expect, timeout=5)
         except pexpect.TIMEOUT:
-            pass
-        return child.before + (child.after if isinstance(child.after, str) else "")
+            return child.before
+        return child.before + child.after
     finally:
         child.close(force=True)
 
@@ -92,10 +93,10 @@ def test_a_program_argument_completes_as_a_file_tc_files_first(tmp_path):
     (tmp_path / "examples" / "fact.tc").write_text("main [pl 1]\n")
     (tmp_path / "examples" / "facts.txt").write_text("not a program\n")
     (tmp_path / "notes.txt").write_text("x\n")
-    assert "tinyc run examples/fact.tc" in tab("tinyc run examples/fa", tmp_path)  # the .tc file, not facts.txt
-    assert "tinyc debug examples/fact.tc" in tab("tinyc debug examples/fa", tmp_path)
-    assert "tinyc run examples/" in tab("tinyc run exa", tmp_path)  # a directory, with its slash
-    assert "tinyc boot notes.txt" in tab("tinyc boot no", tmp_path)  # no tiny-c file matches: any file
+    assert "tinyc run examples/fact.tc" in tab("tinyc run examples/fa", tmp_path, expect="fact.tc")  # the .tc file, not facts.txt
+    assert "tinyc debug examples/fact.tc" in tab("tinyc debug examples/fa", tmp_path, expect="fact.tc")
+    assert "tinyc run examples/" in tab("tinyc run exa", tmp_path, expect="examples/")  # a directory, with its slash
+    assert "tinyc boot notes.txt" in tab("tinyc boot no", tmp_path, expect="notes.txt")  # no tiny-c file matches: any file
 
 
 @needs_bash
@@ -105,4 +106,4 @@ def test_solver_completes_games_and_strategies(tmp_path):
     games = complete("tinyc-solver", ["tinyc-solver", "play", "--game", ""])
     assert "hex" in games and "mastermind" in games
     assert "knuth" in complete("tinyc-solver", ["tinyc-solver", "evaluate", "--strategy", "kn"])
-    assert "phase-fixed" in tab("tinyc-solver hint --strategy phase-f", tmp_path, "tinyc-solver")
+    assert "phase-fixed" in tab("tinyc-solver hint --strategy phase-f", tmp_path, "tinyc-solver", "phase-fixed")

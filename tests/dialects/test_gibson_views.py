@@ -118,7 +118,7 @@ def test_trace_shows_statements_conditions_and_calls():
 def test_trace_stops_with_the_dialect_report(tmp_path):
     (tmp_path / "bad.tc").write_bytes(BAD)
     r = tinyc("trace", "bad.tc", cwd=tmp_path)
-    assert r.returncode == 1
+    assert r.returncode == 0  # as tinyc run (and tc) end after an error in this dialect: the door matrix's rule
     assert r.stderr.decode().endswith("app line 4 (cursor pr[5545])SYMERR, decl needed\n  i = j + 1\n      ^\n")
 
 

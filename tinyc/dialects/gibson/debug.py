@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from ...errors import TinyCError
+from .machine import ERROR_STATUS
 from ...machine.shipped import ProgramFileError, find_program
 from ...debug.engine import Debugging
 from ...debug.runs import statement_lines, file_line
@@ -47,7 +48,7 @@ class GibsonRunner:
     """The Gibson dialect: the application ``path`` (``code`` instead of main() with ``-r``) in ``session``."""
 
     done = "done"   # what tc prints when a run ends without an error
-    error_status = 0  # tc's exit status after an error (tinyc run's too): the DAP adapter's exitCode
+    error_status = ERROR_STATUS  # tc's exit status after an error (tinyc run's too): the DAP adapter's exitCode
 
     def __init__(self, session: Session, path: str | Path, code: str | None = None):
         """Raises StartError or PluginError when the program cannot start."""

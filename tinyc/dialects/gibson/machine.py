@@ -44,6 +44,7 @@ BANNER = (b"***  TINY-C VERSION 1.0,  COPYRIGHT 1977, T A GIBSON  ***\n"
           b"        This C version copyright 2017, T A Gibson\n")
 MARKER = b"endlibrary"
 SLACK = 11  # the NUL after the application and 10 spare bytes
+ERROR_STATUS = 0  # tc's exit status after a tiny-c error (gibson-dialect.md 1.8): every door of the dialect ends so
 
 
 def library_dir() -> Path:
@@ -286,7 +287,7 @@ def run(session: Session, path: str | Path, code: str | None = None) -> Outcome:
         console.write(_report(TinyCError(code, address), m, loaded).encode("latin-1"))
         return ""
     try:
-        outcome = outcome_of(program, report, status=0, interrupt=session.interrupt)
+        outcome = outcome_of(program, report, status=ERROR_STATUS, interrupt=session.interrupt)
         if outcome.interrupted and console.last != b"\n":  # "stopped" comes on a line of its own
             console.write(b"\n")
     finally:

@@ -195,6 +195,7 @@ def test_a_program_goes_on_after_a_bad_draw_file(tmp_path):
     assert b"tinyc: bad.draw:2: 999 is out of range (0 to 28)" in done.stderr and b"Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # a fuzz run of the renderer in child processes; the targeted bad-command tests stay in the quick run
 @settings(max_examples=15, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(text=draw_files())

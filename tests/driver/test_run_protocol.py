@@ -126,6 +126,7 @@ def assert_stopped(text: str, status: int) -> None:
     assert last == "stopped", repr(text[-200:])  # on a line of its own, over the terminal's ^C
 
 
+@pytest.mark.slow  # a stress run (SIGINT at random moments of 3024 games); one Ctrl-C a door stays in the door matrix
 @pytest.mark.parametrize("engine", ["fast", "reference"])
 def test_ctrl_c_at_random_moments_of_bca_is_stopped(engine):
     """bca.tc's 3024 games (issue 35 item 8: 7 times in 8 an internal error on the fast engine)."""

@@ -147,6 +147,7 @@ def test_generated_code_of_the_conformance_corpus(case, fresh, monkeypatch, tmp_
     assert not findings, "\n".join(findings)
 
 
+@pytest.mark.slow  # a fuzz sweep (40 generated programs a dialect); the exploits and the corpus above stay in the quick run
 @pytest.mark.parametrize("seed", range(0, 40, 4))
 def test_generated_code_of_the_fuzz_seeds(seed, fresh):
     for k in range(seed, seed + 4):  # the generators' programs of the atheris seed corpus, both dialects
@@ -160,6 +161,7 @@ def test_generated_code_of_the_fuzz_seeds(seed, fresh):
             assert not outcome.failed, outcome
 
 
+@pytest.mark.slow  # a fuzz sweep (each of 256 bytes in each form); the named exploits stay in the quick run
 @pytest.mark.parametrize("gibson", [False, True], ids=["tiny-c", "gibson"])
 @pytest.mark.parametrize("first", range(0, 256, 32))
 def test_generated_code_when_every_byte_is_poked(fresh, first, gibson):

@@ -51,11 +51,11 @@ class Run:
         return self.reply["content"]["status"]
 
 
-def execute(kc, code: str, inputs: list[str] | None = None, timeout: float = 60) -> Run:
+def execute(kc, code: str, inputs: list[str] | None = None, timeout: float = 60, patience: float = 0) -> Run:
     """Execute ``code``; ``inputs`` answer its input requests in turn (None: the front end takes no
     input).  ``events`` records "stream", "input" (a request came) and "answer" in order: before it
-    answers, it waits (at most 5 s) for the output the program has written so far to arrive, which it
-    can only do while the program runs."""
+    answers, it waits (at most ``patience`` seconds) for the output the program has written so far to
+    arrive, which it can only do while the program runs (IOPub and stdin are two sockets)."""
     msg_id = kc.execute(code, allow_stdin=inputs is not None, stop_on_error=False)  # (else the next is aborted)
     messages, prompts, events = [], [], []
 
@@ -83,8 +83,8 @@ def execute(kc, code: str, inputs: list[str] | None = None, timeout: float = 60)
             else:
                 prompts.append(request["content"]["prompt"])
                 events.append("input")
-                patience = time.monotonic() + 5
-                while "stream" not in events and time.monotonic() < patience:
+                patience_ends = time.monotonic() + patience
+                while "stream" not in events and time.monotonic() < patience_ends:
                     iopub(0.05)
                 events.append("answer")
                 kc.input(inputs.pop(0))

@@ -97,7 +97,7 @@ def test_dot_cells_are_shell_commands(kernel):
 def test_input_by_input_request_and_output_streamed_before_it(kernel):
     _, kc, _ = kernel
     execute(kc, ASK)
-    run = execute(kc, 'pl "first"; pl ""; ask', inputs=["21"])  # (pl starts a line: ps "n? " follows first)
+    run = execute(kc, 'pl "first"; pl ""; ask', inputs=["21"], patience=5)  # (pl starts a line: ps "n? " follows)
     assert run.status == "ok" and run.stdout == "\nfirst\n 42" and run.prompts == ["n? "]
     assert run.events.index("stream") < run.events.index("answer")  # sent while the program waited
 

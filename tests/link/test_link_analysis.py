@@ -404,12 +404,14 @@ def test_the_scan_is_kept_for_function_bodies_only():
     assert analysis.scan(body, keep=True) is not analysis.scan(body, keep=True)  # no cache: nothing kept
 
 
+@pytest.mark.slow  # generated programs (a fuzz run); the corpora above stay in the quick run
 @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(programs)
 def test_generated_programs(source):
     check_program(source)
 
 
+@pytest.mark.slow  # generated programs (a fuzz run); the corpora above stay in the quick run
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated)
 def test_mutated_programs(source):

@@ -137,6 +137,7 @@ def test_bca_in_16_bit_mode(work, engine):
     assert r.stdout.endswith(b"(1-3024)? \r\n" + bca_expected(3141, 20, bits=16))
 
 
+@pytest.mark.slow  # whole bca.tc runs through both shells; test_bca_in_16_bit_mode stays in the quick run
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("shell", [[], ["boot", "system.ipl"]])
 def test_the_shells_run_bca_in_16_bit_mode(work, engine, shell):

@@ -1,7 +1,7 @@
 """``mypy --strict`` holds for the modules read as the reference (issue 25, item 5; issue 36): the tree,
 the errors, the syntax (lexer, parser, tree to AST), the linker, the machine (memory, console, machine
-calls, sandbox), the reference evaluator, C division, the fast engine's caches, the driver (all but the dialect
-registry), the tracer, the stepper and the debugger's commands, memory dump and state.
+calls, sandbox), the reference evaluator, C division, the fast engine's caches, the driver (the dialect
+registry too), the tracer, the stepper and the debugger's commands, memory dump and state.
 pyproject.toml sets the same flags for them in an override, so that a plain ``mypy`` reports there what
 ``--strict`` would."""
 

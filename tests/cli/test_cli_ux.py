@@ -31,7 +31,15 @@ def utf8(tmp_path):
 def test_huge_memory_is_a_usage_error_not_memoryerror():
     r = tinyc("run", str(ROOT / "examples/hello.tc"), "--memory", "99999999999")
     assert r.returncode == 2
-    assert b"Traceback" not in r.stderr and b"--memory must be between" in r.stderr
+    assert b"Traceback" not in r.stderr and b"--memory must be at most 1073741824" in r.stderr
+
+
+@pytest.mark.parametrize("memory, int_bits, least", [("5", "32", 200000), ("40000", "32", 200000), ("-1", "16", 32768)])
+def test_a_small_memory_is_one_line_with_the_least_for_the_int_size(memory, int_bits, least):
+    # the lower bound depends on --int-bits: one check, one message, whether the value is 5 or 40000
+    r = tinyc("run", str(ROOT / "examples/hello.tc"), "--memory", memory, "--int-bits", int_bits)
+    assert r.returncode == 2
+    assert r.stderr.decode() == f"tinyc: --memory must be at least {least} bytes (the shell's buffers live there)\n"
 
 
 def test_ascii_stdout_encoding_does_not_break_a_latin1_file(tmp_path):

@@ -40,14 +40,18 @@ MACHINE_DEFAULTS: dict[str, object] = {
     "allow_files_anywhere": False, "allow_system": False, "allow_plugins": False}
 
 
-def _bounded(low: int, high: int, what: str):
+def _bounded(low: int | None, high: int, what: str):
+    """An argparse type: a whole number up to ``high`` and from ``low`` (None: any lower bound is the
+    caller's, who knows the other options it depends on: ``--memory``'s on ``--int-bits``)."""
     def parse(text: str) -> int:
         import argparse
         try:
             value = int(text, 0)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
+        if low is None and value > high:
+            raise argparse.ArgumentTypeError(f"{what} must be at most {high}, not {value}")
+        if low is not None and not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}, not {value}")
         return value
     return parse
@@ -72,7 +76,7 @@ def _add_machine_options(g, present: AbstractSet[str] = frozenset(), engine: boo
             g.add_argument(flag, default=MACHINE_DEFAULTS[flag[2:].replace("-", "_")], **kw)
     add("--int-bits", type=int, choices=(16, 32),
         help="int width: 32 (Linux port, default) or 16 (DOS era)")
-    add("--memory", type=_bounded(MIN_MEMORY_16, MAX_MEMORY, "--memory"), metavar="BYTES",
+    add("--memory", type=_bounded(None, MAX_MEMORY, "--memory"), metavar="BYTES",
         help=f"size of the flat memory, {MIN_MEMORY}..{MAX_MEMORY} (default {DEFAULT_MEMORY}); with --int-bits 16 "
              f"{MIN_MEMORY_16}..{MEMORY_16} (default {MEMORY_16})")
     add("--strip-cr", action="store_true", help="drop CR bytes from the output")

@@ -3,14 +3,13 @@ and compared game for game, guess for guess, with the solver's ``entropy-int`` s
 generator for all games, as bca.tc), on bc.tc's game (digits 1-9) and entropy.c's (0-9).
 
 Each entropy guess costs tiny-c about m*m score look-ups (m numbers still possible), some 0.3 s of CPU per
-game on the fast engine, so the default run plays a few games per case; the tests marked ``slow`` play the
-first 300 secrets of each game, and every secret of bc.tc's (``pytest -m slow``).
+game on the fast engine, so the default run plays a few games per case; the long runs (the first secrets of each game, the
+reference engine, every secret of bc.tc's) are in test_programs_bce_long.py, marked ``slow``.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import re
 import subprocess
 import sys
@@ -77,25 +76,6 @@ def test_bcea_shows_the_last_four_games_and_asks_the_count_again():
     game = GAMES["1to9"]
     ev = evaluate(game, "entropy-int", first=6, keep_games=True, seed=99)
     assert out.endswith("please: \n" + expected_report(ev, 6, 4))
-
-
-@pytest.mark.slow
-def test_bce_on_the_reference_engine_too():
-    # slow: the reference evaluator needs about 3 minutes for the start-up table alone
-    automated("1to9", 3141, 2, engine="reference", timeout=3600)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("kind", ["1to9", "0to9"])
-def test_bce_first_300_secrets(kind):
-    automated(kind, 3141, 300, timeout=3600)
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("TINYC_LONG") != "1",
-                    reason="about 14 CPU minutes on the fast engine: run by hand with TINYC_LONG=1 (not in CI)")
-def test_bce_every_secret_of_bc_tcs_game():
-    automated("1to9", 3141, 3024, shown_all=False, timeout=4 * 3600)
 
 
 # ---- the dialogue -----------------------------------------------------------------------------------

@@ -370,19 +370,3 @@ def test_door(door, case, dialect, engine, home):
 def test_magics_door(door, case, dialect, engine, home, ip, capsys):
     seen = door_magics(case, dialect, engine, home, ip=ip, capsys=capsys)
     check(door, case, dialect, engine, seen, home)
-
-
-@pytest.fixture(scope="module")
-def kernel(tmp_path_factory):
-    pytest.importorskip("ipykernel", reason="the kernel door needs ipykernel")
-    pytest.importorskip("jupyter_client", reason="the kernel door needs jupyter_client")
-    from kernel_client import started
-    tmp = tmp_path_factory.mktemp("kernel")
-    with started(tmp) as (km, kc):
-        yield km, kc, tmp
-
-
-@pytest.mark.parametrize("door, case, dialect, engine", matrix(["kernel"]))
-def test_kernel_door(door, case, dialect, engine, home, kernel):
-    seen = door_kernel(case, dialect, engine, home, kernel=kernel)
-    check(door, case, dialect, engine, seen, home)

@@ -44,6 +44,7 @@ def test_small_games_optima(game, opening, total):
     assert _bare(doc) == optimal_tree(OptimalSearch(game), op)
 
 
+@pytest.mark.slow  # a whole search split by second guesses (6 s)
 def test_a_guess_limit_split_by_second_guesses_gives_koyama_and_lais_5626():
     # Mastermind within 5 guesses: 5626 (Koyama and Lai 1993), every part of 100 codes or
     # more split by its second guesses, those that leave a part too large never sent

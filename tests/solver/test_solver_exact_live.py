@@ -149,6 +149,7 @@ def test_cli_json_run_reports_progress_on_stderr(tmp_path, capsys):
     assert events[-1]["parts_done"] == 13
 
 
+@pytest.mark.slow  # a search to its checkpoint (4 s)
 def test_one_process_splits_large_parts_into_the_checkpoint(tmp_path):
     # with one process a large part's second guesses are tried in turn, each kept in the
     # checkpoint, and the tree is the one-process search's own

@@ -75,7 +75,19 @@ def test_an_unclosed_gibson_string_is_refused():
 
 # -- every shipped program: the same output before and after, and a fixed point
 
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.relative_to(ROOT).as_posix())
+QUICK = {"programs/bc.tc", "examples/fact.tc", "examples/gibson/hello.tc", "examples/gibson/calendar.tc"}
+
+
+def shipped_params() -> list:
+    """Every shipped program; those outside QUICK (one of each kind) are marked slow: a run each, twice."""
+    out = []
+    for path in SHIPPED:
+        name = path.relative_to(ROOT).as_posix()
+        out.append(pytest.param(path, id=name, marks=() if name in QUICK else pytest.mark.slow))
+    return out
+
+
+@pytest.mark.parametrize("path", shipped_params())
 def test_formatting_keeps_a_shipped_program_meaning(path, tmp_path):
     before = tmp_path / "before" / path.name
     after = tmp_path / "after" / path.name

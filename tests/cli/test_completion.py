@@ -93,10 +93,12 @@ def test_a_program_argument_completes_as_a_file_tc_files_first(tmp_path):
     (tmp_path / "examples" / "fact.tc").write_text("main [pl 1]\n")
     (tmp_path / "examples" / "facts.txt").write_text("not a program\n")
     (tmp_path / "notes.txt").write_text("x\n")
-    assert "tinyc run examples/fact.tc" in tab("tinyc run examples/fa", tmp_path, expect="fact.tc")  # the .tc file, not facts.txt
+    # the .tc file, not facts.txt
+    assert "tinyc run examples/fact.tc" in tab("tinyc run examples/fa", tmp_path, expect="fact.tc")
     assert "tinyc debug examples/fact.tc" in tab("tinyc debug examples/fa", tmp_path, expect="fact.tc")
     assert "tinyc run examples/" in tab("tinyc run exa", tmp_path, expect="examples/")  # a directory, with its slash
-    assert "tinyc boot notes.txt" in tab("tinyc boot no", tmp_path, expect="notes.txt")  # no tiny-c file matches: any file
+    # no tiny-c file matches: any file
+    assert "tinyc boot notes.txt" in tab("tinyc boot no", tmp_path, expect="notes.txt")
 
 
 @needs_bash

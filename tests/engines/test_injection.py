@@ -147,7 +147,7 @@ def test_generated_code_of_the_conformance_corpus(case, fresh, monkeypatch, tmp_
     assert not findings, "\n".join(findings)
 
 
-@pytest.mark.slow  # a fuzz sweep (40 generated programs a dialect); the exploits and the corpus above stay in the quick run
+@pytest.mark.slow  # a fuzz sweep (40 generated programs a dialect); the exploits and corpus stay quick
 @pytest.mark.parametrize("seed", range(0, 40, 4))
 def test_generated_code_of_the_fuzz_seeds(seed, fresh):
     for k in range(seed, seed + 4):  # the generators' programs of the atheris seed corpus, both dialects

@@ -95,20 +95,18 @@ def test_a_cells_output_is_one_stream_output_and_a_rerun_saves_the_same(tmp_path
     assert nbformat.writes(first) == nbformat.writes(second)  # the .ipynb is not rewritten
 
 
-def first_cell_in_jupyter_console(tmp, validation: str | None) -> str:
-    """What ``jupyter console --simple-prompt`` shows for the first two cells (``pn 6*7``, ``pn 1``) on the tiny-c kernel, with
-    ``PYDEVD_DISABLE_FILE_VALIDATION`` set to ``validation`` (None: unset).  ipykernel imports debugpy
-    lazily (for its first kernel_info reply), once the kernel's stderr goes to IOPub; the console shows
-    the warning with the first cell's output, where a plain jupyter_client front end (tests/kernel/
-    kernel_client.py) did not see it, in the kernel's stderr or on IOPub."""
+def first_cells_in_jupyter_console(tmp) -> str:
+    """What ``jupyter console --simple-prompt`` shows for the first two cells (``pn 6*7``, ``pn 1``) on the
+    tiny-c kernel, with ``PYDEVD_DISABLE_FILE_VALIDATION`` unset.  ipykernel imports debugpy lazily (for its
+    first kernel_info reply), once the kernel's stderr goes to IOPub; the console shows the warning with the
+    first cells' output, where a plain jupyter_client front end (tests/kernel/kernel_client.py) did not see
+    it, in the kernel's stderr or on IOPub."""
     pexpect = pytest.importorskip("pexpect")
     pytest.importorskip("jupyter_console")
     from kernel_client import install
     install(tmp / "prefix")
     env = {k: v for k, v in os.environ.items() if k != "PYDEVD_DISABLE_FILE_VALIDATION"}
     env.update(JUPYTER_PATH=str(tmp / "prefix/share/jupyter"), JUPYTER_PLATFORM_DIRS="1")
-    if validation is not None:
-        env["PYDEVD_DISABLE_FILE_VALIDATION"] = validation
     console = pexpect.spawn(sys.executable, ["-m", "jupyter_console", "--simple-prompt", "--kernel", "tinyc"],
                             env=env, cwd=str(tmp), encoding="utf-8", timeout=120)
     try:
@@ -133,25 +131,25 @@ def first_cell_in_jupyter_console(tmp, validation: str | None) -> str:
 
 def test_jupyter_console_shows_no_frozen_modules_warning(tmp_path):
     # the kernel switches pydevd's file validation off (tinyc/kernel/__main__.py): the warning is not shown
-    assert "frozen modules" not in first_cell_in_jupyter_console(tmp_path, None)
+    assert "frozen modules" not in first_cells_in_jupyter_console(tmp_path)
 
 
+QUIET = "from tinyc.kernel.__main__ import quiet_debugger; quiet_debugger(); "  # the kernel's start-up step
 DEBUGPY = "import debugpy.server.api"  # what ipykernel imports for its first kernel_info reply
 
 
-@pytest.mark.parametrize("quiet", [True, False])
-def test_the_kernel_start_silences_debugpys_frozen_modules_warning(quiet):
+@pytest.mark.parametrize("step, validation, warned", [
+    (QUIET, None, False),  # the kernel's start: no warning
+    ("", None, True),      # the control: without the step, the same import warns
+    (QUIET, "0", True),    # a setting the user gives is kept
+], ids=["kernel-start", "without-it", "user-setting-kept"])
+def test_the_kernel_start_silences_debugpys_frozen_modules_warning(step, validation, warned):
     # the console shows the warning only when its IOPub subscription is up in time (not on a loaded machine),
     # so the control is this: the same import, with and without the kernel's start-up step before it
-    code = ("from tinyc.kernel.__main__ import quiet_debugger; quiet_debugger(); " if quiet else "") + DEBUGPY
     env = {k: v for k, v in os.environ.items() if k != "PYDEVD_DISABLE_FILE_VALIDATION"}
-    done = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    if validation is not None:
+        env["PYDEVD_DISABLE_FILE_VALIDATION"] = validation
+    done = subprocess.run([sys.executable, "-P", "-c", step + DEBUGPY], capture_output=True, text=True, env=env,
+                          timeout=60)
     assert done.returncode == 0, done.stderr
-    assert ("frozen modules are being used" in done.stderr) is not quiet, done.stderr
-
-
-def test_the_kernel_keeps_a_validation_setting_it_is_given():
-    code = "import os; from tinyc.kernel.__main__ import quiet_debugger; quiet_debugger(); " + DEBUGPY
-    env = dict(os.environ, PYDEVD_DISABLE_FILE_VALIDATION="0")
-    done = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, env=env, timeout=60)
-    assert "frozen modules are being used" in done.stderr
+    assert ("frozen modules are being used" in done.stderr) is warned, done.stderr

@@ -3,8 +3,9 @@ and compared game for game, guess for guess, with the solver's ``entropy-int`` s
 generator for all games, as bca.tc), on bc.tc's game (digits 1-9) and entropy.c's (0-9).
 
 Each entropy guess costs tiny-c about m*m score look-ups (m numbers still possible), some 0.3 s of CPU per
-game on the fast engine, so the default run plays a few games per case; the long runs (the first secrets of each game, the
-reference engine, every secret of bc.tc's) are in test_programs_bce_long.py, marked ``slow``.
+game on the fast engine, so the default run plays a few games per case; the long runs (the first secrets
+of each game, the reference engine, every secret of bc.tc's) are in test_programs_bce_long.py, marked
+``slow``.
 """
 
 from __future__ import annotations

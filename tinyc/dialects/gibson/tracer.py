@@ -28,8 +28,8 @@ def run_traced(session: Session, path: str, code: str | None, inp, out, trace_ou
                limit: int = 1000, library: bool = False, shared: bool = False):
     """Run the application ``path`` traced in ``session`` (its memory, depth and file sandbox): its ``main``, or
     the statement ``code`` (as ``tc -r CODE``).  Returns its :class:`~tinyc.driver.outcome.Outcome`: status 0,
-    also after a tiny-c error, as ``tinyc run`` (the report in the dialect's form), 130 after Ctrl-C (``stopped``), 2 when the
-    program cannot start (the report then is the message)."""
+    also after a tiny-c error, as ``tinyc run`` (the report in the dialect's form), 130 after Ctrl-C
+    (``stopped``), 2 when the program cannot start (the report then is the message)."""
     from ...driver.outcome import Outcome, outcome_of
     console, emit, holder = traced_console(inp, out, trace_out, shared)
     files = session.files
